@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { RouteInventory } from './common/auth/index.js';
+import { CryptoModule } from './common/crypto/index.js';
+import { WpErrorFilter } from './common/errors/index.js';
+import { loggerOptions } from './common/http/logger-options.js';
+import { RedisModule } from './common/redis/index.js';
+import { createValidationPipe } from './common/validation/index.js';
+import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
+import { DatabaseModule } from './database/index.js';
+import { HealthModule } from './modules/health/index.js';
+import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
+import { PluginModule } from './modules/plugin/index.js';
+import { SettingsModule } from './modules/settings/index.js';
+import { TaggingModule } from './modules/tagging/index.js';
+
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerOptions(config) }),
+    DiscoveryModule,
+    CryptoModule,
+    RedisModule,
+    DatabaseModule,
+    IdentityModule,
+    SettingsModule,
+    PluginModule,
+    TaggingModule,
+    HealthModule,
+  ],
+  providers: [
+    RouteInventory,
+    { provide: APP_GUARD, useExisting: AuthorizationGuard },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_FILTER, useClass: WpErrorFilter },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,42 @@
+import { type INestApplication, RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { installBodyParsers } from './common/http/body-parsers.js';
+import { installOpenApi } from './common/http/openapi.js';
+import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
+
+export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
+  return `${config.restRoot}/${REST_NAMESPACE}`;
+}
+
+/** Everything main.ts and the e2e tests share: parsers, prefix, OpenAPI, logger, shutdown hooks. */
+export function configureApp(app: NestExpressApplication): INestApplication {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'extended');
+  const prefix = restPrefix(config);
+  installBodyParsers(app, {
+    webhookPathPrefix: `/${prefix}/webhook/`,
+    limit: config.bodyLimitBytes,
+    webhookLimit: config.webhookBodyLimitBytes,
+  });
+  app.setGlobalPrefix(prefix, {
+    exclude: [
+      { path: 'healthz', method: RequestMethod.GET },
+      { path: 'readyz', method: RequestMethod.GET },
+    ],
+  });
+  installOpenApi(app);
+  app.enableShutdownHooks();
+  return app;
+}
+
+export async function createApp(module: unknown = AppModule): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module as typeof AppModule, { bodyParser: false, bufferLogs: true });
+  configureApp(app);
+  return app;
+}

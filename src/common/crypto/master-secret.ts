@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The site's master secret: CHECKOUT_SECRET when set, otherwise a random key kept in
+ * `<dataDir>/secret.key` (created on first boot with mode 0600).
+ */
+export function resolveMasterSecret(explicit: string | undefined, dataDir: string): Buffer {
+  if (explicit) return Buffer.from(explicit, 'utf8');
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length < 43) throw new Error(`The key file ${file} is too short; remove it or set CHECKOUT_SECRET`);
+    return Buffer.from(stored, 'utf8');
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return Buffer.from(generated, 'utf8');
+}

@@ -1,0 +1,3 @@
+export * from './domain-error.js';
+export * from './wp-error.js';
+export { WpErrorFilter } from './wp-error.filter.js';

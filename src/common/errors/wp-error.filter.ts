@@ -1,0 +1,88 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError } from './domain-error.js';
+import { wpError, type WpErrorBody } from './wp-error.js';
+
+interface Mapped {
+  body: WpErrorBody;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Writes every failure as WP_Error JSON. Domain errors keep their code; framework exceptions are
+ * mapped by status; anything unknown is a 500 with an error id (the stack goes to the log only).
+ */
+@Catch()
+export class WpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const mapped = this.map(exception, request);
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(mapped.headers ?? {})) response.setHeader(name, value);
+    response.status(mapped.body.data.status).json(mapped.body);
+  }
+
+  private map(exception: unknown, request: Request): Mapped {
+    if (exception instanceof DomainError) {
+      return { body: wpError(exception.code, exception.message, exception.status, exception.data), headers: exception.headers };
+    }
+    if (exception instanceof ThrottlerException) {
+      return { body: wpError('checkout_rate_limited', 'Too many requests. Please try again later.', 429) };
+    }
+    if (exception instanceof HttpException) {
+      return { body: this.fromHttpException(exception) };
+    }
+    if (isDatabaseDown(exception)) {
+      this.logger.error({ err: exception }, 'database unavailable');
+      return { body: wpError('checkout_unavailable', 'The service is temporarily unavailable.', 503) };
+    }
+    const errorId = randomUUID();
+    this.logger.error({ err: exception, error_id: errorId, method: request.method, url: request.originalUrl }, 'unhandled error');
+    return { body: wpError('checkout_internal_error', 'An internal error occurred.', 500, { error_id: errorId }) };
+  }
+
+  private fromHttpException(exception: HttpException): WpErrorBody {
+    const status = exception.getStatus();
+    switch (status) {
+      case HttpStatus.NOT_FOUND:
+        return wpError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+      case HttpStatus.METHOD_NOT_ALLOWED:
+        return wpError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+      case HttpStatus.UNAUTHORIZED:
+        return wpError('rest_not_logged_in', 'You are not currently logged in.', 401);
+      case HttpStatus.FORBIDDEN:
+        return wpError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+      case HttpStatus.PAYLOAD_TOO_LARGE:
+        return wpError('checkout_payload_too_large', 'The request body is too large.', 413);
+      case HttpStatus.TOO_MANY_REQUESTS:
+        return wpError('checkout_rate_limited', 'Too many requests. Please try again later.', 429);
+      case HttpStatus.BAD_REQUEST:
+        return wpError('rest_invalid_param', 'Invalid request.', 400);
+      default:
+        if (status >= 500) return wpError('checkout_internal_error', 'An internal error occurred.', status);
+        return wpError('rest_error', 'The request could not be processed.', status);
+    }
+  }
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+function isDatabaseDown(exception: unknown): boolean {
+  const candidate = exception instanceof QueryFailedError ? (exception.driverError as { code?: string }) : (exception as { code?: string });
+  return typeof candidate?.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code);
+}

@@ -1,0 +1,1 @@
+export { RedisModule, REDIS_CLIENT } from './redis.module.js';

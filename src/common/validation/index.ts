@@ -1,0 +1,3 @@
+export { createValidationPipe, validationFailure } from './validation.pipe.js';
+export { ToBoolean, ToInteger, Trim } from './transforms.js';
+export { PositiveIntPipe } from './positive-int.pipe.js';

@@ -1,0 +1,129 @@
+import { ConfigError, envBoolean, envEnum, envInteger, envString, envUrl } from './env-readers.js';
+
+export const CHECKOUT_NAME = 'Checkout';
+export const CHECKOUT_ALIAS = 'checkout';
+export const CHECKOUT_PREFIX = 'checkout';
+export const CHECKOUT_REST_API_PREFIX = CHECKOUT_PREFIX;
+export const CHECKOUT_ADMIN_CAP = 'checkout_settings';
+export const CHECKOUT_VERSION = '1.5.3';
+export const CHECKOUT_POST_TYPE_PAYMENT_FORM = 'checkout_form';
+export const REST_NAMESPACE = `${CHECKOUT_REST_API_PREFIX}/v1`;
+
+export type CheckoutPlan = 'free' | 'pro';
+
+export interface RateLimitRule {
+  limit: number;
+  /** window in milliseconds */
+  ttl: number;
+}
+
+/** Everything the service reads from its environment, validated once at boot. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  restRoot: string;
+  /** Undefined means the embedded SQLite file under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** Explicit secret from CHECKOUT_SECRET; when absent the key file under dataDir is used. */
+  checkoutSecret?: string;
+  adminPassword?: string;
+  plan: CheckoutPlan;
+  proxyUrl: string;
+  gatewayAApiBase: string;
+  gatewayBApiBaseTest: string;
+  gatewayBApiBaseLive: string;
+  smtpUrl?: string;
+  trustProxy: boolean;
+  tablePrefix: string;
+  adminUrl: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  webhookBodyLimitBytes: number;
+  rateLimits: {
+    newPayment: RateLimitRule;
+    publicPayment: RateLimitRule;
+    failedLogin: RateLimitRule;
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Builds the typed configuration from an environment map. Throws ConfigError naming the first
+ * bad variable (never its value, which may be a secret).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = envInteger(env, 'PORT', 3000, { min: 0, max: 65535 });
+  const host = envString(env, 'HOST', '0.0.0.0');
+  const restRoot = envString(env, 'REST_ROOT', 'wp-json');
+  if (!/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/i.test(restRoot)) {
+    throw new ConfigError('REST_ROOT', 'must be one or more path segments without leading or trailing slash');
+  }
+  const checkoutSecret = env.CHECKOUT_SECRET;
+  if (checkoutSecret !== undefined && Buffer.byteLength(checkoutSecret) < 32) {
+    throw new ConfigError('CHECKOUT_SECRET', 'must be at least 32 bytes long');
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^(mysql|mariadb):\/\//.test(databaseUrl) && !/^sqlite:/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must be a mysql://, mariadb:// or sqlite: URL');
+  }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl) envUrl({ REDIS_URL: redisUrl }, 'REDIS_URL', '', ['redis:', 'rediss:']);
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl) envUrl({ SMTP_URL: smtpUrl }, 'SMTP_URL', '', ['smtp:', 'smtps:']);
+  const adminPassword = env.CHECKOUT_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.replace(/\s/g, '').length < 16) {
+    throw new ConfigError('CHECKOUT_ADMIN_PASSWORD', 'must be at least 16 characters long');
+  }
+
+  const publicBaseUrl = envUrl(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/$/, '');
+
+  return {
+    port,
+    host,
+    publicBaseUrl,
+    restRoot,
+    databaseUrl,
+    dataDir: envString(env, 'DATA_DIR', './data'),
+    redisUrl,
+    checkoutSecret,
+    adminPassword,
+    plan: envEnum(env, 'CHECKOUT_PLAN', ['free', 'pro'] as const, 'free'),
+    proxyUrl: envUrl(env, 'CHECKOUT_PROXY_URL', 'https://proxy.checkout.example', ['http:', 'https:']).replace(/\/$/, ''),
+    gatewayAApiBase: envUrl(env, 'GATEWAY_A_API_BASE', 'https://api.stripe.com', ['http:', 'https:']).replace(/\/$/, ''),
+    gatewayBApiBaseTest: envUrl(env, 'GATEWAY_B_API_BASE_TEST', 'https://api-m.sandbox.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
+    gatewayBApiBaseLive: envUrl(env, 'GATEWAY_B_API_BASE_LIVE', 'https://api-m.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
+    smtpUrl,
+    trustProxy: envBoolean(env, 'TRUST_PROXY', false),
+    tablePrefix: envMatch(env, 'TABLE_PREFIX', 'wp_', /^[a-z0-9_]{0,20}$/i, 'letters, digits and underscores only (at most 20)'),
+    adminUrl: envString(env, 'ADMIN_URL', '/docs'),
+    logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
+    webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
+    rateLimits: {
+      newPayment: {
+        limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT_WINDOW_SECONDS', 600, { min: 1 }) * 1000,
+      },
+      publicPayment: {
+        limit: envInteger(env, 'RATE_LIMIT_PUBLIC_PAYMENT', 60, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_PUBLIC_PAYMENT_WINDOW_SECONDS', 60, { min: 1 }) * 1000,
+      },
+      failedLogin: {
+        limit: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN', 10, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS', 900, { min: 1 }) * 1000,
+      },
+    },
+  };
+}
+
+function envMatch(env: NodeJS.ProcessEnv, name: string, fallback: string, pattern: RegExp, rule: string): string {
+  const value = env[name] ?? fallback;
+  if (!pattern.test(value)) throw new ConfigError(name, `must be ${rule}`);
+  return value;
+}

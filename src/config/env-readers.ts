@@ -1,0 +1,56 @@
+/** Raised for an invalid environment variable; the message names the variable, never its value. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    rule: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${rule}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = NodeJS.ProcessEnv;
+
+export function envString(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+export function envInteger(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, 'must be a whole number');
+  const value = Number(raw);
+  if ((range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max)) {
+    throw new ConfigError(name, `must be between ${range.min ?? '-∞'} and ${range.max ?? '∞'}`);
+  }
+  return value;
+}
+
+export function envBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, 'must be true or false');
+}
+
+export function envEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+export function envUrl(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name];
+  const value = raw === undefined || raw === '' ? fallback : raw;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'must be an absolute URL');
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return value;
+}

@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+export function databaseKind(config: Pick<AppConfig, 'databaseUrl'>): DatabaseKind {
+  return config.databaseUrl && /^(mysql|mariadb):/.test(config.databaseUrl) ? 'mysql' : 'sqlite';
+}
+
+/**
+ * The one TypeORM options builder, shared by the app and the migration CLI (ormconfig.ts).
+ * No DATABASE_URL: embedded SQLite under dataDir. `sqlite:<path>` or `sqlite::memory:` picks
+ * another SQLite file. `mysql://` / `mariadb://`: MySQL or MariaDB through mysql2.
+ */
+export function buildDataSourceOptions(
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir' | 'tablePrefix'>,
+): DataSourceOptions {
+  const common = {
+    entityPrefix: config.tablePrefix,
+    migrations: MIGRATIONS,
+    migrationsTableName: `${config.tablePrefix}checkout_migrations`,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (databaseKind(config) === 'mysql') {
+    const url = new URL(config.databaseUrl!.replace(/^mariadb:/, 'mysql:'));
+    return {
+      ...common,
+      type: 'mysql',
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      username: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.replace(/^\//, ''),
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      dateStrings: false,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      poolSize: 10,
+      connectTimeout: 5000,
+    };
+  }
+  const database = sqlitePath(config);
+  if (database !== ':memory:') mkdirSync(dirname(database), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database,
+    // WAL lets readers run while a payment transition writes; busy_timeout waits instead of failing.
+    prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      if (database !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}
+
+function sqlitePath(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return resolve(join(config.dataDir, 'checkout.sqlite'));
+  const path = config.databaseUrl.replace(/^sqlite:(\/\/)?/, '');
+  return path === ':memory:' ? path : resolve(path);
+}

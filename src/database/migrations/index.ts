@@ -1,0 +1,5 @@
+import { CreateHostSlice1764115200000 } from './1764115200000-CreateHostSlice.js';
+import { CreateCheckoutTables1764115300000 } from './1764115300000-CreateCheckoutTables.js';
+
+/** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
+export const MIGRATIONS = [CreateHostSlice1764115200000, CreateCheckoutTables1764115300000];

@@ -1,0 +1,22 @@
+import { Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CryptoModule } from '../../common/crypto/crypto.module.js';
+import { ApplicationPasswordEntity } from './application-password.entity.js';
+import { AuthorizationGuard } from './authorization.guard.js';
+import { FailedLoginLimiter } from './failed-login-limiter.js';
+import { IdentityService } from './identity.service.js';
+import { RoleCapabilityEntity, RoleEntity } from './role-capability.entity.js';
+import { UserEntity } from './user.entity.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, RoleEntity, RoleCapabilityEntity, ApplicationPasswordEntity]), CryptoModule],
+  providers: [IdentityService, FailedLoginLimiter, AuthorizationGuard],
+  exports: [IdentityService, AuthorizationGuard],
+})
+export class IdentityModule implements OnApplicationBootstrap {
+  constructor(private readonly identity: IdentityService) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.identity.ensureFirstAdmin();
+  }
+}

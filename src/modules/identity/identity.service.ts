@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { Repository } from 'typeorm';
+import type { AuthenticatedUser } from '../../common/auth/index.js';
+import { CryptoService } from '../../common/crypto/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { ApplicationPasswordEntity } from './application-password.entity.js';
+import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
+import { UnknownRoleError, UserExistsError, UserNotFoundError } from './identity.errors.js';
+import { RoleCapabilityEntity, RoleEntity } from './role-capability.entity.js';
+import { UserEntity } from './user.entity.js';
+
+const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
+
+export interface ApplicationPasswordSummary {
+  uuid: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_ip: string | null;
+}
+
+/** Users, roles and application passwords: the slice of the host platform the plugin relies on. */
+@Injectable()
+export class IdentityService {
+  private readonly logger = new Logger(IdentityService.name);
+
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @InjectRepository(RoleEntity) private readonly roles: Repository<RoleEntity>,
+    @InjectRepository(RoleCapabilityEntity) private readonly roleCapabilities: Repository<RoleCapabilityEntity>,
+    @InjectRepository(ApplicationPasswordEntity) private readonly passwords: Repository<ApplicationPasswordEntity>,
+    private readonly crypto: CryptoService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Resolves Basic credentials to a user with capabilities, or null when they do not match. */
+  async authenticate(login: string, password: string, ip: string): Promise<AuthenticatedUser | null> {
+    const user = await this.users.findOne({ where: { login } });
+    const hash = this.hashPassword(password);
+    if (!user) return null;
+    const stored = await this.passwords.findOne({ where: { userId: user.id, passwordHash: hash } });
+    if (!stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
+    if (!stored.lastUsedAt || Date.now() - stored.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || stored.lastIp !== ip) {
+      await this.passwords.update({ id: stored.id }, { lastUsedAt: new Date(), lastIp: ip });
+    }
+    return { id: user.id, login: user.login, role: user.role, capabilities: await this.capabilitiesOf(user.role) };
+  }
+
+  async capabilitiesOf(role: string): Promise<ReadonlySet<string>> {
+    const rows = await this.roleCapabilities.find({ where: { role } });
+    return new Set(rows.map((row) => row.capability));
+  }
+
+  async countUsers(): Promise<number> {
+    return this.users.count();
+  }
+
+  async createUser(input: { login: string; email: string; role: string; displayName?: string }): Promise<UserEntity> {
+    if (!(await this.roles.exists({ where: { name: input.role } }))) throw new UnknownRoleError();
+    if (await this.users.exists({ where: { login: input.login } })) throw new UserExistsError();
+    return this.users.save(
+      this.users.create({ login: input.login, email: input.email, role: input.role, displayName: input.displayName ?? input.login, createdAt: new Date() }),
+    );
+  }
+
+  async findUserByLogin(login: string): Promise<UserEntity> {
+    const user = await this.users.findOne({ where: { login } });
+    if (!user) throw new UserNotFoundError();
+    return user;
+  }
+
+  /** Creates an application password; the plain password is returned here and never again. */
+  async createApplicationPassword(userId: number, name: string, password = generateApplicationPassword()): Promise<{ uuid: string; password: string }> {
+    const uuid = randomUUID();
+    await this.passwords.insert({ uuid, userId, name, passwordHash: this.hashPassword(password), createdAt: new Date(), lastUsedAt: null, lastIp: null });
+    this.logger.log({ user_id: userId, uuid }, 'application password created');
+    return { uuid, password };
+  }
+
+  async listApplicationPasswords(userId: number): Promise<ApplicationPasswordSummary[]> {
+    const rows = await this.passwords.find({ where: { userId }, order: { id: 'ASC' } });
+    return rows.map((row) => ({
+      uuid: row.uuid,
+      name: row.name,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: row.lastUsedAt?.toISOString() ?? null,
+      last_ip: row.lastIp,
+    }));
+  }
+
+  /** Returns whether a password was revoked. */
+  async revokeApplicationPassword(userId: number, uuid: string): Promise<boolean> {
+    const result = await this.passwords.delete({ userId, uuid });
+    if (result.affected) this.logger.log({ user_id: userId, uuid }, 'application password revoked');
+    return Boolean(result.affected);
+  }
+
+  /**
+   * First boot: with no users at all, create `admin` (administrator). Its application password is
+   * CHECKOUT_ADMIN_PASSWORD when set, otherwise generated and printed once on stdout.
+   */
+  async ensureFirstAdmin(): Promise<void> {
+    if ((await this.countUsers()) > 0) return;
+    const admin = await this.createUser({ login: 'admin', email: 'admin@localhost', role: 'administrator', displayName: 'Administrator' });
+    const { password } = await this.createApplicationPassword(admin.id, 'first boot', this.config.adminPassword);
+    if (!this.config.adminPassword) {
+      process.stdout.write(
+        `\nCheckout API: created user "admin" (administrator).\nIts application password, shown only this once: ${password}\n` +
+          'Use it as HTTP Basic credentials admin:<password>. Manage users with `npm run cli`.\n\n',
+      );
+    }
+  }
+
+  /** Keyed fast hash: application passwords are 142-bit random, so HMAC-SHA256 is the right store. */
+  private hashPassword(password: string): string {
+    return this.crypto.hmac('application-password', normaliseApplicationPassword(password)).toString('hex');
+  }
+}

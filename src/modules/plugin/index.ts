@@ -1,0 +1,2 @@
+export { PluginModule } from './plugin.module.js';
+export { UpgradeRegistry, type UpgradeRoutine } from './upgrade-registry.js';

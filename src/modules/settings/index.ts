@@ -1,0 +1,3 @@
+export { SettingsModule } from './settings.module.js';
+export { OptionsService } from './options.service.js';
+export { GATEWAY_IDS, type GatewayId } from './settings.dto.js';

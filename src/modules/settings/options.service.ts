@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { CryptoService } from '../../common/crypto/index.js';
+import { OptionEntity } from './option.entity.js';
+
+/**
+ * The options store. Values are JSON. Secret options are sealed with AES-256-GCM before they are
+ * written and can only be read back whole by server code (`getSecret`) or as a mask.
+ */
+@Injectable()
+export class OptionsService {
+  constructor(
+    @InjectRepository(OptionEntity) private readonly options: Repository<OptionEntity>,
+    private readonly crypto: CryptoService,
+  ) {}
+
+  async get<T>(name: string, fallback: T, manager?: EntityManager): Promise<T> {
+    const row = await this.repo(manager).findOne({ where: { name } });
+    return row ? (JSON.parse(row.value) as T) : fallback;
+  }
+
+  /** Several options in one query; missing names are absent from the map. */
+  async getMany(names: string[]): Promise<Map<string, unknown>> {
+    if (names.length === 0) return new Map();
+    const rows = await this.options.find({ where: { name: In(names) } });
+    return new Map(rows.map((row) => [row.name, JSON.parse(row.value) as unknown]));
+  }
+
+  async set(name: string, value: unknown, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).upsert({ name, value: JSON.stringify(value), updatedAt: new Date() }, { conflictPaths: ['name'] });
+  }
+
+  async delete(names: string | string[], manager?: EntityManager): Promise<void> {
+    const list = Array.isArray(names) ? names : [names];
+    if (list.length) await this.repo(manager).delete({ name: In(list) });
+  }
+
+  async setSecret(name: string, plaintext: string, manager?: EntityManager): Promise<void> {
+    await this.set(name, { sealed: this.crypto.encrypt(plaintext) }, manager);
+  }
+
+  async getSecret(name: string, manager?: EntityManager): Promise<string | null> {
+    const stored = await this.get<{ sealed: string } | null>(name, null, manager);
+    return stored ? this.crypto.decrypt(stored.sealed) : null;
+  }
+
+  /** The display mask of a secret option, or null when it is not set. */
+  async getSecretMask(name: string): Promise<string | null> {
+    const secret = await this.getSecret(name);
+    return secret === null ? null : this.crypto.mask(secret);
+  }
+
+  private repo(manager?: EntityManager): Repository<OptionEntity> {
+    return manager ? manager.getRepository(OptionEntity) : this.options;
+  }
+}

@@ -1,0 +1,45 @@
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { CURRENCY_CODES } from '../../common/money/index.js';
+import { ToBoolean, Trim } from '../../common/validation/index.js';
+
+export const GATEWAY_IDS = ['gateway_a', 'gateway_b', 'gateway_c'] as const;
+export type GatewayId = (typeof GATEWAY_IDS)[number];
+
+/** Section B settings as the admin UI reads them; `api_key` is only ever a mask. */
+export class SettingsDto {
+  /** ISO 4217 currency code */
+  currency: string;
+
+  /** Gateway identifier */
+  payment_gateway: GatewayId;
+
+  /** Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */
+  api_key: string | null;
+
+  debug_mode: boolean;
+}
+
+/** Fields to change; omitted fields keep their value. `api_key` is write-only. */
+export class UpdateSettingsDto {
+  /** ISO 4217 currency code */
+  @IsOptional()
+  @IsIn(CURRENCY_CODES, { message: 'currency must be an ISO 4217 currency code' })
+  currency?: string;
+
+  @IsOptional()
+  @IsIn(GATEWAY_IDS)
+  payment_gateway?: GatewayId;
+
+  /** Stored encrypted; never returned whole */
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(255)
+  api_key?: string;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  debug_mode?: boolean;
+}

@@ -1,0 +1,1 @@
+export { TaggingModule } from './tagging.module.js';

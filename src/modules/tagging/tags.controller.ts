@@ -1,0 +1,38 @@
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminRoute } from '../../common/auth/index.js';
+import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
+import { PositiveIntPipe } from '../../common/validation/index.js';
+import { CreateTagDto, TagCreatedDto, TagDto } from './tags.dto.js';
+import { TagsService } from './tags.service.js';
+
+@ApiTags('Tags (section B)')
+@Controller('tags')
+export class TagsController {
+  constructor(private readonly tags: TagsService) {}
+
+  @Get()
+  @AdminRoute()
+  @ApiOperation({ operationId: 'tagsList', summary: 'List the tag vocabulary' })
+  list(): Promise<TagDto[]> {
+    return this.tags.list();
+  }
+
+  @Post()
+  @AdminRoute()
+  @ApiErrorResponses(400, 409)
+  @ApiOperation({ operationId: 'tagsCreate', summary: 'Create a tag (names are unique)' })
+  async create(@Body() body: CreateTagDto): Promise<TagCreatedDto> {
+    const tagId = await this.tags.create(body.tag);
+    return { success: true, message: 'Tag created.', tag_id: tagId };
+  }
+
+  @Delete(':tag_id')
+  @AdminRoute()
+  @ApiErrorResponses(400, 404)
+  @ApiOperation({ operationId: 'tagsDelete', summary: 'Delete a tag' })
+  async remove(@Param('tag_id', new PositiveIntPipe('tag_id')) tagId: number): Promise<AcknowledgementDto> {
+    await this.tags.remove(tagId);
+    return { success: true, message: 'Tag deleted.' };
+  }
+}

@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app';
+import { expectWpError } from '../support/http';
+
+/** Every admin route that exists, with a body that passes validation. */
+const ADMIN_ROUTES: Array<{ method: 'get' | 'post' | 'delete'; path: string; body?: object }> = [
+  { method: 'get', path: '/settings' },
+  { method: 'post', path: '/settings', body: { debug_mode: true } },
+  { method: 'delete', path: '/settings' },
+  { method: 'get', path: '/plugin/info' },
+  { method: 'get', path: '/plugin/status' },
+  { method: 'post', path: '/plugin/update', body: { version: '1.5.3' } },
+  { method: 'get', path: '/tags' },
+  { method: 'post', path: '/tags', body: { tag: 'auth-matrix' } },
+  { method: 'delete', path: '/tags/999' },
+];
+
+describe('admin authentication and authorisation', () => {
+  let t: TestApp;
+  let editor: TestUser;
+  let revoked: TestUser;
+
+  beforeAll(async () => {
+    // The matrix sends many bad credentials from one IP; the limiter has its own test below.
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
+    editor = await t.createUser('editor');
+    revoked = await t.createUser('administrator');
+    const identity = t.app.get((await import('../../src/modules/identity')).IdentityService);
+    const [password] = await identity.listApplicationPasswords(revoked.id);
+    expect(await identity.revokeApplicationPassword(revoked.id, password.uuid)).toBe(true);
+  });
+  afterAll(() => t.close());
+
+  const send = (route: (typeof ADMIN_ROUTES)[number], auth?: string) => {
+    const req = request(t.http)[route.method](t.base + route.path);
+    if (auth) req.set('Authorization', auth);
+    return route.body ? req.send(route.body) : req;
+  };
+
+  describe.each(ADMIN_ROUTES)('$method $path', (route) => {
+    it('refuses a request without credentials (401)', async () => {
+      const res = await send(route);
+      expect(res.status).toBe(401);
+      expectWpError(res.body, 'rest_not_logged_in', 401);
+    });
+
+    it('refuses a wrong password (401)', async () => {
+      const res = await send(route, basicAuth('admin', 'not-the-password-at-all'));
+      expect(res.status).toBe(401);
+      expectWpError(res.body, 'rest_not_logged_in', 401);
+    });
+
+    it('refuses a revoked application password (401)', async () => {
+      const res = await send(route, revoked.auth);
+      expect(res.status).toBe(401);
+    });
+
+    it('refuses a user without checkout_settings (403)', async () => {
+      const res = await send(route, editor.auth);
+      expect(res.status).toBe(403);
+      expectWpError(res.body, 'rest_forbidden', 403);
+    });
+
+    it('lets the administrator through', async () => {
+      const res = await send(route, t.admin.auth);
+      expect([200, 201, 404]).toContain(res.status);
+      if (res.status === 404) expectWpError(res.body, 'checkout_not_found', 404);
+    });
+  });
+
+  it('accepts the application password with its display spaces', async () => {
+    const identity = t.app.get((await import('../../src/modules/identity')).IdentityService);
+    const { password } = await identity.createApplicationPassword(t.admin.id, 'spaced');
+    expect(password).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+    const spaced = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', password));
+    expect(spaced.status).toBe(200);
+    const compact = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', password.replace(/ /g, '')));
+    expect(compact.status).toBe(200);
+  });
+
+  it('stores application passwords only as a keyed hash', async () => {
+    const rows: Array<{ password_hash: string }> = await t.dataSource.query(`SELECT password_hash FROM ${t.config.tablePrefix}application_passwords`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.password_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.password_hash).not.toContain(t.admin.password);
+    }
+  });
+});
+
+describe('failed login rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('blocks an IP after the limit, even with the right password, and says when to retry', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const res = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-${i}`));
+      expect(res.status).toBe(401);
+    }
+    const blocked = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth);
+    expect(blocked.status).toBe(429);
+    expectWpError(blocked.body, 'checkout_rate_limited', 429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+});

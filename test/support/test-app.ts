@@ -1,0 +1,96 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/bootstrap';
+import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config';
+import { buildDataSourceOptions, databaseKind } from '../../src/database';
+import { IdentityService } from '../../src/modules/identity';
+
+export const TEST_ADMIN_PASSWORD = 'test-admin-application-password';
+export const TEST_SECRET = 'test-checkout-secret-of-at-least-32-bytes!!';
+
+export interface TestUser {
+  id: number;
+  login: string;
+  password: string;
+  /** `Authorization` header value */
+  auth: string;
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  /** The http.Server to hand to supertest */
+  http: ReturnType<NestExpressApplication['getHttpServer']>;
+  config: AppConfig;
+  /** `/wp-json/checkout/v1` */
+  base: string;
+  admin: TestUser;
+  createUser(role: string, login?: string): Promise<TestUser>;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+let userCounter = 0;
+
+export function basicAuth(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
+/**
+ * Boots the whole AppModule against a fresh database: in-memory SQLite by default, or the
+ * MySQL/MariaDB of DATABASE_URL (emptied first). `env` overrides configuration variables.
+ */
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    CHECKOUT_SECRET: TEST_SECRET,
+    CHECKOUT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    DATABASE_URL: process.env.DATABASE_URL || 'sqlite::memory:',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'checkout-test-')),
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://checkout.test',
+    ...env,
+  });
+  if (databaseKind(config) === 'mysql') await emptyDatabase(config);
+
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(APP_CONFIG)
+    .useValue(config)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  configureApp(app);
+  await app.init();
+
+  const identity = app.get(IdentityService);
+  const adminUser = await identity.findUserByLogin('admin');
+  const admin: TestUser = { id: adminUser.id, login: 'admin', password: TEST_ADMIN_PASSWORD, auth: basicAuth('admin', TEST_ADMIN_PASSWORD) };
+
+  return {
+    app,
+    http: app.getHttpServer(),
+    config,
+    base: `/${config.restRoot}/checkout/v1`,
+    admin,
+    dataSource: app.get(DataSource),
+    async createUser(role: string, login = `${role}${++userCounter}`): Promise<TestUser> {
+      const user = await identity.createUser({ login, email: `${login}@example.test`, role });
+      const { password } = await identity.createApplicationPassword(user.id, 'test');
+      return { id: user.id, login, password, auth: basicAuth(login, password) };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Drops every table of the MySQL/MariaDB test database so each test file starts clean. */
+async function emptyDatabase(config: AppConfig): Promise<void> {
+  const dataSource = new DataSource({ ...buildDataSourceOptions(config), migrationsRun: false });
+  await dataSource.initialize();
+  try {
+    await dataSource.dropDatabase();
+  } finally {
+    await dataSource.destroy();
+  }
+}
