@@ -9,6 +9,8 @@ import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
+import { FormsModule } from './modules/forms/index.js';
+import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
 import { PluginModule } from './modules/plugin/index.js';
@@ -27,6 +29,8 @@ import { TaggingModule } from './modules/tagging/index.js';
     SettingsModule,
     PluginModule,
     TaggingModule,
+    FormsModule,
+    GatewaysModule,
     HealthModule,
   ],
   providers: [

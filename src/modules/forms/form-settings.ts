@@ -1,0 +1,80 @@
+/**
+ * The settings of a payment form (decisions §11). Amounts are integer minor units of `currency`.
+ * These types are the contract between the forms module (which validates and stores them) and
+ * the payments module (which computes amounts from them on the server).
+ */
+export const FREQUENCIES = ['one-time', 'd_1', 'w_1', 'm_1', 'm_3', 'm_6', 'y_1', 'y_3'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+export const GATEWAY_METHODS = {
+  gateway_a: ['ccard', 'sepa', 'device_wallet_1', 'device_wallet_2', 'regional_wallet_1', 'regional_wallet_2'],
+  gateway_b: ['standard_checkout'],
+} as const;
+export type CheckoutGateway = keyof typeof GATEWAY_METHODS;
+export const CHECKOUT_GATEWAYS = Object.keys(GATEWAY_METHODS) as CheckoutGateway[];
+
+export const CORE_FIELDS = ['email_address', 'first_name', 'last_name'] as const;
+export const SUBMIT_ACTIONS = ['email', 'redirect', 'message'] as const;
+export type SubmitAction = (typeof SUBMIT_ACTIONS)[number];
+
+export interface CustomAmountBounds {
+  min: number;
+  max: number;
+}
+
+export interface FormPrice {
+  amount: number;
+  currency: string;
+  frequency: Frequency;
+  setup_amount?: number;
+  /** Present when the payer enters the amount; `amount` is then the suggested default. */
+  custom_amount?: CustomAmountBounds;
+}
+
+export interface FormPlan {
+  title: string;
+  prices: FormPrice[];
+}
+
+export interface FormField {
+  name: string;
+  type: 'text' | 'email' | 'textarea' | 'select' | 'checkbox' | 'number' | 'phone';
+  label: string;
+  required: boolean;
+  options?: string[];
+}
+
+export interface FormEmailSettings {
+  email_to: string;
+  admin_subject: string;
+  payer_subject: string;
+  from_name: string;
+}
+
+export interface FormDisplaySettings {
+  [key: string]: string | number | boolean;
+}
+
+export interface PaymentFormSettings {
+  plans: FormPlan[];
+  payment_methods: Partial<Record<CheckoutGateway, string[]>>;
+  fields: FormField[];
+  submit_actions: SubmitAction[];
+  email: FormEmailSettings;
+  display: FormDisplaySettings;
+  redirect_url?: string;
+  success_message?: string;
+}
+
+export type FormStatus = 'draft' | 'publish';
+
+/** A payment form as other modules see it. */
+export interface PaymentForm {
+  id: number;
+  title: string;
+  status: FormStatus;
+  author_id: number;
+  settings: PaymentFormSettings;
+  created_at: string;
+  updated_at: string;
+}

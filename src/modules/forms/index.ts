@@ -1,0 +1,3 @@
+export { FormsModule } from './forms.module.js';
+export { FormsService } from './forms.service.js';
+export * from './form-settings.js';
