@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app';
-import { expectWpError } from '../support/http';
+import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { expectWpError } from '../support/http.js';
+import { IdentityService } from '../../src/modules/identity/index.js';
 
 /** Every admin route that exists, with a body that passes validation. */
 const ADMIN_ROUTES: Array<{ method: 'get' | 'post' | 'delete'; path: string; body?: object }> = [
@@ -25,7 +26,7 @@ describe('admin authentication and authorisation', () => {
     t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
     editor = await t.createUser('editor');
     revoked = await t.createUser('administrator');
-    const identity = t.app.get((await import('../../src/modules/identity')).IdentityService);
+    const identity = t.app.get(IdentityService);
     const [password] = await identity.listApplicationPasswords(revoked.id);
     expect(await identity.revokeApplicationPassword(revoked.id, password.uuid)).toBe(true);
   });
@@ -69,7 +70,7 @@ describe('admin authentication and authorisation', () => {
   });
 
   it('accepts the application password with its display spaces', async () => {
-    const identity = t.app.get((await import('../../src/modules/identity')).IdentityService);
+    const identity = t.app.get(IdentityService);
     const { password } = await identity.createApplicationPassword(t.admin.id, 'spaced');
     expect(password).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
     const spaced = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', password));

@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { expectWpError } from '../support/http';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectWpError } from '../support/http.js';
+import { TagsService } from '../../src/modules/tagging/tags.service.js';
 
 describe('error shapes and operational routes', () => {
   let t: TestApp;
@@ -61,7 +62,6 @@ describe('error shapes and operational routes', () => {
   });
 
   it('answers 500 checkout_internal_error with an error id and no internals', async () => {
-    const { TagsService } = await import('../../src/modules/tagging/tags.service');
     const service = t.app.get(TagsService);
     const spy = jest.spyOn(service, 'list').mockRejectedValueOnce(new Error('SELECT * FROM secret_table failed: password=hunter2'));
     const res = await request(t.http).get(`${t.base}/tags`).set('Authorization', t.admin.auth);

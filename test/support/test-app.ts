@@ -4,11 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/bootstrap';
-import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config';
-import { buildDataSourceOptions, databaseKind } from '../../src/database';
-import { IdentityService } from '../../src/modules/identity';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/bootstrap.js';
+import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/index.js';
+import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
+import { IdentityService } from '../../src/modules/identity/index.js';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-application-password';
 export const TEST_SECRET = 'test-checkout-secret-of-at-least-32-bytes!!';
