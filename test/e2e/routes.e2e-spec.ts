@@ -1,0 +1,85 @@
+import request from 'supertest';
+import { RouteInventory } from '../../src/common/auth/index.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+type Operation = {
+  operationId?: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  security?: Array<Record<string, unknown>>;
+  requestBody?: unknown;
+};
+
+describe('route declarations and the OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('declares the authorisation of every route (snapshot: review any change)', () => {
+    const routes = t.app.get(RouteInventory).list();
+    expect(routes.every((route) => route.auth !== 'UNDECLARED')).toBe(true);
+    expect(routes.map((route) => `${route.method.padEnd(6)} ${route.path} -> ${route.auth}`)).toMatchSnapshot();
+  });
+
+  it('refuses to start when a handler declares no authorisation', async () => {
+    const { Controller, Get, Module } = await import('@nestjs/common');
+    @Controller('undeclared')
+    class UndeclaredController {
+      @Get()
+      open(): string {
+        return 'open';
+      }
+    }
+    @Module({ controllers: [UndeclaredController] })
+    class UndeclaredModule {}
+    const { DiscoveryService, MetadataScanner, Reflector } = await import('@nestjs/core');
+    const { Test } = await import('@nestjs/testing');
+    const moduleRef = await Test.createTestingModule({
+      imports: [UndeclaredModule, (await import('@nestjs/core')).DiscoveryModule],
+      providers: [RouteInventory],
+    }).compile();
+    const inventory = new RouteInventory(moduleRef.get(DiscoveryService), moduleRef.get(MetadataScanner), moduleRef.get(Reflector));
+    expect(() => inventory.onApplicationBootstrap()).toThrow(/GET \/undeclared/);
+    await moduleRef.close();
+  });
+
+  it('documents every route with an operationId, a success schema, errors and security', async () => {
+    const res = await request(t.http).get('/docs-json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, Operation>>;
+    const operationIds = new Set<string>();
+    for (const route of t.app.get(RouteInventory).list()) {
+      const openApiPath = (route.path.startsWith('/healthz') || route.path.startsWith('/readyz') ? route.path : `${t.base}${route.path}`).replace(
+        /:([a-z_]+)/g,
+        '{$1}',
+      );
+      const methods = route.method === 'ALL' ? ['get', 'post'] : [route.method.toLowerCase()];
+      for (const method of methods) {
+        const operation = paths[openApiPath]?.[method];
+        expect({ route: `${method} ${openApiPath}`, documented: Boolean(operation) }).toEqual({ route: `${method} ${openApiPath}`, documented: true });
+        if (!operation) continue;
+        expect(operation.operationId).toMatch(/^[a-z][A-Za-z0-9]+$/);
+        if (route.method !== 'ALL') {
+          expect(operationIds.has(operation.operationId!)).toBe(false);
+          operationIds.add(operation.operationId!);
+        }
+        const success = Object.entries(operation.responses).filter(([status]) => /^[23]/.test(status));
+        expect(success.length).toBeGreaterThan(0);
+        const [status, response] = success[0];
+        if (status !== '302') expect(response.content).toBeDefined();
+        if (route.auth.startsWith('admin')) {
+          expect(operation.security).toEqual([{ application_password: [] }]);
+          expect(operation.responses).toHaveProperty('401');
+          expect(operation.responses).toHaveProperty('403');
+        }
+      }
+    }
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await request(t.http).get('/docs/').redirects(1);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});
