@@ -108,3 +108,34 @@ describe('failed login rate limit', () => {
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 });
+
+describe('failed login rate limit shared through Redis', () => {
+  const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    const env = { REDIS_URL, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
+    first = await startTestApp(env);
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys('checkout:failed-login:*');
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+    // Two instances: on SQLite they share only Redis; on MariaDB the database as well.
+    second = await startTestApp(env, { keepDatabase: true });
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it('counts failures from one instance against the other', async () => {
+    for (let i = 0; i < 2; i += 1) {
+      await request(first.http).get(`${first.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-${i}`)).expect(401);
+    }
+    const blocked = await request(second.http).get(`${second.base}/plugin/info`).set('Authorization', second.admin.auth);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

@@ -43,8 +43,12 @@ export function basicAuth(login: string, password: string): string {
 /**
  * Boots the whole AppModule against a fresh database: in-memory SQLite by default, or the
  * MySQL/MariaDB of DATABASE_URL (emptied first). `env` overrides configuration variables.
+ * `keepDatabase` starts a second instance on the same MySQL database without emptying it.
  */
-export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string | undefined> = {},
+  options: { keepDatabase?: boolean } = {},
+): Promise<TestApp> {
   const config = loadConfig({
     CHECKOUT_SECRET: TEST_SECRET,
     CHECKOUT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -54,7 +58,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     PUBLIC_BASE_URL: 'http://checkout.test',
     ...env,
   });
-  if (databaseKind(config) === 'mysql') await emptyDatabase(config);
+  if (databaseKind(config) === 'mysql' && !options.keepDatabase) await emptyDatabase(config);
 
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(APP_CONFIG)

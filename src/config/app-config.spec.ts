@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from './index.js';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, restRoot: 'wp-json', plan: 'free', tablePrefix: 'wp_', trustProxy: false, databaseUrl: undefined });
+    expect(config.rateLimits.newPayment).toEqual({ limit: 10, ttl: 600_000 });
+    expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
+    expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['CHECKOUT_PLAN', 'gold'],
+    ['DATABASE_URL', 'postgres://x'],
+    ['CHECKOUT_PROXY_URL', 'not a url'],
+    ['TRUST_PROXY', 'perhaps'],
+    ['TABLE_PREFIX', 'wp-;drop'],
+    ['REST_ROOT', '/wp-json/'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_NEW_PAYMENT', '0'],
+  ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(name);
+    expect((error as ConfigError).message).not.toContain(value);
+  });
+
+  it('refuses a short CHECKOUT_SECRET without printing it', () => {
+    expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).toThrow(/CHECKOUT_SECRET must be at least 32 bytes/);
+    expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).not.toThrow(/too-short-secret/);
+  });
+});
