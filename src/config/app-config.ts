@@ -42,6 +42,8 @@ export interface AppConfig {
   logLevel: string;
   bodyLimitBytes: number;
   webhookBodyLimitBytes: number;
+  /** Lifetime of a checkout token issued by payment/sync-details, in seconds. */
+  checkoutTokenTtlSeconds: number;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
+    checkoutTokenTtlSeconds: envInteger(env, 'CHECKOUT_TOKEN_TTL_SECONDS', 3600, { min: 60, max: 86400 }),
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
