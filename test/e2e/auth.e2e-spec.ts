@@ -2,6 +2,7 @@ import request from 'supertest';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
+import { RouteInventory } from '../../src/common/auth/index.js';
 
 /** Every admin route that exists, with a body that passes validation. */
 const ADMIN_ROUTES: Array<{ method: 'get' | 'post' | 'delete'; path: string; body?: object }> = [
@@ -67,6 +68,26 @@ describe('admin authentication and authorisation', () => {
       expect([200, 201, 404]).toContain(res.status);
       if (res.status === 404) expectWpError(res.body, 'checkout_not_found', 404);
     });
+  });
+
+  it('refuses anonymous callers, bad passwords and users without the capability on every admin route', async () => {
+    const adminRoutes = t.app
+      .get(RouteInventory)
+      .list()
+      .filter((route) => route.auth.startsWith('admin('));
+    expect(adminRoutes.length).toBeGreaterThanOrEqual(ADMIN_ROUTES.length);
+    const subscriber = await t.createUser('subscriber');
+    for (const route of adminRoutes) {
+      const path = t.base + route.path.replace(/:[a-z_]+/g, '1');
+      const method = (route.method === 'ALL' ? 'post' : route.method.toLowerCase()) as 'get' | 'post' | 'put' | 'delete';
+      const anonymous = await request(t.http)[method](path).send({});
+      expect({ route: `${route.method} ${route.path}`, status: anonymous.status }).toEqual({ route: `${route.method} ${route.path}`, status: 401 });
+      const wrong = await request(t.http)[method](path).set('Authorization', basicAuth('admin', 'wrong-password')).send({});
+      expect(wrong.status).toBe(401);
+      const forbidden = await request(t.http)[method](path).set('Authorization', subscriber.auth).send({});
+      expect({ route: `${route.method} ${route.path}`, status: forbidden.status }).toEqual({ route: `${route.method} ${route.path}`, status: 403 });
+      expectWpError(forbidden.body, 'rest_forbidden', 403);
+    }
   });
 
   it('accepts the application password with its display spaces', async () => {
