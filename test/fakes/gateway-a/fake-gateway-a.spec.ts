@@ -1,0 +1,169 @@
+import Stripe from 'stripe';
+import { parseStripeForm } from './form-body.js';
+import { type FakeGatewayA, startFakeGatewayA } from './fake-gateway-a.js';
+import { buildEvent, signPayload } from './sign-event.js';
+
+/** The fake is only useful if the real SDK talks to it as it would to the gateway. */
+describe('fake gateway A (through the stripe SDK)', () => {
+  let fake: FakeGatewayA;
+  let stripe: Stripe.Stripe;
+  const key = 'sk_test_fakeGatewaySpecKey0001';
+
+  beforeAll(async () => {
+    fake = await startFakeGatewayA();
+    stripe = new Stripe(key, { host: '127.0.0.1', port: fake.port, protocol: 'http', maxNetworkRetries: 0, telemetry: false });
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => {
+    fake.clearRequests();
+    fake.clearFailures();
+  });
+
+  it('parses the nested form encoding the SDK sends', () => {
+    expect(parseStripeForm('a=1&metadata[x]=y%20z&items[0][price]=p_1&items[1][price]=p_2&enabled_events[]=a.b&enabled_events[]=c.d&n=a+b')).toEqual({
+      a: '1',
+      metadata: { x: 'y z' },
+      items: [{ price: 'p_1' }, { price: 'p_2' }],
+      enabled_events: ['a.b', 'c.d'],
+      n: 'a b',
+    });
+  });
+
+  it('records method, path, headers and the parsed body, and answers with object fields', async () => {
+    const customer = await stripe.customers.create({ email: 'payer@example.test', metadata: { checkout: '1' } }, { idempotencyKey: 'cus-key-1' });
+    expect(customer).toMatchObject({ object: 'customer', email: 'payer@example.test', metadata: { checkout: '1' }, livemode: false });
+    const [recorded] = fake.requestsTo('POST', '/v1/customers');
+    expect(recorded).toMatchObject({ apiKey: key, idempotencyKey: 'cus-key-1', body: { email: 'payer@example.test', metadata: { checkout: '1' } } });
+    expect(recorded.stripeVersion).toBe(Stripe.API_VERSION);
+    expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ id: customer.id });
+  });
+
+  it('replays the first answer for a repeated Idempotency-Key and refuses other parameters under it', async () => {
+    const first = await stripe.products.create({ name: 'Plan' }, { idempotencyKey: 'prod-key' });
+    const second = await stripe.products.create({ name: 'Plan' }, { idempotencyKey: 'prod-key' });
+    expect(second.id).toBe(first.id);
+    expect(fake.resources.list('product').filter((p) => p.id === first.id)).toHaveLength(1);
+    expect(fake.requests.at(-1)?.replayed).toBe(true);
+    await expect(stripe.products.create({ name: 'Other' }, { idempotencyKey: 'prod-key' })).rejects.toMatchObject({ type: 'StripeIdempotencyError' });
+  });
+
+  it('answers the gateway error shape with the right status, which the SDK maps to its error classes', async () => {
+    await expect(stripe.paymentIntents.retrieve('pi_missing')).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 404, code: 'resource_missing' });
+    await expect(stripe.paymentIntents.create({ currency: 'usd' } as Stripe.PaymentIntentCreateParams)).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'amount',
+    });
+    await expect(new Stripe('sk_test_unknownButWellFormed1', { host: '127.0.0.1', port: fake.port, protocol: 'http' }).customers.list()).resolves.toBeDefined();
+    fake.revokeKey('sk_test_revokedKeyForTheSpec1');
+    const revoked = new Stripe('sk_test_revokedKeyForTheSpec1', { host: '127.0.0.1', port: fake.port, protocol: 'http' });
+    await expect(revoked.customers.list()).rejects.toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401 });
+  });
+
+  it('runs payment intents through their statuses, with the application fee and test control', async () => {
+    const customer = await stripe.customers.create({ email: 'pi@example.test' });
+    const intent = await stripe.paymentIntents.create({
+      amount: 1999,
+      currency: 'usd',
+      customer: customer.id,
+      application_fee_amount: 40,
+      automatic_payment_methods: { enabled: true },
+      metadata: { checkout_payment_id: '7' },
+    });
+    expect(intent).toMatchObject({ status: 'requires_payment_method', amount: 1999, currency: 'usd', application_fee_amount: 40, metadata: { checkout_payment_id: '7' } });
+    expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_`));
+    const confirmed = await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_visa' });
+    expect(confirmed).toMatchObject({ status: 'succeeded', amount_received: 1999 });
+
+    const threeDs = await stripe.paymentIntents.create({ amount: 500, currency: 'eur', payment_method: 'pm_card_authenticationRequired', confirm: true });
+    expect(threeDs.status).toBe('requires_action');
+    fake.resources.setIntentStatus(threeDs.id, 'succeeded');
+    expect(await stripe.paymentIntents.retrieve(threeDs.id)).toMatchObject({ status: 'succeeded', amount_received: 500 });
+
+    await expect(stripe.paymentIntents.create({ amount: 500, currency: 'eur', payment_method: 'pm_card_chargeDeclined', confirm: true })).rejects.toMatchObject({
+      type: 'StripeCardError',
+      statusCode: 402,
+      code: 'card_declined',
+    });
+    await expect(stripe.paymentIntents.create({ amount: 100, currency: 'usd', application_fee_amount: 101 })).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('creates setup intents, prices and subscriptions with application_fee_percent', async () => {
+    const customer = await stripe.customers.create({ email: 'sub@example.test' });
+    const setup = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', allowed_payment_method_types: ['card'] });
+    expect(setup).toMatchObject({ object: 'setup_intent', status: 'requires_payment_method' });
+    expect(await stripe.setupIntents.confirm(setup.id, { payment_method: 'pm_card_visa' })).toMatchObject({ status: 'succeeded', payment_method: 'pm_card_visa' });
+    const product = await stripe.products.create({ name: 'Monthly' });
+    const price = await stripe.prices.create({ product: product.id, unit_amount: 999, currency: 'usd', recurring: { interval: 'month', interval_count: 1 } });
+    expect(price).toMatchObject({ type: 'recurring', recurring: { interval: 'month', interval_count: 1 } });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      default_payment_method: 'pm_card_visa',
+      application_fee_percent: 2,
+      expand: ['latest_invoice.confirmation_secret'],
+    });
+    expect(subscription).toMatchObject({ status: 'active', application_fee_percent: 2 });
+    expect(fake.requestsTo('POST', '/v1/subscriptions')[0].body).toMatchObject({ items: [{ price: price.id }], application_fee_percent: '2' });
+    const invoice = subscription.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ status: 'paid', parent: { subscription_details: { subscription: subscription.id } } });
+    const intentId = (invoice.payments!.data[0].payment as { payment_intent: string }).payment_intent;
+    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({ status: 'succeeded', amount: 999 });
+    expect(invoice.confirmation_secret?.client_secret).toMatch(new RegExp(`^${intentId}_secret_`));
+  });
+
+  it('keeps a webhook endpoint secret and api_version across updates, and refuses api_version on update', async () => {
+    const created = await stripe.webhookEndpoints.create({
+      url: 'https://shop.example/hook',
+      enabled_events: ['payment_intent.succeeded'],
+      api_version: '2024-06-20',
+      metadata: { checkout_managed: 'true' },
+    });
+    expect(created.secret).toMatch(/^whsec_/);
+    const updated = await stripe.webhookEndpoints.update(created.id, { enabled_events: ['payment_intent.succeeded', 'invoice.paid'] });
+    expect(updated).toMatchObject({ id: created.id, api_version: '2024-06-20', enabled_events: ['payment_intent.succeeded', 'invoice.paid'] });
+    expect(updated.secret).toBeUndefined();
+    expect(fake.resources.secrets.get(created.id)).toBe(created.secret);
+    await expect(
+      stripe.webhookEndpoints.update(created.id, { api_version: '2026-10-28.endive' } as unknown as Stripe.WebhookEndpointUpdateParams),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown' });
+    expect((await stripe.webhookEndpoints.list()).data.map((e) => e.id)).toContain(created.id);
+    expect(await stripe.webhookEndpoints.del(created.id)).toMatchObject({ deleted: true });
+    await expect(stripe.webhookEndpoints.retrieve(created.id)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('injects failures that the SDK sees as gateway errors', async () => {
+    fake.fail({ method: 'POST', path: '/v1/customers', status: 500, shouldRetry: false });
+    await expect(stripe.customers.create({ email: 'x@example.test' })).rejects.toMatchObject({ type: 'StripeAPIError', statusCode: 500 });
+    await expect(stripe.customers.create({ email: 'x@example.test' })).resolves.toMatchObject({ object: 'customer' });
+  });
+
+  it('exchanges an OAuth code once, in the gateway OAuth format, through the SDK', async () => {
+    const grant = fake.issueOAuthCode({ livemode: true });
+    const token = await stripe.oauth.token({ grant_type: 'authorization_code', code: grant.code });
+    expect(token).toMatchObject({ stripe_user_id: grant.accountId, stripe_publishable_key: grant.publishableKey, access_token: grant.accessToken, livemode: true });
+    expect(grant.accessToken).toMatch(/^sk_live_/);
+    await expect(stripe.oauth.token({ grant_type: 'authorization_code', code: grant.code })).rejects.toMatchObject({ type: 'StripeInvalidGrantError' });
+  });
+
+  describe('sign-event', () => {
+    const secret = 'whsec_specSecretForSigning';
+
+    it('produces the header the SDK itself generates and verifies', () => {
+      const payload = buildEvent('payment_intent.succeeded', { id: 'pi_1', object: 'payment_intent' });
+      const timestamp = 1_760_000_000;
+      const ours = signPayload(payload, secret, timestamp);
+      expect(ours).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }));
+      const event = Stripe.webhooks.constructEvent(payload, ours, secret, 300, undefined, timestamp * 1000 + 5000);
+      expect(event.type).toBe('payment_intent.succeeded');
+    });
+
+    it('is refused by the SDK for another secret or a changed body', () => {
+      const payload = buildEvent('invoice.paid', { id: 'in_1' });
+      const header = signPayload(payload, secret);
+      expect(() => Stripe.webhooks.constructEvent(payload, header, 'whsec_other')).toThrow();
+      expect(() => Stripe.webhooks.constructEvent(`${payload} `, header, secret)).toThrow();
+      expect(Stripe.webhooks.constructEvent(payload, header, secret).type).toBe('invoice.paid');
+    });
+  });
+});

@@ -1,0 +1,693 @@
+import { randomBytes } from 'node:crypto';
+import {
+  bool,
+  decimal,
+  FakeStripeError,
+  int,
+  invalidParam,
+  mergeMetadata,
+  noSuch,
+  obj,
+  onlyParams,
+  str,
+  strList,
+  unexpectedState,
+} from './fake-errors.js';
+import type { FormObject } from './form-body.js';
+
+export type Json = Record<string, unknown>;
+
+/** The account a request acts for (derived from its API key). */
+export interface FakeAccount {
+  id: string;
+  livemode: boolean;
+}
+
+export type IntentOutcome = 'succeeded' | 'requires_action' | 'processing' | 'declined';
+
+interface Stored {
+  kind: string;
+  account: string;
+  data: Json;
+}
+
+export function fakeId(prefix: string, length = 24): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(length);
+  let id = '';
+  for (const byte of bytes) id += alphabet[byte % alphabet.length];
+  return `${prefix}_${id}`;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Well-known test payment methods and what confirming with them does (as on the real test API). */
+const DEFAULT_OUTCOMES: Record<string, IntentOutcome> = {
+  pm_card_visa: 'succeeded',
+  pm_card_mastercard: 'succeeded',
+  pm_card_authenticationRequired: 'requires_action',
+  pm_card_threeDSecure2Required: 'requires_action',
+  pm_card_chargeDeclined: 'declined',
+  pm_card_visa_chargeDeclined: 'declined',
+  pm_sepa_debit: 'processing',
+  pm_usBankAccount: 'processing',
+};
+
+const INTERVALS = ['day', 'week', 'month', 'year'];
+const ENDPOINT_EVENT = /^(\*|[a-z0-9_]+(\.[a-z0-9_]+)+)$/;
+const API_VERSION = /^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/;
+
+/**
+ * The objects of the fake gateway and the operations on them, following the real API's shapes
+ * and rules closely enough for the service's calls (and mistakes) to behave as they would live.
+ */
+export class FakeResources {
+  private readonly objects = new Map<string, Stored>();
+  /** Test control: what confirming with a payment method id does; falls back to DEFAULT_OUTCOMES. */
+  readonly outcomes = new Map<string, IntentOutcome>();
+
+  // --- direct access for tests ----------------------------------------------------------------
+
+  get(id: string): Json | undefined {
+    return this.objects.get(id)?.data;
+  }
+
+  list(kind: string): Json[] {
+    return [...this.objects.values()].filter((stored) => stored.kind === kind).map((stored) => stored.data);
+  }
+
+  /** Moves an intent as the gateway would when something happens outside the API (3DS done, bank settled...). */
+  setIntentStatus(id: string, status: string): Json {
+    const intent = this.objects.get(id);
+    if (!intent || (intent.kind !== 'payment_intent' && intent.kind !== 'setup_intent')) throw new Error(`No intent ${id}`);
+    intent.data.status = status;
+    if (intent.kind === 'payment_intent') this.settlePaymentIntent(intent.data);
+    return intent.data;
+  }
+
+  // --- helpers ----------------------------------------------------------------------------------
+
+  private put(kind: string, account: FakeAccount, data: Json): Json {
+    this.objects.set(data.id as string, { kind, account: account.id, data });
+    return data;
+  }
+
+  private find(kind: string, label: string, account: FakeAccount, id: string, param = 'id'): Json {
+    const stored = this.objects.get(id);
+    if (!stored || stored.kind !== kind || stored.account !== account.id) throw noSuch(label, id, param);
+    return stored.data;
+  }
+
+  private listOf(kind: string, account: FakeAccount, path: string, filter: (data: Json) => boolean = () => true, limit = 10): Json {
+    const data = [...this.objects.values()]
+      .filter((stored) => stored.kind === kind && stored.account === account.id && filter(stored.data))
+      .map((stored) => stored.data)
+      .reverse();
+    return { object: 'list', data: data.slice(0, limit), has_more: data.length > limit, url: path };
+  }
+
+  private currency(body: FormObject): string {
+    const currency = str(body, 'currency', true);
+    if (!/^[a-zA-Z]{3}$/.test(currency)) throw invalidParam('currency', `Invalid currency: ${currency}`);
+    return currency.toLowerCase();
+  }
+
+  private outcomeFor(paymentMethod: string): IntentOutcome {
+    return this.outcomes.get(paymentMethod) ?? DEFAULT_OUTCOMES[paymentMethod] ?? 'succeeded';
+  }
+
+  // --- customers --------------------------------------------------------------------------------
+
+  createCustomer(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, ['email', 'name', 'description', 'metadata', 'payment_method', 'invoice_settings', 'phone']);
+    const id = fakeId('cus', 14);
+    return this.put('customer', account, {
+      id,
+      object: 'customer',
+      email: str(body, 'email') ?? null,
+      name: str(body, 'name') ?? null,
+      description: str(body, 'description') ?? null,
+      phone: str(body, 'phone') ?? null,
+      metadata: mergeMetadata({}, body.metadata),
+      invoice_settings: { default_payment_method: (obj(body, 'invoice_settings')?.default_payment_method as string) ?? null },
+      livemode: account.livemode,
+      created: now(),
+    });
+  }
+
+  retrieveCustomer(account: FakeAccount, id: string): Json {
+    return this.find('customer', 'customer', account, id);
+  }
+
+  updateCustomer(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['email', 'name', 'description', 'metadata', 'invoice_settings', 'phone']);
+    const customer = this.find('customer', 'customer', account, id);
+    for (const field of ['email', 'name', 'description', 'phone']) if (body[field] !== undefined) customer[field] = str(body, field) ?? null;
+    customer.metadata = mergeMetadata(customer.metadata as Record<string, string>, body.metadata);
+    const settings = obj(body, 'invoice_settings');
+    if (settings?.default_payment_method !== undefined) customer.invoice_settings = { default_payment_method: settings.default_payment_method || null };
+    return customer;
+  }
+
+  listCustomers(account: FakeAccount, query: FormObject): Json {
+    const email = str(query, 'email');
+    return this.listOf('customer', account, '/v1/customers', (c) => email === undefined || c.email === email, int(query, 'limit') ?? 10);
+  }
+
+  // --- products and prices ------------------------------------------------------------------------
+
+  createProduct(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, ['name', 'description', 'metadata', 'active', 'id']);
+    const id = str(body, 'id') ?? fakeId('prod', 14);
+    if (this.objects.has(id)) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: `Product already exists.` });
+    return this.put('product', account, {
+      id,
+      object: 'product',
+      name: str(body, 'name', true),
+      description: str(body, 'description') ?? null,
+      active: bool(body, 'active') ?? true,
+      metadata: mergeMetadata({}, body.metadata),
+      livemode: account.livemode,
+      created: now(),
+    });
+  }
+
+  retrieveProduct(account: FakeAccount, id: string): Json {
+    return this.find('product', 'product', account, id);
+  }
+
+  createPrice(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, ['currency', 'unit_amount', 'product', 'product_data', 'recurring', 'metadata', 'nickname', 'lookup_key', 'active']);
+    const currency = this.currency(body);
+    const unitAmount = int(body, 'unit_amount', true);
+    let product = str(body, 'product');
+    const productData = obj(body, 'product_data');
+    if (product) this.find('product', 'product', account, product, 'product');
+    else if (productData) product = this.createProduct(account, { name: productData.name ?? '' }).id as string;
+    else throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', param: 'product', message: 'Missing required param: product.' });
+    const recurringIn = obj(body, 'recurring');
+    let recurring: Json | null = null;
+    if (recurringIn) {
+      const interval = str(recurringIn, 'interval', true);
+      if (!INTERVALS.includes(interval)) throw invalidParam('recurring[interval]', `Invalid interval: ${interval}`);
+      recurring = { interval, interval_count: int(recurringIn, 'interval_count', false, 1) ?? 1, usage_type: 'licensed' };
+    }
+    return this.put('price', account, {
+      id: fakeId('price', 24),
+      object: 'price',
+      active: bool(body, 'active') ?? true,
+      currency,
+      unit_amount: unitAmount,
+      product,
+      recurring,
+      type: recurring ? 'recurring' : 'one_time',
+      nickname: str(body, 'nickname') ?? null,
+      lookup_key: str(body, 'lookup_key') ?? null,
+      metadata: mergeMetadata({}, body.metadata),
+      livemode: account.livemode,
+      created: now(),
+    });
+  }
+
+  retrievePrice(account: FakeAccount, id: string): Json {
+    return this.find('price', 'price', account, id);
+  }
+
+  // --- payment intents ----------------------------------------------------------------------------
+
+  createPaymentIntent(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, [
+      'amount',
+      'currency',
+      'customer',
+      'payment_method',
+      'payment_method_types',
+      'allowed_payment_method_types',
+      'excluded_payment_method_types',
+      'automatic_payment_methods',
+      'capture_method',
+      'confirm',
+      'confirmation_method',
+      'application_fee_amount',
+      'metadata',
+      'description',
+      'receipt_email',
+      'setup_future_usage',
+      'statement_descriptor_suffix',
+      'return_url',
+      'off_session',
+      'mandate_data',
+      'payment_method_options',
+    ]);
+    const amount = int(body, 'amount', true, 1);
+    const currency = this.currency(body);
+    const customer = str(body, 'customer');
+    if (customer) this.find('customer', 'customer', account, customer, 'customer');
+    const fee = int(body, 'application_fee_amount');
+    if (fee !== undefined && fee > amount) throw invalidParam('application_fee_amount', 'The application fee cannot exceed the amount.');
+    const captureMethod = str(body, 'capture_method') ?? 'automatic_async';
+    if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) throw invalidParam('capture_method', `Invalid capture_method: ${captureMethod}`);
+    const automatic = obj(body, 'automatic_payment_methods');
+    const types = strList(body, 'allowed_payment_method_types') ?? strList(body, 'payment_method_types');
+    if (automatic && types) {
+      throw invalidParam('automatic_payment_methods', 'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.');
+    }
+    const id = fakeId('pi');
+    const intent = this.put('payment_intent', account, {
+      id,
+      object: 'payment_intent',
+      amount,
+      amount_capturable: 0,
+      amount_received: 0,
+      allowed_payment_method_types: types ?? null,
+      application_fee_amount: fee ?? null,
+      automatic_payment_methods: automatic ? { enabled: automatic.enabled === 'true', allow_redirects: automatic.allow_redirects ?? 'always' } : null,
+      canceled_at: null,
+      capture_method: captureMethod,
+      client_secret: `${id}_secret_${fakeId('x', 25).slice(2)}`,
+      confirmation_method: str(body, 'confirmation_method') ?? 'automatic',
+      created: now(),
+      currency,
+      customer: customer ?? null,
+      description: str(body, 'description') ?? null,
+      last_payment_error: null,
+      latest_charge: null,
+      livemode: account.livemode,
+      metadata: mergeMetadata({}, body.metadata),
+      next_action: null,
+      payment_method: str(body, 'payment_method') ?? null,
+      payment_method_types: types ?? ['card'],
+      excluded_payment_method_types: strList(body, 'excluded_payment_method_types') ?? null,
+      receipt_email: str(body, 'receipt_email') ?? null,
+      setup_future_usage: str(body, 'setup_future_usage') ?? null,
+      status: str(body, 'payment_method') ? 'requires_confirmation' : 'requires_payment_method',
+    });
+    if (bool(body, 'confirm')) this.confirmPaymentIntentData(intent, undefined);
+    return intent;
+  }
+
+  retrievePaymentIntent(account: FakeAccount, id: string): Json {
+    return this.find('payment_intent', 'payment_intent', account, id);
+  }
+
+  updatePaymentIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['amount', 'currency', 'customer', 'payment_method', 'metadata', 'description', 'receipt_email', 'application_fee_amount', 'setup_future_usage']);
+    const intent = this.find('payment_intent', 'payment_intent', account, id);
+    if (['succeeded', 'canceled', 'processing'].includes(intent.status as string)) throw unexpectedState('payment_intent', intent.status as string, 'update');
+    if (body.amount !== undefined) intent.amount = int(body, 'amount', true, 1);
+    if (body.currency !== undefined) intent.currency = this.currency(body);
+    if (body.application_fee_amount !== undefined) intent.application_fee_amount = int(body, 'application_fee_amount') ?? null;
+    for (const field of ['customer', 'payment_method', 'description', 'receipt_email', 'setup_future_usage']) {
+      if (body[field] !== undefined) intent[field] = str(body, field) ?? null;
+    }
+    intent.metadata = mergeMetadata(intent.metadata as Record<string, string>, body.metadata);
+    if (intent.payment_method && intent.status === 'requires_payment_method') intent.status = 'requires_confirmation';
+    return intent;
+  }
+
+  confirmPaymentIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['payment_method', 'return_url', 'off_session', 'mandate_data', 'receipt_email', 'setup_future_usage', 'payment_method_options']);
+    const intent = this.find('payment_intent', 'payment_intent', account, id);
+    return this.confirmPaymentIntentData(intent, str(body, 'payment_method'));
+  }
+
+  private confirmPaymentIntentData(intent: Json, paymentMethod: string | undefined): Json {
+    if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status as string)) {
+      throw unexpectedState('payment_intent', intent.status as string, 'confirm');
+    }
+    if (paymentMethod) intent.payment_method = paymentMethod;
+    if (!intent.payment_method) {
+      throw new FakeStripeError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: 'You cannot confirm this PaymentIntent because it is missing a payment method.',
+      });
+    }
+    const outcome = this.outcomeFor(intent.payment_method as string);
+    intent.last_payment_error = null;
+    intent.next_action = null;
+    switch (outcome) {
+      case 'requires_action':
+        intent.status = 'requires_action';
+        intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: {} };
+        break;
+      case 'processing':
+        intent.status = 'processing';
+        break;
+      case 'declined': {
+        intent.status = 'requires_payment_method';
+        const error = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } as const;
+        intent.last_payment_error = { ...error, payment_method: { id: intent.payment_method } };
+        intent.payment_method = null;
+        throw new FakeStripeError(402, { ...error, payment_intent: intent });
+      }
+      default:
+        intent.status = intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded';
+    }
+    this.settlePaymentIntent(intent);
+    return intent;
+  }
+
+  private settlePaymentIntent(intent: Json): void {
+    if (intent.status === 'succeeded') {
+      intent.amount_received = intent.amount;
+      intent.amount_capturable = 0;
+      intent.latest_charge ??= fakeId('ch');
+    } else if (intent.status === 'requires_capture') {
+      intent.amount_capturable = intent.amount;
+      intent.latest_charge ??= fakeId('ch');
+    } else if (intent.status === 'canceled') {
+      intent.canceled_at = now();
+    }
+  }
+
+  capturePaymentIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['amount_to_capture', 'application_fee_amount', 'metadata']);
+    const intent = this.find('payment_intent', 'payment_intent', account, id);
+    if (intent.status !== 'requires_capture') throw unexpectedState('payment_intent', intent.status as string, 'capture');
+    const amount = int(body, 'amount_to_capture', false, 1) ?? (intent.amount as number);
+    if (amount > (intent.amount as number)) throw invalidParam('amount_to_capture', 'amount_to_capture cannot exceed the amount');
+    intent.status = 'succeeded';
+    intent.amount_received = amount;
+    intent.amount_capturable = 0;
+    return intent;
+  }
+
+  cancelPaymentIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['cancellation_reason']);
+    const intent = this.find('payment_intent', 'payment_intent', account, id);
+    if (['succeeded', 'canceled'].includes(intent.status as string)) throw unexpectedState('payment_intent', intent.status as string, 'cancel');
+    intent.status = 'canceled';
+    intent.cancellation_reason = str(body, 'cancellation_reason') ?? null;
+    this.settlePaymentIntent(intent);
+    return intent;
+  }
+
+  // --- setup intents ------------------------------------------------------------------------------
+
+  createSetupIntent(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, [
+      'customer',
+      'payment_method',
+      'payment_method_types',
+      'allowed_payment_method_types',
+      'excluded_payment_method_types',
+      'automatic_payment_methods',
+      'usage',
+      'metadata',
+      'confirm',
+      'description',
+      'return_url',
+      'mandate_data',
+      'payment_method_options',
+    ]);
+    const customer = str(body, 'customer');
+    if (customer) this.find('customer', 'customer', account, customer, 'customer');
+    const usage = str(body, 'usage') ?? 'off_session';
+    if (!['on_session', 'off_session'].includes(usage)) throw invalidParam('usage', `Invalid usage: ${usage}`);
+    const automatic = obj(body, 'automatic_payment_methods');
+    const types = strList(body, 'allowed_payment_method_types') ?? strList(body, 'payment_method_types');
+    const id = fakeId('seti');
+    const intent = this.put('setup_intent', account, {
+      id,
+      object: 'setup_intent',
+      allowed_payment_method_types: types ?? null,
+      automatic_payment_methods: automatic ? { enabled: automatic.enabled === 'true' } : null,
+      client_secret: `${id}_secret_${fakeId('x', 25).slice(2)}`,
+      created: now(),
+      customer: customer ?? null,
+      description: str(body, 'description') ?? null,
+      last_setup_error: null,
+      livemode: account.livemode,
+      metadata: mergeMetadata({}, body.metadata),
+      next_action: null,
+      payment_method: str(body, 'payment_method') ?? null,
+      payment_method_types: types ?? ['card'],
+      status: str(body, 'payment_method') ? 'requires_confirmation' : 'requires_payment_method',
+      usage,
+    });
+    if (bool(body, 'confirm')) this.confirmSetupIntentData(intent, undefined);
+    return intent;
+  }
+
+  retrieveSetupIntent(account: FakeAccount, id: string): Json {
+    return this.find('setup_intent', 'setup_intent', account, id);
+  }
+
+  confirmSetupIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['payment_method', 'return_url', 'mandate_data', 'payment_method_options']);
+    return this.confirmSetupIntentData(this.find('setup_intent', 'setup_intent', account, id), str(body, 'payment_method'));
+  }
+
+  private confirmSetupIntentData(intent: Json, paymentMethod: string | undefined): Json {
+    if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status as string)) {
+      throw unexpectedState('setup_intent', intent.status as string, 'confirm');
+    }
+    if (paymentMethod) intent.payment_method = paymentMethod;
+    if (!intent.payment_method) throw unexpectedState('setup_intent', intent.status as string, 'confirm');
+    const outcome = this.outcomeFor(intent.payment_method as string);
+    intent.next_action = null;
+    intent.last_setup_error = null;
+    if (outcome === 'requires_action') {
+      intent.status = 'requires_action';
+      intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: {} };
+    } else if (outcome === 'processing') intent.status = 'processing';
+    else if (outcome === 'declined') {
+      const error = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } as const;
+      intent.status = 'requires_payment_method';
+      intent.last_setup_error = error;
+      intent.payment_method = null;
+      throw new FakeStripeError(402, { ...error, setup_intent: intent });
+    } else intent.status = 'succeeded';
+    return intent;
+  }
+
+  cancelSetupIntent(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['cancellation_reason']);
+    const intent = this.find('setup_intent', 'setup_intent', account, id);
+    if (['succeeded', 'canceled'].includes(intent.status as string)) throw unexpectedState('setup_intent', intent.status as string, 'cancel');
+    intent.status = 'canceled';
+    return intent;
+  }
+
+  // --- subscriptions and their invoices ---------------------------------------------------------------
+
+  createSubscription(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, [
+      'customer',
+      'items',
+      'default_payment_method',
+      'application_fee_percent',
+      'metadata',
+      'payment_behavior',
+      'payment_settings',
+      'trial_period_days',
+      'off_session',
+      'collection_method',
+      'description',
+      'cancel_at',
+      'billing_cycle_anchor',
+    ]);
+    const customerId = str(body, 'customer', true);
+    const customer = this.find('customer', 'customer', account, customerId, 'customer');
+    const items = body.items;
+    if (!Array.isArray(items) || items.length === 0) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', param: 'items', message: 'Missing required param: items.' });
+    const subscriptionId = fakeId('sub');
+    const itemObjects = items.map((item, index) => {
+      if (typeof item !== 'object' || Array.isArray(item)) throw invalidParam(`items[${index}]`, 'Invalid hash');
+      const priceId = str(item, 'price', true);
+      const price = this.find('price', 'price', account, priceId, `items[${index}][price]`);
+      if (price.type !== 'recurring') throw invalidParam(`items[${index}][price]`, 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.');
+      const period = this.period(price.recurring as Json);
+      return {
+        id: fakeId('si', 14),
+        object: 'subscription_item',
+        price,
+        quantity: int(item, 'quantity', false, 1) ?? 1,
+        subscription: subscriptionId,
+        current_period_start: period.start,
+        current_period_end: period.end,
+      };
+    });
+    const feePercent = decimal(body, 'application_fee_percent');
+    if (feePercent !== undefined && feePercent > 100) throw invalidParam('application_fee_percent', 'application_fee_percent must be at most 100');
+    const behavior = str(body, 'payment_behavior') ?? 'allow_incomplete';
+    const paymentMethod =
+      str(body, 'default_payment_method') ?? ((customer.invoice_settings as Json | undefined)?.default_payment_method as string | null) ?? null;
+    const amountDue = itemObjects.reduce((sum, item) => sum + (item.price.unit_amount as number) * item.quantity, 0);
+    const currency = itemObjects[0].price.currency as string;
+    const trialDays = int(body, 'trial_period_days');
+
+    // The first invoice is paid at once when a usable payment method is known; otherwise the
+    // subscription waits (incomplete) for the customer to pay the invoice's payment intent.
+    const outcome = paymentMethod && behavior !== 'default_incomplete' ? this.outcomeFor(paymentMethod) : null;
+    const paid = trialDays !== undefined || amountDue === 0 || outcome === 'succeeded';
+    const invoiceIntent = this.createPaymentIntent(account, {
+      amount: String(Math.max(amountDue, 1)),
+      currency,
+      customer: customerId,
+      ...(paymentMethod ? { payment_method: paymentMethod } : {}),
+      metadata: { subscription: subscriptionId },
+    });
+    if (paid) this.setIntentStatus(invoiceIntent.id as string, 'succeeded');
+    // Current API shape: the invoice points at its subscription through `parent` and at its
+    // payment intent through `payments` / `confirmation_secret` (no top-level payment_intent).
+    const invoice = this.put('invoice', account, {
+      id: fakeId('in'),
+      object: 'invoice',
+      amount_due: trialDays !== undefined ? 0 : amountDue,
+      amount_paid: paid && trialDays === undefined ? amountDue : 0,
+      amount_remaining: paid ? 0 : amountDue,
+      application_fee_amount: feePercent !== undefined ? Math.round((amountDue * feePercent) / 100) : null,
+      billing_reason: 'subscription_create',
+      confirmation_secret: { client_secret: invoiceIntent.client_secret, type: 'payment_intent' },
+      currency,
+      customer: customerId,
+      livemode: account.livemode,
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: mergeMetadata({}, body.metadata) } },
+      payments: {
+        object: 'list',
+        data: [{ object: 'invoice_payment', id: fakeId('inpay'), payment: { type: 'payment_intent', payment_intent: invoiceIntent.id }, status: paid ? 'paid' : 'open' }],
+        has_more: false,
+      },
+      status: paid ? 'paid' : 'open',
+      created: now(),
+    });
+    const start = now();
+    const subscription = this.put('subscription', account, {
+      id: subscriptionId,
+      object: 'subscription',
+      application_fee_percent: feePercent ?? null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      collection_method: str(body, 'collection_method') ?? 'charge_automatically',
+      created: start,
+      currency,
+      customer: customerId,
+      default_payment_method: paymentMethod,
+      description: str(body, 'description') ?? null,
+      items: { object: 'list', data: itemObjects, has_more: false, url: `/v1/subscription_items?subscription=${subscriptionId}` },
+      latest_invoice: invoice.id,
+      livemode: account.livemode,
+      metadata: mergeMetadata({}, body.metadata),
+      start_date: start,
+      status: trialDays !== undefined ? 'trialing' : paid ? 'active' : 'incomplete',
+      trial_end: trialDays !== undefined ? start + trialDays * 86400 : null,
+    });
+    if (behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
+      throw new FakeStripeError(402, { type: 'card_error', code: 'subscription_payment_intent_requires_action', message: 'Payment for this subscription requires additional user action before it can be completed successfully.' });
+    }
+    return this.expandSubscription(subscription, body);
+  }
+
+  private period(recurring: Json): { start: number; end: number } {
+    const days = { day: 1, week: 7, month: 30, year: 365 }[recurring.interval as 'day'] * (recurring.interval_count as number);
+    const start = now();
+    return { start, end: start + days * 86400 };
+  }
+
+  /** `expand[]=latest_invoice` (and `latest_invoice.confirmation_secret`, already inline here). */
+  private expandSubscription(subscription: Json, body: FormObject): Json {
+    const expand = strList(body, 'expand') ?? [];
+    if (!expand.some((path) => path.startsWith('latest_invoice'))) return subscription;
+    return { ...subscription, latest_invoice: { ...this.objects.get(subscription.latest_invoice as string)!.data } };
+  }
+
+  retrieveSubscription(account: FakeAccount, id: string, query: FormObject): Json {
+    return this.expandSubscription(this.find('subscription', 'subscription', account, id), query);
+  }
+
+  updateSubscription(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['metadata', 'default_payment_method', 'cancel_at_period_end', 'application_fee_percent', 'description']);
+    const subscription = this.find('subscription', 'subscription', account, id);
+    subscription.metadata = mergeMetadata(subscription.metadata as Record<string, string>, body.metadata);
+    if (body.default_payment_method !== undefined) subscription.default_payment_method = str(body, 'default_payment_method') ?? null;
+    if (body.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = bool(body, 'cancel_at_period_end');
+    if (body.application_fee_percent !== undefined) subscription.application_fee_percent = decimal(body, 'application_fee_percent') ?? null;
+    if (body.description !== undefined) subscription.description = str(body, 'description') ?? null;
+    return subscription;
+  }
+
+  cancelSubscription(account: FakeAccount, id: string): Json {
+    const subscription = this.find('subscription', 'subscription', account, id);
+    if (subscription.status === 'canceled') {
+      throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${id}'` });
+    }
+    subscription.status = 'canceled';
+    subscription.canceled_at = now();
+    return subscription;
+  }
+
+  retrieveInvoice(account: FakeAccount, id: string): Json {
+    return this.find('invoice', 'invoice', account, id);
+  }
+
+  // --- webhook endpoints --------------------------------------------------------------------------
+
+  createWebhookEndpoint(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, ['url', 'enabled_events', 'api_version', 'description', 'metadata', 'connect']);
+    const url = str(body, 'url', true);
+    if (!/^https?:\/\/[^\s]+$/.test(url)) throw invalidParam('url', `Invalid URL: ${url}`);
+    const events = this.endpointEvents(body, true)!;
+    const apiVersion = str(body, 'api_version');
+    if (apiVersion !== undefined && !API_VERSION.test(apiVersion)) throw invalidParam('api_version', `Invalid api_version: ${apiVersion}`);
+    const endpoint = this.put('webhook_endpoint', account, {
+      id: fakeId('we'),
+      object: 'webhook_endpoint',
+      api_version: apiVersion ?? null,
+      application: null,
+      created: now(),
+      description: str(body, 'description') ?? null,
+      enabled_events: events,
+      livemode: account.livemode,
+      metadata: mergeMetadata({}, body.metadata),
+      status: 'enabled',
+      url,
+    });
+    // The signing secret lives beside the endpoint; only the create answer carries it.
+    this.secrets.set(endpoint.id as string, `whsec_${randomBytes(24).toString('hex')}`);
+    return { ...endpoint, secret: this.secrets.get(endpoint.id as string) };
+  }
+
+  /** Signing secret of an endpoint (what the gateway signs its events with). */
+  readonly secrets = new Map<string, string>();
+
+  private endpointEvents(body: FormObject, required: boolean): string[] | undefined {
+    if (body.enabled_events === undefined) {
+      if (required) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', param: 'enabled_events', message: 'Missing required param: enabled_events.' });
+      return undefined;
+    }
+    const events = strList(body, 'enabled_events') ?? [];
+    if (events.length === 0) throw invalidParam('enabled_events', 'enabled_events must contain at least one event');
+    for (const event of events) if (!ENDPOINT_EVENT.test(event)) throw invalidParam('enabled_events', `Invalid event: ${event}`);
+    return [...new Set(events)];
+  }
+
+  retrieveWebhookEndpoint(account: FakeAccount, id: string): Json {
+    return this.find('webhook_endpoint', 'webhook_endpoint', account, id);
+  }
+
+  /** The update operation takes no `api_version` and cannot rotate the secret: as on the real API. */
+  updateWebhookEndpoint(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['url', 'enabled_events', 'description', 'metadata', 'disabled']);
+    const endpoint = this.find('webhook_endpoint', 'webhook_endpoint', account, id);
+    const events = this.endpointEvents(body, false);
+    if (events) endpoint.enabled_events = events;
+    if (body.url !== undefined) endpoint.url = str(body, 'url', true);
+    if (body.description !== undefined) endpoint.description = str(body, 'description') ?? null;
+    if (body.disabled !== undefined) endpoint.status = bool(body, 'disabled') ? 'disabled' : 'enabled';
+    endpoint.metadata = mergeMetadata(endpoint.metadata as Record<string, string>, body.metadata);
+    return endpoint;
+  }
+
+  listWebhookEndpoints(account: FakeAccount, query: FormObject): Json {
+    return this.listOf('webhook_endpoint', account, '/v1/webhook_endpoints', () => true, int(query, 'limit') ?? 10);
+  }
+
+  deleteWebhookEndpoint(account: FakeAccount, id: string): Json {
+    this.find('webhook_endpoint', 'webhook_endpoint', account, id);
+    this.objects.delete(id);
+    this.secrets.delete(id);
+    return { id, object: 'webhook_endpoint', deleted: true };
+  }
+}
