@@ -51,9 +51,17 @@ export interface FormEmailSettings {
   from_name: string;
 }
 
+export const FIELD_TYPES = ['text', 'email', 'textarea', 'select', 'checkbox', 'number', 'phone'] as const;
+export const DISPLAY_LAYOUTS = ['stacked', 'compact'] as const;
+
+/**
+ * How the form looks: an open map of scalars. The builder offers the keys of `DISPLAY_KEYS`
+ * (see payment-form-settings.dto.ts for their rules).
+ */
 export interface FormDisplaySettings {
   [key: string]: string | number | boolean;
 }
+export const DISPLAY_KEYS = ['button_label', 'primary_color', 'layout', 'show_title', 'description'] as const;
 
 export interface PaymentFormSettings {
   plans: FormPlan[];

@@ -1,10 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
-import { NotFoundError } from '../../common/errors/index.js';
+import { ForbiddenError, NotFoundError } from '../../common/errors/index.js';
 import type { FormStatus, PaymentForm, PaymentFormSettings } from './form-settings.js';
 import { PaymentFormEntity } from './payment-form.entity.js';
+
+export interface FormChanges {
+  title?: string;
+  status?: FormStatus;
+  /** Replaces the stored settings as a whole */
+  settings?: PaymentFormSettings;
+}
+
+export interface FormPage {
+  items: PaymentForm[];
+  total: number;
+}
 
 /** Owns the payment-form table. Other modules read forms through `findById` / `getById`. */
 @Injectable()
@@ -23,12 +35,63 @@ export class FormsService {
     return form;
   }
 
-  async create(input: { title: string; status: FormStatus; authorId: number; settings: PaymentFormSettings }): Promise<PaymentForm> {
+  /** `manager`: run inside the caller's transaction. */
+  async create(
+    input: { title: string; status: FormStatus; authorId: number; settings: PaymentFormSettings },
+    manager?: EntityManager,
+  ): Promise<PaymentForm> {
     const now = new Date();
-    const row = await this.forms.save(
-      this.forms.create({ title: input.title, status: input.status, authorId: input.authorId, settings: JSON.stringify(input.settings), createdAt: now, updatedAt: now }),
+    const repo = manager ? manager.getRepository(PaymentFormEntity) : this.forms;
+    const row = await repo.save(
+      repo.create({ title: input.title, status: input.status, authorId: input.authorId, settings: JSON.stringify(input.settings), createdAt: now, updatedAt: now }),
     );
     return toPaymentForm(row);
+  }
+
+  /** A form written by `user`, who must be allowed to write forms at all (`edit_checkout_forms`). */
+  async createAs(user: AuthenticatedUser, input: { title: string; status?: FormStatus; settings: PaymentFormSettings }): Promise<PaymentForm> {
+    if (!this.canCreate(user)) throw new ForbiddenError('You are not allowed to create payment forms.');
+    return this.create({ title: input.title, status: input.status ?? 'draft', authorId: user.id, settings: input.settings });
+  }
+
+  /** Newest first. */
+  async list(query: { page: number; perPage: number; status?: FormStatus }): Promise<FormPage> {
+    const [rows, total] = await this.forms.findAndCount({
+      where: query.status ? { status: query.status } : {},
+      order: { id: 'DESC' },
+      skip: (query.page - 1) * query.perPage,
+      take: query.perPage,
+    });
+    return { items: rows.map(toPaymentForm), total };
+  }
+
+  /** The form, if `user` has edit access to it (404 before 403, so ids of missing forms do not leak access rules). */
+  async getEditable(user: AuthenticatedUser, id: number): Promise<PaymentForm> {
+    const form = await this.getById(id);
+    if (!this.canEdit(user, form)) throw new ForbiddenError('You are not allowed to edit this payment form.');
+    return form;
+  }
+
+  async update(user: AuthenticatedUser, id: number, changes: FormChanges): Promise<PaymentForm> {
+    await this.getEditable(user, id);
+    const patch: Partial<PaymentFormEntity> = { updatedAt: new Date() };
+    if (changes.title !== undefined) patch.title = changes.title;
+    if (changes.status !== undefined) patch.status = changes.status;
+    if (changes.settings !== undefined) patch.settings = JSON.stringify(changes.settings);
+    await this.forms.update({ id }, patch);
+    return this.getById(id);
+  }
+
+  /** Deletes the form and answers it as it was. Payments keep their `form_id` for the record. */
+  async remove(user: AuthenticatedUser, id: number): Promise<PaymentForm> {
+    const form = await this.getEditable(user, id);
+    const result = await this.forms.delete({ id });
+    if (!result.affected) throw new NotFoundError('Payment form');
+    return form;
+  }
+
+  canCreate(user: AuthenticatedUser): boolean {
+    return user.capabilities.has('edit_checkout_forms') || user.capabilities.has('edit_others_checkout_forms');
   }
 
   /**

@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { PositiveIntPipe } from '../../common/validation/index.js';
+import { toFormSettings, toPaymentFormDto } from './form-settings.mapper.js';
+import { FormsService } from './forms.service.js';
+import {
+  CreatePaymentFormDto,
+  ListPaymentFormsQueryDto,
+  PaymentFormDeletedDto,
+  PaymentFormDto,
+  UpdatePaymentFormDto,
+} from './payment-form.dto.js';
+
+const DEFAULT_PER_PAGE = 20;
+
+/**
+ * Form CRUD for the admin UI: an addition to the spec (decisions §11). Reads need the admin
+ * capability; writes also need edit access to the form.
+ */
+@ApiTags('Payment forms (addition)')
+@Controller('administration/payment-forms')
+export class FormsController {
+  constructor(private readonly forms: FormsService) {}
+
+  @Get()
+  @AdminRoute()
+  @ApiErrorResponses(400)
+  @ApiHeader({ name: 'X-WP-Total', description: 'Number of forms matching the query', required: false })
+  @ApiOkResponse({ type: [PaymentFormDto], headers: { 'X-WP-Total': { schema: { type: 'integer' } }, 'X-WP-TotalPages': { schema: { type: 'integer' } } } })
+  @ApiOperation({ operationId: 'formsList', summary: 'List payment forms, newest first (paged)' })
+  async list(@Query() query: ListPaymentFormsQueryDto, @Res({ passthrough: true }) res: Response): Promise<PaymentFormDto[]> {
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const page = await this.forms.list({ page: query.page ?? 1, perPage, status: query.status });
+    res.setHeader('X-WP-Total', String(page.total));
+    res.setHeader('X-WP-TotalPages', String(Math.ceil(page.total / perPage)));
+    return page.items.map(toPaymentFormDto);
+  }
+
+  @Post()
+  @AdminRoute()
+  @ApiErrorResponses(400)
+  @ApiOperation({ operationId: 'formsCreate', summary: 'Create a payment form (caller becomes its author; needs edit_checkout_forms)' })
+  async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreatePaymentFormDto): Promise<PaymentFormDto> {
+    return toPaymentFormDto(await this.forms.createAs(user, { title: body.title, status: body.status, settings: toFormSettings(body.settings) }));
+  }
+
+  @Get(':id')
+  @AdminRoute()
+  @ApiErrorResponses(400, 404)
+  @ApiOperation({ operationId: 'formsGet', summary: 'Read a payment form' })
+  async get(@Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDto> {
+    return toPaymentFormDto(await this.forms.getById(id));
+  }
+
+  @Put(':id')
+  @AdminRoute()
+  @ApiErrorResponses(400, 404)
+  @ApiOperation({ operationId: 'formsUpdate', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new PositiveIntPipe('id')) id: number,
+    @Body() body: UpdatePaymentFormDto,
+  ): Promise<PaymentFormDto> {
+    const settings = body.settings ? toFormSettings(body.settings) : undefined;
+    return toPaymentFormDto(await this.forms.update(user, id, { title: body.title, status: body.status, settings }));
+  }
+
+  @Delete(':id')
+  @AdminRoute()
+  @ApiErrorResponses(400, 404)
+  @ApiOperation({ operationId: 'formsDelete', summary: 'Delete a payment form (needs edit access)' })
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDeletedDto> {
+    return { deleted: true, previous: toPaymentFormDto(await this.forms.remove(user, id)) };
+  }
+}

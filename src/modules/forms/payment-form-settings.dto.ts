@@ -1,0 +1,280 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { CURRENCY_CODES } from '../../common/money/index.js';
+import { Trim } from '../../common/validation/index.js';
+import {
+  CORE_FIELDS,
+  DISPLAY_LAYOUTS,
+  FIELD_TYPES,
+  type FormField,
+  FREQUENCIES,
+  type Frequency,
+  GATEWAY_METHODS,
+  SUBMIT_ACTIONS,
+  type SubmitAction,
+} from './form-settings.js';
+import {
+  ContainsItemWith,
+  HasSomePaymentMethod,
+  IsNotBelowSibling,
+  IsOnlyForRecurring,
+  IsUniqueBy,
+  IsWithinCustomAmount,
+  MatchesCoreFieldType,
+} from './settings-validators.js';
+
+// class-validator runs a property's decorators bottom-up and the pipe reports the first failure,
+// so each property lists its basic type check last and the cross-field rules first.
+
+/** Largest amount a form may ask for, in minor units (the card gateway's eight-digit limit). */
+export const MAX_FORM_AMOUNT = 99_999_999;
+const SINGLE_LINE = /^[^\r\n]*$/;
+const CORE_FIELD_TYPES: Record<(typeof CORE_FIELDS)[number], FormField['type']> = { email_address: 'email', first_name: 'text', last_name: 'text' };
+
+/** Bounds of a customer-entered amount, in minor units */
+export class CustomAmountDto {
+  @Max(MAX_FORM_AMOUNT)
+  @Min(1)
+  @IsInt()
+  min: number;
+
+  @IsNotBelowSibling('min')
+  @Max(MAX_FORM_AMOUNT)
+  @Min(1)
+  @IsInt()
+  max: number;
+}
+
+export class FormPriceDto {
+  /** Amount in minor units of `currency` (1000 USD = $10.00); with `custom_amount`, the suggested amount */
+  @IsWithinCustomAmount()
+  @Max(MAX_FORM_AMOUNT)
+  @Min(1)
+  @IsInt()
+  amount: number;
+
+  /** ISO 4217 currency code */
+  @IsIn(CURRENCY_CODES, { message: 'currency must be an ISO 4217 currency code' })
+  currency: string;
+
+  @IsIn(FREQUENCIES)
+  frequency: Frequency;
+
+  /** One-off fee charged with the first payment of a recurring price, in minor units */
+  @IsOptional()
+  @IsOnlyForRecurring()
+  @Max(MAX_FORM_AMOUNT)
+  @Min(0)
+  @IsInt()
+  setup_amount?: number;
+
+  /** Present when the payer enters the amount */
+  @IsOptional()
+  @Type(() => CustomAmountDto)
+  @ValidateNested()
+  @IsObject()
+  custom_amount?: CustomAmountDto;
+}
+
+export class FormPlanDto {
+  @Trim()
+  @MaxLength(100)
+  @IsNotEmpty()
+  @IsString()
+  title: string;
+
+  @Type(() => FormPriceDto)
+  @ValidateNested({ each: true })
+  @ArrayMaxSize(10)
+  @ArrayMinSize(1)
+  @IsArray()
+  prices: FormPriceDto[];
+}
+
+/** Methods offered per gateway; each a subset of the gateway's method identifiers */
+export class FormPaymentMethodsDto {
+  @IsOptional()
+  @IsIn(GATEWAY_METHODS.gateway_a, { each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(GATEWAY_METHODS.gateway_a.length)
+  @IsArray()
+  gateway_a?: string[];
+
+  @IsOptional()
+  @IsIn(GATEWAY_METHODS.gateway_b, { each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(GATEWAY_METHODS.gateway_b.length)
+  @IsArray()
+  gateway_b?: string[];
+}
+
+/** One input of the form. The core fields `email_address`, `first_name`, `last_name` keep their types. */
+export class FormFieldDto {
+  /** Field key, lower snake_case */
+  @Matches(/^[a-z][a-z0-9_]*$/, { message: 'name must be lower snake_case starting with a letter' })
+  @MaxLength(40)
+  @IsString()
+  name: string;
+
+  @MatchesCoreFieldType(CORE_FIELD_TYPES)
+  @IsIn(FIELD_TYPES)
+  type: FormField['type'];
+
+  @Trim()
+  @MaxLength(100)
+  @IsNotEmpty()
+  @IsString()
+  label: string;
+
+  @IsBoolean()
+  required: boolean;
+
+  /** Choices of a `select` field */
+  @ValidateIf((field: FormFieldDto) => field.type === 'select' || field.options !== undefined)
+  @MaxLength(100, { each: true })
+  @IsString({ each: true })
+  @ArrayMaxSize(50)
+  @ArrayMinSize(1)
+  @IsArray()
+  options?: string[];
+}
+
+/** Who is told about a completed payment, and how the emails are titled. Subjects may use {form_title}, {amount}, {payer_name}, {payer_email}, {payment_id}. */
+export class FormEmailSettingsDto {
+  /** Address of the site owner's notification */
+  @IsEmail({ require_tld: false }, { message: 'email_to must be an email address' })
+  @MaxLength(254)
+  @IsString()
+  email_to: string;
+
+  @Trim()
+  @Matches(SINGLE_LINE, { message: 'admin_subject must be a single line' })
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  admin_subject: string;
+
+  @Trim()
+  @Matches(SINGLE_LINE, { message: 'payer_subject must be a single line' })
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  payer_subject: string;
+
+  @Trim()
+  @Matches(/^[^\r\n<>"]*$/, { message: 'from_name must be a single line without < > "' })
+  @MaxLength(100)
+  @IsNotEmpty()
+  @IsString()
+  from_name: string;
+}
+
+export class FormDisplaySettingsDto {
+  /** Label of the pay button */
+  @IsOptional()
+  @Trim()
+  @MaxLength(40)
+  @IsNotEmpty()
+  @IsString()
+  button_label?: string;
+
+  /** Accent colour `#rrggbb` */
+  @IsOptional()
+  @Matches(/^#[0-9a-fA-F]{6}$/, { message: 'primary_color must be a #rrggbb colour' })
+  @MaxLength(7)
+  @IsString()
+  primary_color?: string;
+
+  @IsOptional()
+  @IsIn(DISPLAY_LAYOUTS)
+  layout?: (typeof DISPLAY_LAYOUTS)[number];
+
+  @IsOptional()
+  @IsBoolean()
+  show_title?: boolean;
+
+  /** Short text under the title */
+  @IsOptional()
+  @MaxLength(500)
+  @IsString()
+  description?: string;
+}
+
+/** The settings of a payment form (decisions §11). Amounts are integer minor units. */
+export class PaymentFormSettingsDto {
+  @Type(() => FormPlanDto)
+  @ValidateNested({ each: true })
+  @ArrayMaxSize(20)
+  @ArrayMinSize(1)
+  @IsArray()
+  plans: FormPlanDto[];
+
+  @Type(() => FormPaymentMethodsDto)
+  @ValidateNested()
+  @HasSomePaymentMethod()
+  @IsObject()
+  payment_methods: FormPaymentMethodsDto;
+
+  /** The field map: the core fields plus custom fields; `email_address` is required */
+  @Type(() => FormFieldDto)
+  @ValidateNested({ each: true })
+  @ContainsItemWith('name', 'email_address')
+  @IsUniqueBy('name')
+  @ArrayMaxSize(30)
+  @ArrayMinSize(1)
+  @IsArray()
+  fields: FormFieldDto[];
+
+  /** What happens after a completed payment */
+  @IsIn(SUBMIT_ACTIONS, { each: true })
+  @ArrayUnique()
+  @ArrayMaxSize(SUBMIT_ACTIONS.length)
+  @IsArray()
+  submit_actions: SubmitAction[];
+
+  @Type(() => FormEmailSettingsDto)
+  @ValidateNested()
+  @IsObject()
+  email: FormEmailSettingsDto;
+
+  @IsOptional()
+  @Type(() => FormDisplaySettingsDto)
+  @ValidateNested()
+  @IsObject()
+  display?: FormDisplaySettingsDto;
+
+  /** Where the payer goes after paying; required with the `redirect` action */
+  @ValidateIf((settings: PaymentFormSettingsDto) => settings.submit_actions?.includes?.('redirect') || settings.redirect_url !== undefined)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'redirect_url must be an http(s) URL' })
+  @MaxLength(2000)
+  @IsString()
+  redirect_url?: string;
+
+  /** Shown after paying; required with the `message` action */
+  @ValidateIf((settings: PaymentFormSettingsDto) => settings.submit_actions?.includes?.('message') || settings.success_message !== undefined)
+  @Trim()
+  @MaxLength(1000)
+  @IsNotEmpty()
+  @IsString()
+  success_message?: string;
+}

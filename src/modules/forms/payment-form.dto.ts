@@ -1,0 +1,73 @@
+import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ToInteger, Trim } from '../../common/validation/index.js';
+import type { FormStatus } from './form-settings.js';
+import { PaymentFormSettingsDto } from './payment-form-settings.dto.js';
+
+export const FORM_STATUSES: readonly FormStatus[] = ['draft', 'publish'];
+
+/** A payment form (content type `checkout_form`) */
+export class PaymentFormDto {
+  id: number;
+  title: string;
+  @ApiProperty({ enum: FORM_STATUSES })
+  status: FormStatus;
+  /** User id of the author */
+  author_id: number;
+  settings: PaymentFormSettingsDto;
+  /** ISO 8601 UTC */
+  created_at: string;
+  /** ISO 8601 UTC */
+  updated_at: string;
+}
+
+export class CreatePaymentFormDto {
+  @Trim()
+  @Matches(/^[^\r\n]*$/, { message: 'title must be a single line' })
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  title: string;
+
+  /** Defaults to `draft` */
+  @IsOptional()
+  @IsIn(FORM_STATUSES)
+  status?: FormStatus;
+
+  @Type(() => PaymentFormSettingsDto)
+  @ValidateNested()
+  @IsObject()
+  settings: PaymentFormSettingsDto;
+}
+
+/** Fields to change; `settings`, when given, replaces the stored settings as a whole. */
+export class UpdatePaymentFormDto extends PartialType(CreatePaymentFormDto) {}
+
+export class ListPaymentFormsQueryDto {
+  /** 1-based page number */
+  @IsOptional()
+  @ToInteger()
+  @Max(100000)
+  @Min(1)
+  @IsInt()
+  page?: number;
+
+  /** Forms per page (at most 100, default 20) */
+  @IsOptional()
+  @ToInteger()
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  per_page?: number;
+
+  @IsOptional()
+  @IsIn(FORM_STATUSES)
+  status?: FormStatus;
+}
+
+export class PaymentFormDeletedDto {
+  deleted: boolean;
+  /** The form as it was before deletion */
+  previous: PaymentFormDto;
+}

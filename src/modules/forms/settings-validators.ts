@@ -1,0 +1,109 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+
+/**
+ * Cross-field rules of payment-form settings, as class-validator decorators so that a failure is
+ * reported like any other: under the dotted path of the offending field.
+ */
+function rule(
+  name: string,
+  validate: (value: unknown, args: ValidationArguments) => boolean,
+  defaultMessage: (args: ValidationArguments) => string,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options,
+      validator: { validate, defaultMessage },
+    });
+  };
+}
+
+const record = (args: ValidationArguments) => args.object as Record<string, unknown>;
+const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+
+/** On `max`: must not be below the sibling `min`. */
+export function IsNotBelowSibling(sibling: string, options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isNotBelowSibling',
+    (value, args) => {
+      const other = record(args)[sibling];
+      return !isInt(value) || !isInt(other) || value >= other;
+    },
+    (args) => `${args.property} must not be less than ${sibling}`,
+    options,
+  );
+}
+
+/** On a price's `amount`: with `custom_amount` bounds present, the suggested amount lies within them. */
+export function IsWithinCustomAmount(options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isWithinCustomAmount',
+    (value, args) => {
+      const bounds = record(args).custom_amount as { min?: unknown; max?: unknown } | undefined;
+      if (!bounds || typeof bounds !== 'object' || !isInt(bounds.min) || !isInt(bounds.max) || !isInt(value)) return true;
+      return value >= bounds.min && value <= bounds.max;
+    },
+    () => 'amount must lie within custom_amount.min and custom_amount.max',
+    options,
+  );
+}
+
+/** On `setup_amount`: a setup fee only makes sense for a recurring price. */
+export function IsOnlyForRecurring(options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isOnlyForRecurring',
+    (_value, args) => record(args).frequency !== 'one-time',
+    () => 'setup_amount is only allowed on a recurring price',
+    options,
+  );
+}
+
+/** On an array of objects: `key` is unique across items. */
+export function IsUniqueBy(key: string, options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isUniqueBy',
+    (value) => {
+      if (!Array.isArray(value)) return true;
+      const seen = value.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined));
+      return new Set(seen).size === seen.length;
+    },
+    (args) => `${args.property} must not repeat a ${key}`,
+    options,
+  );
+}
+
+/** On an array of objects: some item has `key` === `expected`. */
+export function ContainsItemWith(key: string, expected: string, options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'containsItemWith',
+    (value) => Array.isArray(value) && value.some((item) => item && typeof item === 'object' && (item as Record<string, unknown>)[key] === expected),
+    (args) => `${args.property} must include the ${expected} field`,
+    options,
+  );
+}
+
+/** On a form field's `type`: the core fields keep their type (email_address is an email, names are text). */
+export function MatchesCoreFieldType(coreTypes: Readonly<Record<string, string>>, options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'matchesCoreFieldType',
+    (value, args) => {
+      const name = record(args).name;
+      return typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(coreTypes, name) || coreTypes[name] === value;
+    },
+    (args) => `type of the ${String(record(args).name)} field must be ${coreTypes[String(record(args).name)]}`,
+    options,
+  );
+}
+
+/** On `payment_methods`: at least one method of at least one gateway, or nobody could pay. */
+export function HasSomePaymentMethod(options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'hasSomePaymentMethod',
+    (value) => !!value && typeof value === 'object' && Object.values(value).some((methods) => Array.isArray(methods) && methods.length > 0),
+    () => 'payment_methods must enable at least one method',
+    options,
+  );
+}

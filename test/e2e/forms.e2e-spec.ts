@@ -1,0 +1,222 @@
+import request from 'supertest';
+import { expectWpError } from '../support/http.js';
+import { createFormManager, createUserWithCapabilities, validSettings } from '../support/form-fixtures.js';
+import { startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+
+describe('payment forms CRUD (/administration/payment-forms)', () => {
+  let t: TestApp;
+  let author: TestUser;
+  let otherManager: TestUser;
+  let editor: TestUser;
+  let settingsOnly: TestUser;
+  const path = () => `${t.base}/administration/payment-forms`;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    author = await createFormManager(t);
+    otherManager = await createFormManager(t);
+    editor = await t.createUser('editor');
+    settingsOnly = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
+  });
+  afterAll(() => t.close());
+
+  const create = (user: TestUser, body: object = { title: 'Form', settings: validSettings() }) =>
+    request(t.http).post(path()).set('Authorization', user.auth).send(body);
+
+  it('creates a draft form owned by the caller and stores it', async () => {
+    const res = await create(author, { title: '  Spring sale  ', settings: validSettings() });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      title: 'Spring sale',
+      status: 'draft',
+      author_id: author.id,
+      settings: validSettings(),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updated_at: expect.any(String),
+    });
+    const rows: Array<{ title: string; settings: string }> = await t.dataSource.query(`SELECT title, settings FROM ${t.config.tablePrefix}checkout_forms WHERE id = ?`, [
+      res.body.id,
+    ]);
+    expect(rows[0].title).toBe('Spring sale');
+    expect(JSON.parse(rows[0].settings)).toEqual(validSettings());
+  });
+
+  const invalid: Array<[string, (s: ReturnType<typeof validSettings>) => unknown, string]> = [
+    ['an unknown currency', (s) => ((s.plans[0].prices[0].currency = 'XYZ'), s), 'settings.plans.0.prices.0.currency'],
+    ['a lower-case currency', (s) => ((s.plans[0].prices[0].currency = 'usd'), s), 'settings.plans.0.prices.0.currency'],
+    ['an unknown frequency', (s) => ((s.plans[1].prices[0].frequency = 'weekly' as never), s), 'settings.plans.1.prices.0.frequency'],
+    ['a fractional amount', (s) => ((s.plans[0].prices[0].amount = 19.99), s), 'settings.plans.0.prices.0.amount'],
+    ['an amount given as a string', (s) => ((s.plans[0].prices[0].amount = '1000' as never), s), 'settings.plans.0.prices.0.amount'],
+    ['a zero amount', (s) => ((s.plans[0].prices[0].amount = 0), s), 'settings.plans.0.prices.0.amount'],
+    ['an amount above the limit', (s) => ((s.plans[0].prices[0].amount = 100_000_000), s), 'settings.plans.0.prices.0.amount'],
+    ['custom_amount min above max', (s) => ((s.plans[2].prices[0].custom_amount = { min: 5000, max: 100 }), s), 'settings.plans.2.prices.0.custom_amount.max'],
+    ['a suggested amount outside the custom bounds', (s) => ((s.plans[2].prices[0].amount = 50), s), 'settings.plans.2.prices.0.amount'],
+    ['a setup fee on a one-time price', (s) => ((s.plans[0].prices[0].setup_amount = 100), s), 'settings.plans.0.prices.0.setup_amount'],
+    ['no plans', (s) => ((s.plans = []), s), 'settings.plans'],
+    ['a plan without prices', (s) => ((s.plans[0].prices = []), s), 'settings.plans.0.prices'],
+    ['a plan title of 101 characters', (s) => ((s.plans[0].title = 'x'.repeat(101)), s), 'settings.plans.0.title'],
+    ['a method the gateway does not have', (s) => ((s.payment_methods.gateway_a = ['ccard', 'bitcoin']), s), 'settings.payment_methods.gateway_a'],
+    ['a method of the other gateway', (s) => ((s.payment_methods.gateway_b = ['ccard']), s), 'settings.payment_methods.gateway_b'],
+    ['an unknown gateway', (s) => (((s.payment_methods as Record<string, string[]>).gateway_c = ['ach']), s), 'settings.payment_methods.gateway_c'],
+    ['no method at all', (s) => ((s.payment_methods = { gateway_a: [] }), s), 'settings.payment_methods'],
+    ['a field map without email_address', (s) => ((s.fields = s.fields.filter((f) => f.name !== 'email_address')), s), 'settings.fields'],
+    ['a repeated field name', (s) => (s.fields.push({ name: 'size', type: 'text', label: 'Again', required: false }), s), 'settings.fields'],
+    ['email_address typed as text', (s) => ((s.fields[0].type = 'text'), s), 'settings.fields.0.type'],
+    ['a select without options', (s) => (delete s.fields[3].options, s), 'settings.fields.3.options'],
+    ['a field name with capitals', (s) => ((s.fields[3].name = 'Size'), s), 'settings.fields.3.name'],
+    ['an unknown submit action', (s) => ((s.submit_actions = ['email', 'sms' as never]), s), 'settings.submit_actions'],
+    ['the redirect action without a URL', (s) => ((s.submit_actions = ['redirect']), s), 'settings.redirect_url'],
+    ['a javascript: redirect URL', (s) => ((s.submit_actions = ['redirect']), (s.redirect_url = 'javascript:alert(1)'), s), 'settings.redirect_url'],
+    ['an invalid email_to', (s) => ((s.email.email_to = 'not-an-address'), s), 'settings.email.email_to'],
+    ['a subject with a line break', (s) => ((s.email.admin_subject = 'Hi\r\nBcc: x@example.test'), s), 'settings.email.admin_subject'],
+    ['a bad colour', (s) => ((s.display.primary_color = 'red;}'), s), 'settings.display.primary_color'],
+    ['an unknown display key', (s) => ((s.display.font = 'Comic'), s), 'settings.display.font'],
+    ['an unknown settings key', (s) => ({ ...(s as object), surprise: true }), 'settings.surprise'],
+  ];
+
+  // Only a missing value is reported as a missing parameter.
+  const missing = new Set(['settings.fields.3.options', 'settings.redirect_url']);
+
+  it.each(invalid)('refuses %s and names the field', async (_case, mutate, field) => {
+    const res = await create(author, { title: 'Bad', settings: mutate(validSettings()) });
+    expect(res.status).toBe(400);
+    const body = expectWpError(res.body, missing.has(field) && _case !== 'a javascript: redirect URL' ? 'rest_missing_callback_param' : 'rest_invalid_param', 400);
+    expect(body.data.params).toHaveProperty([field]);
+    expect(body.message).toContain(field);
+  });
+
+  it('refuses a missing title and missing settings as missing parameters', async () => {
+    const res = await create(author, {});
+    expect(res.status).toBe(400);
+    const body = expectWpError(res.body, 'rest_missing_callback_param', 400);
+    expect(Object.keys(body.data.params as object).sort()).toEqual(['settings', 'title']);
+  });
+
+  it('reads a form, and 404s an unknown one, 400s a bad id', async () => {
+    const created = await create(author);
+    const read = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', settingsOnly.auth);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+    const missing = await request(t.http).get(`${path()}/999999`).set('Authorization', t.admin.auth);
+    expect(missing.status).toBe(404);
+    expectWpError(missing.body, 'checkout_not_found', 404);
+    const bad = await request(t.http).get(`${path()}/abc`).set('Authorization', t.admin.auth);
+    expect(bad.status).toBe(400);
+    expect(expectWpError(bad.body, 'rest_invalid_param', 400).data.params).toHaveProperty('id');
+  });
+
+  it('updates title and status alone, keeping the settings; settings replace as a whole', async () => {
+    const created = await create(author);
+    const renamed = await request(t.http).put(`${path()}/${created.body.id}`).set('Authorization', author.auth).send({ title: 'Renamed', status: 'publish' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ title: 'Renamed', status: 'publish', settings: validSettings() });
+
+    const next = validSettings({ plans: [{ title: 'Only', prices: [{ amount: 5000, currency: 'JPY', frequency: 'one-time' }] }] });
+    const replaced = await request(t.http).put(`${path()}/${created.body.id}`).set('Authorization', author.auth).send({ settings: next });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.settings).toEqual(next);
+    expect(replaced.body.title).toBe('Renamed');
+
+    const refused = await request(t.http)
+      .put(`${path()}/${created.body.id}`)
+      .set('Authorization', author.auth)
+      .send({ settings: { ...next, plans: [{ title: 'X', prices: [{ amount: 1, currency: 'EURO', frequency: 'one-time' }] }] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.data.params).toHaveProperty(['settings.plans.0.prices.0.currency']);
+    const after = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', author.auth);
+    expect(after.body.settings).toEqual(next);
+  });
+
+  it('lists forms newest first with paging headers and a status filter', async () => {
+    const listTest = await startTestApp();
+    try {
+      const ids: number[] = [];
+      for (const status of ['draft', 'publish', 'publish']) {
+        const res = await request(listTest.http)
+          .post(`${listTest.base}/administration/payment-forms`)
+          .set('Authorization', listTest.admin.auth)
+          .send({ title: `F-${status}`, status, settings: validSettings() });
+        ids.push(res.body.id);
+      }
+      const page = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?per_page=2&page=1`).set('Authorization', listTest.admin.auth);
+      expect(page.status).toBe(200);
+      expect(page.headers['x-wp-total']).toBe('3');
+      expect(page.headers['x-wp-totalpages']).toBe('2');
+      expect(page.body.map((form: { id: number }) => form.id)).toEqual([ids[2], ids[1]]);
+      const published = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?status=publish`).set('Authorization', listTest.admin.auth);
+      expect(published.body).toHaveLength(2);
+      const tooMany = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?per_page=101`).set('Authorization', listTest.admin.auth);
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.data.params).toHaveProperty('per_page');
+    } finally {
+      await listTest.close();
+    }
+  });
+
+  describe('edit access matrix', () => {
+    let formId: number;
+    beforeEach(async () => {
+      formId = (await create(author)).body.id;
+    });
+
+    const put = (auth?: string) => {
+      const req = request(t.http).put(`${path()}/${formId}`);
+      if (auth) req.set('Authorization', auth);
+      return req.send({ title: 'Changed' });
+    };
+    const del = (auth?: string) => {
+      const req = request(t.http).delete(`${path()}/${formId}`);
+      if (auth) req.set('Authorization', auth);
+      return req;
+    };
+    const storedTitle = async () =>
+      ((await t.dataSource.query(`SELECT title FROM ${t.config.tablePrefix}checkout_forms WHERE id = ?`, [formId])) as Array<{ title: string }>)[0]?.title;
+
+    it('lets the author update and delete their own form', async () => {
+      expect((await put(author.auth)).status).toBe(200);
+      expect(await storedTitle()).toBe('Changed');
+      const removed = await del(author.auth);
+      expect(removed.status).toBe(200);
+      expect(removed.body).toMatchObject({ deleted: true, previous: { id: formId, title: 'Changed' } });
+      expect(await storedTitle()).toBeUndefined();
+      const again = await request(t.http).get(`${path()}/${formId}`).set('Authorization', author.auth);
+      expect(again.status).toBe(404);
+    });
+
+    it('refuses another editor of forms (403) and changes nothing', async () => {
+      const update = await put(otherManager.auth);
+      expect(update.status).toBe(403);
+      expectWpError(update.body, 'rest_forbidden', 403);
+      expect((await del(otherManager.auth)).status).toBe(403);
+      expect(await storedTitle()).toBe('Form');
+    });
+
+    it('lets the administrator (edit_others_checkout_forms) update and delete', async () => {
+      expect((await put(t.admin.auth)).status).toBe(200);
+      expect((await del(t.admin.auth)).status).toBe(200);
+      expect(await storedTitle()).toBeUndefined();
+    });
+
+    it('refuses anonymous callers (401) and users without checkout_settings (403)', async () => {
+      expect((await put()).status).toBe(401);
+      expect((await del()).status).toBe(401);
+      expectWpError((await put(editor.auth)).body, 'rest_forbidden', 403);
+      expect((await del(editor.auth)).status).toBe(403);
+      expect(await storedTitle()).toBe('Form');
+    });
+
+    it('refuses creation to a user who may not write forms', async () => {
+      const res = await create(settingsOnly);
+      expect(res.status).toBe(403);
+      expectWpError(res.body, 'rest_forbidden', 403);
+      const anonymous = await request(t.http).post(path()).send({ title: 'x', settings: validSettings() });
+      expect(anonymous.status).toBe(401);
+    });
+
+    it('answers 404 before 403 for a missing form', async () => {
+      const res = await request(t.http).put(`${path()}/987654`).set('Authorization', otherManager.auth).send({ title: 'x' });
+      expect(res.status).toBe(404);
+    });
+  });
+});
