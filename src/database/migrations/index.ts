@@ -1,10 +1,12 @@
 import { CreateHostSlice1764115200000 } from './1764115200000-CreateHostSlice.js';
 import { CreateCheckoutTables1764115300000 } from './1764115300000-CreateCheckoutTables.js';
 import { CreatePaymentForms1764115400000 } from './1764115400000-CreatePaymentForms.js';
+import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-CreateGatewayAConnectTables.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
   CreateHostSlice1764115200000,
   CreateCheckoutTables1764115300000,
   CreatePaymentForms1764115400000,
+  CreateGatewayAConnectTables1764115700000,
 ];

@@ -14,6 +14,16 @@ export const gatewayOption = {
   gatewayA: (mode: GatewayMode, field: 'user_id' | 'public_key' | 'secret_key') => `${CHECKOUT_ALIAS}_gateway_a_${mode}_${field}`,
   /** gateway B credentials: `email`, `client_id`, `secret` (secret sealed). */
   gatewayB: (mode: GatewayMode, field: 'email' | 'client_id' | 'secret') => `${CHECKOUT_ALIAS}_gateway_b_${mode}_${field}`,
+  /** gateway A webhook signing secret of a mode (sealed; `whsec_...`). */
+  gatewayAWebhookSecret: (mode: GatewayMode) => `${CHECKOUT_ALIAS}_gateway_a_${mode}_webhook_secret`,
+  /** gateway A webhook state of a mode (GatewayAWebhookRecord: management, endpoint, contract status). */
+  gatewayAWebhook: (mode: GatewayMode) => `${CHECKOUT_ALIAS}_gateway_a_${mode}_webhook`,
+  /** gateway B Webhook ID of a mode (sealed). */
+  gatewayBWebhookId: (mode: GatewayMode) => `${CHECKOUT_ALIAS}_gateway_b_${mode}_webhook_id`,
+  /** Settings of one payment method (e.g. device-wallet domain verification). */
+  methodSettings: (gateway: CheckoutGateway, method: string) => `${CHECKOUT_ALIAS}_${gateway}_${method}_settings`,
+  /** Progress of the 1.5.2 → 1.5.3 in-place webhook update (WebhookUpgradeProgress). */
+  gatewayAWebhookUpgrade: () => `${CHECKOUT_ALIAS}_gateway_a_webhook_upgrade`,
 };
 
 const DEFAULT_METHODS: Record<CheckoutGateway, string[]> = { gateway_a: ['ccard'], gateway_b: ['standard_checkout'] };

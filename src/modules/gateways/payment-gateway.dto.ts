@@ -1,0 +1,232 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsFQDN,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ToBoolean, Trim } from '../../common/validation/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS } from '../forms/index.js';
+import { GATEWAY_MODES, type GatewayMode } from './gateway-state.service.js';
+
+const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
+/** Payment methods that have settings of their own (device wallets: domain verification). */
+export const CONFIGURABLE_METHODS = ['device_wallet_1', 'device_wallet_2'] as const;
+export type ConfigurableMethod = (typeof CONFIGURABLE_METHODS)[number];
+
+export class ConnectQueryDto {
+  /** Mode to connect: `test` or `live` */
+  @IsIn(GATEWAY_MODES)
+  mode: GatewayMode;
+}
+
+/**
+ * The OAuth return. The proxy sends `code` (exchanged at its token endpoint) or the credentials
+ * themselves; `error` when the merchant declined. Every outcome redirects to ADMIN_URL.
+ */
+export class ConnectCallbackQueryDto {
+  /** The signed state issued by `/payment-gateway/connect` */
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  state?: string;
+
+  /** Authorization code to exchange */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  code?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  scope?: string;
+
+  /** OAuth error, e.g. `access_denied` */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  error?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  error_description?: string;
+
+  /** Gateway account id (credentials variant), e.g. `acct_...` */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  user_id?: string;
+
+  /** Publishable key (credentials variant), e.g. `pk_test_...` */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  public_key?: string;
+
+  /** Secret key (credentials variant), e.g. `sk_test_...`; stored encrypted */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  secret_key?: string;
+}
+
+export class GatewayRefDto {
+  @IsIn(CHECKOUT_GATEWAYS)
+  gateway: CheckoutGateway;
+}
+
+export class SetModeDto extends GatewayRefDto {
+  @IsIn(GATEWAY_MODES)
+  mode: GatewayMode;
+}
+
+export class SetPaymentMethodsDto extends GatewayRefDto {
+  /** Method ids of that gateway (gateway A: ccard, sepa (Pro only), device_wallet_1/2, regional_wallet_1/2; gateway B: standard_checkout) */
+  @IsArray()
+  @ArrayMaxSize(ALL_METHODS.length)
+  @ArrayUnique()
+  @IsIn(ALL_METHODS, { each: true })
+  methods: string[];
+}
+
+export class SaveWebhookSettingsDto extends GatewayRefDto {
+  @IsIn(GATEWAY_MODES)
+  mode: GatewayMode;
+
+  /** Gateway A: signing secret of a manually managed endpoint (`whsec_...`); stored encrypted, never returned */
+  @ValidateIf((dto: SaveWebhookSettingsDto) => dto.signing_secret !== undefined)
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  @Matches(/^whsec_[A-Za-z0-9+/=_-]{16,240}$/, { message: 'signing_secret must be a webhook signing secret (whsec_...)' })
+  signing_secret?: string;
+
+  /** Gateway A: the manually managed endpoint is configured with the 12 events; unpauses checkout for the mode */
+  @ValidateIf((dto: SaveWebhookSettingsDto) => dto.manual_configuration_complete !== undefined)
+  @ToBoolean()
+  @IsBoolean()
+  manual_configuration_complete?: boolean;
+
+  /** Gateway B: Webhook ID of the mode; stored encrypted, never returned whole */
+  @ValidateIf((dto: SaveWebhookSettingsDto) => dto.gateway === 'gateway_b' || dto.webhook_id !== undefined)
+  @Trim()
+  @IsString()
+  @Matches(/^[A-Za-z0-9-]{6,64}$/, { message: 'webhook_id must be the Webhook ID shown by the gateway' })
+  webhook_id?: string;
+}
+
+export class DeviceWalletSettingsDto {
+  /** Whether the wallet's domain verification is configured for the domains below */
+  @ToBoolean()
+  @IsBoolean()
+  domain_verification: boolean;
+
+  /** Host names where the wallet button is shown (e.g. `shop.example.com`) */
+  @IsArray()
+  @ArrayMaxSize(20)
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim().toLowerCase() : item)) : value))
+  @ArrayUnique()
+  @IsString({ each: true })
+  @MaxLength(253, { each: true })
+  @IsFQDN({ require_tld: true, allow_underscores: false, allow_trailing_dot: false }, { each: true, message: 'each domain must be a host name such as shop.example.com' })
+  domains: string[];
+}
+
+export class SavePaymentMethodSettingsDto {
+  /** Only gateway A has per-method settings */
+  @IsIn(['gateway_a'])
+  gateway: 'gateway_a';
+
+  @IsIn(CONFIGURABLE_METHODS)
+  method: ConfigurableMethod;
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeviceWalletSettingsDto)
+  settings: DeviceWalletSettingsDto;
+}
+
+// --- responses -------------------------------------------------------------------------------------------
+
+export class GatewayStatusDto {
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  gateway: CheckoutGateway;
+
+  /** The gateway's current site mode */
+  @ApiProperty({ enum: GATEWAY_MODES })
+  mode: GatewayMode;
+
+  /** 1 when the credentials of the current mode are stored */
+  @ApiProperty({ enum: [0, 1] })
+  is_connected: number;
+
+  /** 1 in live mode */
+  @ApiProperty({ enum: [0, 1] })
+  is_live: number;
+
+  active_payment_methods: string[];
+
+  /** Gateway A: checkout answers 409 `checkout_paused` in the current mode; null for gateway B */
+  @ApiProperty({ type: Boolean, nullable: true })
+  checkout_paused: boolean | null;
+}
+
+export class WebhookSettingsDto {
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  gateway: CheckoutGateway;
+
+  @ApiProperty({ enum: GATEWAY_MODES })
+  mode: GatewayMode;
+
+  /** Gateway A: who manages the endpoint (null when nothing is configured) */
+  @ApiProperty({ enum: ['automatic', 'manual'], nullable: true, required: false })
+  management?: 'automatic' | 'manual' | null;
+
+  /** Gateway A: the event contract of the mode */
+  @ApiProperty({ enum: ['unconfigured', 'unverified', 'verified', 'failed'], required: false })
+  status?: string;
+
+  /** Gateway A: checkout answers 409 `checkout_paused` in this mode */
+  @ApiProperty({ required: false })
+  checkout_paused?: boolean;
+
+  /** Gateway A: id of the endpoint the service manages */
+  @ApiProperty({ type: String, nullable: true, required: false })
+  endpoint_id?: string | null;
+
+  /** Gateway A: mask of the stored signing secret, e.g. `whsec_…a1b2` */
+  @ApiProperty({ type: String, nullable: true, required: false })
+  signing_secret?: string | null;
+
+  @ApiProperty({ type: String, nullable: true, required: false })
+  verified_at?: string | null;
+
+  /** Gateway A: why the contract is not verified */
+  @ApiProperty({ type: String, nullable: true, required: false })
+  last_error?: string | null;
+
+  /** Gateway B: mask of the stored Webhook ID */
+  @ApiProperty({ type: String, nullable: true, required: false })
+  webhook_id?: string | null;
+}
+
+export class PaymentMethodSettingsDto {
+  gateway: 'gateway_a';
+
+  @ApiProperty({ enum: CONFIGURABLE_METHODS })
+  method: ConfigurableMethod;
+
+  settings: DeviceWalletSettingsDto;
+}
