@@ -5,6 +5,7 @@ import { RouteInventory } from './common/auth/index.js';
 import { CryptoModule } from './common/crypto/index.js';
 import { WpErrorFilter } from './common/errors/index.js';
 import { loggerOptions } from './common/http/logger-options.js';
+import { RateLimitGuard, RateLimitModule } from './common/rate-limit/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
@@ -13,6 +14,7 @@ import { FormsModule } from './modules/forms/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
+import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
 import { SettingsModule } from './modules/settings/index.js';
 import { TaggingModule } from './modules/tagging/index.js';
@@ -24,6 +26,7 @@ import { TaggingModule } from './modules/tagging/index.js';
     DiscoveryModule,
     CryptoModule,
     RedisModule,
+    RateLimitModule,
     DatabaseModule,
     IdentityModule,
     SettingsModule,
@@ -31,11 +34,14 @@ import { TaggingModule } from './modules/tagging/index.js';
     TaggingModule,
     FormsModule,
     GatewaysModule,
+    PaymentsModule,
     HealthModule,
   ],
   providers: [
     RouteInventory,
+    { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthorizationGuard },
+    { provide: APP_GUARD, useExisting: PaymentReferenceGuard },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: WpErrorFilter },
   ],

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
+import { currencyRule, isValidMinorAmount, MoneyFormatError, toDecimalString } from '../../common/money/index.js';
+import { type CheckoutGateway, FormsService, GATEWAY_METHODS, type PaymentForm } from '../forms/index.js';
+import { type GatewayMode, GatewayStateService } from '../gateways/index.js';
+import { MAX_INT } from './payment-reference.dto.js';
+
+export interface PriceChoice {
+  planIndex: number;
+  priceIndex: number;
+  /** Only read for a customer-entered price. */
+  amount?: number;
+}
+
+export interface ChosenPrice {
+  planIndex: number;
+  priceIndex: number;
+  amount: number;
+  currency: string;
+  frequency: string;
+}
+
+export interface CheckoutContext extends ChosenPrice {
+  form: PaymentForm;
+  gateway: CheckoutGateway;
+  method: string;
+  mode: GatewayMode;
+}
+
+/**
+ * The server's view of what a payer may pay: the amount from the form (never from the
+ * browser, except a customer-entered amount within the price's bounds), and whether the gateway
+ * is connected in its current mode with the method enabled on the gateway and on the form.
+ */
+@Injectable()
+export class CheckoutContextService {
+  constructor(
+    private readonly forms: FormsService,
+    private readonly gateways: GatewayStateService,
+  ) {}
+
+  /** For payment/sync-details: a 404 for an unknown form, a 400 naming the field for anything else. */
+  async resolve(input: { formId: number; gateway: CheckoutGateway; method: string } & PriceChoice): Promise<CheckoutContext> {
+    const form = await this.forms.findById(input.formId);
+    // A draft form is not public: payers cannot pay through it.
+    if (!form || form.status !== 'publish') throw new NotFoundError('Payment form');
+    const price = choosePrice(form, input);
+    if (input.gateway === 'gateway_b' && price.frequency !== 'one-time') {
+      throw new InvalidParamsError({ payment_gateway: 'gateway_b supports one-time prices only' });
+    }
+    const mode = await this.gateways.getMode(input.gateway);
+    if (!(await this.gateways.isConnected(input.gateway, mode))) {
+      throw new InvalidParamsError({ payment_gateway: `${input.gateway} is not connected in ${mode} mode` });
+    }
+    if (!(await this.isMethodEnabled(form, input.gateway, input.method))) {
+      throw new InvalidParamsError({ payment_method: `${input.method} is not enabled for this form and gateway` });
+    }
+    return { ...price, form, gateway: input.gateway, method: input.method, mode };
+  }
+
+  /**
+   * For the public payment routes (decisions §5): the form still exists, the gateway's current
+   * mode is `mode` and connected, and the method is enabled on the gateway and on the form.
+   */
+  async isAvailable(input: { formId: number; gateway: CheckoutGateway; method: string; mode: string }): Promise<boolean> {
+    const [form, currentMode] = await Promise.all([this.forms.findById(input.formId), this.gateways.getMode(input.gateway)]);
+    if (!form || currentMode !== input.mode) return false;
+    if (!(await this.gateways.isConnected(input.gateway, currentMode))) return false;
+    return this.isMethodEnabled(form, input.gateway, input.method);
+  }
+
+  private async isMethodEnabled(form: PaymentForm, gateway: CheckoutGateway, method: string): Promise<boolean> {
+    const known: readonly string[] = GATEWAY_METHODS[gateway] ?? [];
+    if (!known.includes(method)) return false;
+    if (!(form.settings.payment_methods?.[gateway] ?? []).includes(method)) return false;
+    return (await this.gateways.getActiveMethods(gateway)).includes(method);
+  }
+}
+
+/** The amount, currency and frequency of the chosen plan/price of a form. */
+export function choosePrice(form: Pick<PaymentForm, 'settings'>, choice: PriceChoice): ChosenPrice {
+  const plan = form.settings.plans?.[choice.planIndex];
+  if (!plan) throw new InvalidParamsError({ plan_index: 'plan_index does not name a plan of this form' });
+  const price = plan.prices?.[choice.priceIndex];
+  if (!price) throw new InvalidParamsError({ price_index: 'price_index does not name a price of this plan' });
+  let currency: string;
+  try {
+    currency = currencyRule(price.currency).code;
+  } catch (error) {
+    if (error instanceof MoneyFormatError) throw new InvalidParamsError({ price_index: 'the chosen price has an unsupported currency' });
+    throw error;
+  }
+  let amount = price.amount;
+  if (price.custom_amount) {
+    amount = choice.amount ?? price.amount;
+    const { min, max } = price.custom_amount;
+    if (amount < min || amount > max) {
+      throw new InvalidParamsError({
+        amount: `amount must be between ${min} and ${max} (${toDecimalString(min, currency)} to ${toDecimalString(max, currency)} ${currency})`,
+      });
+    }
+    if (!isValidMinorAmount(amount, currency)) {
+      throw new InvalidParamsError({ amount: `amount is not a chargeable ${currency} amount` });
+    }
+  }
+  if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_INT) {
+    throw new InvalidParamsError({ price_index: 'the chosen price has no amount to pay' });
+  }
+  return { planIndex: choice.planIndex, priceIndex: choice.priceIndex, amount, currency, frequency: price.frequency };
+}

@@ -1,0 +1,87 @@
+import type { CheckoutGateway } from '../forms/index.js';
+import type { GatewayMode } from '../gateways/index.js';
+import type { CustomFields } from './custom-fields.js';
+import type { PaymentEntity } from './payment.entity.js';
+import type { PaymentStatus } from './payment-status.js';
+
+/** A payment record as other modules see it (never the secret nonce or the client IP). */
+export interface PaymentRecord {
+  id: number;
+  form_id: number | null;
+  parent_payment_id: number | null;
+  gateway: CheckoutGateway;
+  payment_method: string;
+  mode: GatewayMode;
+  status: PaymentStatus;
+  /** Minor units of `currency` */
+  amount: number;
+  currency: string;
+  application_fee_amount: number | null;
+  amount_received: number | null;
+  plan_index: number | null;
+  price_index: number | null;
+  frequency: string;
+  email_address: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  custom_fields: CustomFields;
+  provider_payment_ref: string | null;
+  provider_customer_ref: string | null;
+  provider_subscription_ref: string | null;
+  provider_capture_ref: string | null;
+  subscription_status: string | null;
+  /** ISO 8601 UTC */
+  created_at: string;
+  updated_at: string;
+}
+
+/** Provider-side facts a gateway or webhook records on a payment (camelCase: the entity's names). */
+export interface PaymentPatch {
+  amountReceived?: number | null;
+  applicationFeeAmount?: number | null;
+  providerPaymentRef?: string | null;
+  providerCustomerRef?: string | null;
+  providerSubscriptionRef?: string | null;
+  providerCaptureRef?: string | null;
+  subscriptionStatus?: string | null;
+}
+
+export const PATCHABLE_FIELDS: ReadonlyArray<keyof PaymentPatch> = [
+  'amountReceived',
+  'applicationFeeAmount',
+  'providerPaymentRef',
+  'providerCustomerRef',
+  'providerSubscriptionRef',
+  'providerCaptureRef',
+  'subscriptionStatus',
+];
+
+export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
+  return {
+    id: row.id,
+    form_id: row.formId,
+    parent_payment_id: row.parentPaymentId,
+    gateway: row.gateway as CheckoutGateway,
+    payment_method: row.paymentMethod,
+    mode: row.mode as GatewayMode,
+    status: row.status as PaymentStatus,
+    amount: row.amount,
+    currency: row.currency,
+    application_fee_amount: row.applicationFeeAmount,
+    amount_received: row.amountReceived,
+    plan_index: row.planIndex,
+    price_index: row.priceIndex,
+    frequency: row.frequency,
+    email_address: row.emailAddress,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    custom_fields: row.customFields ? (JSON.parse(row.customFields) as CustomFields) : {},
+    provider_payment_ref: row.providerPaymentRef,
+    provider_customer_ref: row.providerCustomerRef,
+    provider_subscription_ref: row.providerSubscriptionRef,
+    provider_capture_ref: row.providerCaptureRef,
+    subscription_status: row.subscriptionStatus,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,61 @@
+import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { Request } from 'express';
+import { ROUTE_AUTH, type RouteAuth } from '../../common/auth/index.js';
+import { validationFailure } from '../../common/validation/index.js';
+import type { CheckoutGateway } from '../forms/index.js';
+import { PaymentReferenceDto } from './payment-reference.dto.js';
+import type { PaymentRecord } from './payment-record.js';
+import { PaymentReferenceService } from './payment-reference.service.js';
+
+const ROUTE_GATEWAY = 'checkout:payment-reference-gateway';
+const VERIFIED = Symbol('checkout:verified-payment');
+
+type VerifiedRequest = Request & { [VERIFIED]?: PaymentRecord };
+
+/** On a `@PaymentReferenceRoute()`: the route serves only this gateway's payments. */
+export function ForGateway(gateway: CheckoutGateway): MethodDecorator & ClassDecorator {
+  return SetMetadata(ROUTE_GATEWAY, gateway);
+}
+
+/** The payment record whose reference the PaymentReferenceGuard verified for this request. */
+export const VerifiedPayment = createParamDecorator((_data: unknown, context: ExecutionContext): PaymentRecord => {
+  const payment = context.switchToHttp().getRequest<VerifiedRequest>()[VERIFIED];
+  // Only a @PaymentReferenceRoute() handler can ask for it; anything else is a wiring mistake.
+  if (!payment) throw new Error('@VerifiedPayment() used on a route without @PaymentReferenceRoute()');
+  return payment;
+});
+
+/**
+ * The one check every public payment route goes through (global guard, after the throttler and
+ * the authorisation guard): for each route declared `@PaymentReferenceRoute()` it validates the
+ * reference fields of the body and runs PaymentReferenceService.verify, so a wrong reference is a
+ * 400/403 before the handler, its pipes or any provider call run. Other routes pass untouched.
+ */
+@Injectable()
+export class PaymentReferenceGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly references: PaymentReferenceService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    const auth = this.reflector.getAllAndOverride<RouteAuth | undefined>(ROUTE_AUTH, targets);
+    if (auth?.kind !== 'payment_reference') return true;
+
+    const request = context.switchToHttp().getRequest<VerifiedRequest>();
+    const body: unknown = request.body;
+    const plain = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+    const reference = plainToInstance(PaymentReferenceDto, plain);
+    // Only the reference fields here; the route's own DTO (with unknown-field refusal) follows in the pipe.
+    const errors = await validate(reference, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false, value: true } });
+    if (errors.length > 0) throw validationFailure(errors);
+
+    const gateway = this.reflector.getAllAndOverride<CheckoutGateway | undefined>(ROUTE_GATEWAY, targets);
+    request[VERIFIED] = await this.references.verify(reference, { gateway });
+    return true;
+  }
+}

@@ -1,0 +1,66 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ToInteger } from '../../common/validation/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../forms/index.js';
+import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { PaymentReferenceDto } from './payment-reference.dto.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
+
+/** POST /payment/status: the signed reference only. */
+export class PaymentStatusRequestDto extends PaymentReferenceDto {}
+
+/** The local outcome of a payment attempt (no provider is asked). */
+export class PaymentStatusResponseDto {
+  payment_id: number;
+  @ApiProperty({ enum: PAYMENT_STATUSES })
+  status: PaymentStatus;
+  /** Minor units */
+  amount: number;
+  currency: string;
+  @ApiProperty({ enum: GATEWAY_MODES })
+  mode: GatewayMode;
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  gateway: CheckoutGateway;
+  /** ISO 8601 UTC */
+  updated_at: string;
+}
+
+/** Section B: GET /payment/status */
+export class TransactionStatusQueryDto {
+  /** The provider's payment id, or the local payment id for a record that has none yet */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  transaction_id: string;
+}
+
+/** Section B payment status and history entry. */
+export class TransactionStatusDto {
+  transaction_id: string;
+  @ApiProperty({ enum: PAYMENT_STATUSES })
+  status: PaymentStatus;
+  /** Major units, e.g. 19.99 */
+  amount: number;
+  currency: string;
+  /** When the payment was created, ISO 8601 UTC */
+  date: string;
+}
+
+/** Section B: GET /payment/history */
+export class PaymentHistoryQueryDto {
+  /** Page number, from 1 */
+  @IsOptional()
+  @ToInteger()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+
+  /** Entries per page (at most 100, default 10) */
+  @IsOptional()
+  @ToInteger()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  per_page?: number;
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type EntityManager, IsNull, Repository } from 'typeorm';
+import { PaymentEntity } from './payment.entity.js';
+import { PaymentTransactions } from './payment-transactions.js';
+
+/** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
+@Injectable()
+export class PaymentRepository {
+  constructor(
+    @InjectRepository(PaymentEntity) private readonly payments: Repository<PaymentEntity>,
+    private readonly transactions: PaymentTransactions,
+  ) {}
+
+  findById(id: number): Promise<PaymentEntity | null> {
+    return this.payments.findOne({ where: { id } });
+  }
+
+  /** The row, locked until the transaction ends (FOR UPDATE where the driver has it). */
+  lockById(manager: EntityManager, id: number): Promise<PaymentEntity | null> {
+    const query = manager.getRepository(PaymentEntity).createQueryBuilder('payment').where('payment.id = :id', { id });
+    if (this.transactions.locksRows) query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  async insert(manager: EntityManager, values: Omit<PaymentEntity, 'id'>): Promise<PaymentEntity> {
+    const repository = manager.getRepository(PaymentEntity);
+    return repository.save(repository.create(values));
+  }
+
+  save(manager: EntityManager, row: PaymentEntity): Promise<PaymentEntity> {
+    return manager.getRepository(PaymentEntity).save(row);
+  }
+
+  findByProviderRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return this.payments.findOne({ where: { gateway, providerPaymentRef: ref } });
+  }
+
+  /**
+   * Section B's transaction id: the provider's payment id (newest match first), or the local id
+   * of a record the provider does not know yet.
+   */
+  async findByTransactionId(transactionId: string): Promise<PaymentEntity | null> {
+    const byRef = await this.payments.findOne({ where: { providerPaymentRef: transactionId }, order: { id: 'DESC' } });
+    if (byRef) return byRef;
+    if (!/^[1-9]\d{0,9}$/.test(transactionId)) return null;
+    return this.payments.findOne({ where: { id: Number(transactionId), providerPaymentRef: IsNull() } });
+  }
+
+  /** Newest first. */
+  page(offset: number, limit: number): Promise<[PaymentEntity[], number]> {
+    return this.payments.findAndCount({ order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });
+  }
+}

@@ -1,0 +1,92 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
+import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { RateLimit } from '../../common/rate-limit/index.js';
+import { type PaymentRecord } from './payment-record.js';
+import { VerifiedPayment } from './payment-reference.guard.js';
+import {
+  PaymentHistoryQueryDto,
+  PaymentStatusRequestDto,
+  PaymentStatusResponseDto,
+  TransactionStatusDto,
+  TransactionStatusQueryDto,
+} from './payment-status.dto.js';
+import { PaymentsService } from './payments.service.js';
+import { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
+
+/** Creation (no payment_id) counts against the new-row limit; updates against the public one. */
+function syncDetailsLimit(request: Request): 'new_payment' | 'public_payment' {
+  const body = request.body as { payment_id?: unknown } | undefined;
+  return body?.payment_id === undefined || body.payment_id === '' ? 'new_payment' : 'public_payment';
+}
+
+/** The customer's browser: payment records without a login. */
+@ApiTags('Payment records')
+@Controller('payment')
+export class PaymentsController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Post('sync-details')
+  @HttpCode(200)
+  @PublicRoute()
+  @RateLimit(syncDetailsLimit)
+  @ApiOperation({
+    operationId: 'paymentSyncDetails',
+    summary: 'Create (201) or update (200) a partial payment record',
+    description:
+      'Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. ' +
+      'The amount comes from the form on the server. Answers the secret and a fresh checkout token.',
+  })
+  @ApiCreatedResponse({ type: SyncDetailsResponseDto, description: 'Record created' })
+  @ApiOkResponse({ type: SyncDetailsResponseDto, description: 'Record updated' })
+  @ApiErrorResponses(400, 403, 404, 409, 429)
+  async syncDetails(@Body() body: SyncDetailsDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SyncDetailsResponseDto> {
+    const result = await this.payments.syncDetails(body, request.ip);
+    if (result.created) response.status(201);
+    return result.body;
+  }
+
+  @Post('status')
+  @HttpCode(200)
+  @PaymentReferenceRoute()
+  @ApiOperation({
+    operationId: 'paymentStatusRead',
+    summary: 'Local outcome of a signed payment attempt',
+    description: 'Requires the payment reference (id, secret, checkout token, form/gateway/method, amount, currency). Never asks a provider.',
+  })
+  @ApiOkResponse({ type: PaymentStatusResponseDto })
+  @ApiErrorResponses(400)
+  status(@Body() _reference: PaymentStatusRequestDto, @VerifiedPayment() payment: PaymentRecord): PaymentStatusResponseDto {
+    return this.payments.statusOf(payment);
+  }
+}
+
+/** Section B reads of the payment records (admin). */
+@ApiTags('Payments (section B)')
+@Controller('payment')
+export class PaymentHistoryController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  @Get('status')
+  @AdminRoute()
+  @ApiOperation({ operationId: 'paymentTransactionStatus', summary: 'Status of one payment by transaction id' })
+  @ApiOkResponse({ type: TransactionStatusDto })
+  @ApiErrorResponses(400, 404)
+  transactionStatus(@Query() query: TransactionStatusQueryDto): Promise<TransactionStatusDto> {
+    return this.payments.transactionStatus(query.transaction_id);
+  }
+
+  @Get('history')
+  @AdminRoute()
+  @ApiOperation({ operationId: 'paymentHistory', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
+  @ApiOkResponse({ type: TransactionStatusDto, isArray: true })
+  @ApiErrorResponses(400)
+  async history(@Query() query: PaymentHistoryQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionStatusDto[]> {
+    const { entries, total, totalPages } = await this.payments.history(query.page ?? 1, query.per_page ?? 10);
+    response.setHeader('X-WP-Total', String(total));
+    response.setHeader('X-WP-TotalPages', String(totalPages));
+    return entries;
+  }
+}
