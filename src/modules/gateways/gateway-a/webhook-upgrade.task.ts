@@ -219,8 +219,9 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
   /** One mode: the endpoint 1.5.2 created, updated in place with events only. Throws to retry. */
   private async upgradeMode(mode: GatewayMode): Promise<UpgradeModeOutcome> {
     const record = await this.contract.getRecord(mode);
-    if (!record?.endpoint_id) return 'not_configured';
+    if (!record) return 'not_configured';
     if (record.management !== 'automatic') return 'skipped_manual';
+    if (!record.endpoint_id) return 'not_configured';
     if (record.status === 'verified' && record.events_version === CHECKOUT_VERSION) return 'already_current';
     const account = await this.clients.findForMode(mode, { maxNetworkRetries: 0 });
     if (!account) return 'not_configured';
