@@ -17,11 +17,13 @@ import {
   type GatewayATestBed,
   issueState,
   startConnect,
+  startFakeGatewayA,
   startGatewayATestBed,
   TEST_ADMIN_URL,
   visitProxy,
 } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
+import { startTestApp } from '../support/test-app.js';
 
 const WEBHOOK_URL = (mode: string) => `http://checkout.test/wp-json/checkout/v1/webhook/gateway-a-callback/${mode}`;
 const CALLBACK_URL = 'http://checkout.test/wp-json/checkout/v1/payment-gateway/connect-callback';
@@ -354,5 +356,34 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
       expect(await contract.getRecord('test')).toMatchObject({ status: 'failed', last_error: 'endpoint event list does not match the contract' });
       expect(await contract.isCheckoutAvailable('test')).toBe(false);
     });
+  });
+});
+
+describe('plan routing of gateway-A calls', () => {
+  it('Pro: OAuth through the proxy, API calls straight to GATEWAY_A_API_BASE; free: everything through the proxy', async () => {
+    const proxy = await startFakeGatewayA();
+    const direct = await startFakeGatewayA();
+    try {
+      for (const plan of ['pro', 'free'] as const) {
+        const t = await startTestApp({ CHECKOUT_PLAN: plan, CHECKOUT_PROXY_URL: proxy.url, GATEWAY_A_API_BASE: direct.url, ADMIN_URL: TEST_ADMIN_URL });
+        try {
+          proxy.clearRequests();
+          direct.clearRequests();
+          const landing = await followCallback(t, await visitProxy(await startConnect(t, 'test')));
+          expect(landing.searchParams.get('gateway_a_webhook')).toBe('verified');
+          expect(proxy.requestsTo('POST', '/oauth/token')).toHaveLength(1);
+          const api = plan === 'pro' ? direct : proxy;
+          const other = plan === 'pro' ? proxy : direct;
+          expect(api.requestsTo('POST', '/v1/webhook_endpoints')).toHaveLength(1);
+          expect(other.requests.filter((r) => r.path.startsWith('/v1/'))).toHaveLength(0);
+          expect(direct.requests.filter((r) => r.path.startsWith('/oauth/'))).toHaveLength(0);
+        } finally {
+          await t.close();
+        }
+      }
+    } finally {
+      await proxy.stop();
+      await direct.stop();
+    }
   });
 });

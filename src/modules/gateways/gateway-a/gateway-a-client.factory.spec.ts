@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from '../../../config/index.js';
+import type { OptionsService } from '../../settings/index.js';
+import { GatewayAClientFactory, parseGatewayOrigin } from './gateway-a-client.factory.js';
+
+const options = {} as OptionsService;
+const config = (env: Record<string, string>) =>
+  loadConfig({ CHECKOUT_SECRET: 'x'.repeat(32), CHECKOUT_PROXY_URL: 'https://proxy.example', GATEWAY_A_API_BASE: 'http://127.0.0.1:12111', ...env });
+
+describe('GatewayAClientFactory routing', () => {
+  it('sends the free plan through the proxy and Pro straight to the API base', () => {
+    expect(new GatewayAClientFactory(config({ CHECKOUT_PLAN: 'free' }), options).route).toEqual({
+      routing: 'proxy',
+      origin: 'https://proxy.example',
+      host: 'proxy.example',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(new GatewayAClientFactory(config({ CHECKOUT_PLAN: 'pro' }), options).route).toEqual({
+      routing: 'direct',
+      origin: 'http://127.0.0.1:12111',
+      host: '127.0.0.1',
+      port: 12111,
+      protocol: 'http',
+    });
+  });
+
+  it('keeps the OAuth pages on the proxy whatever the plan', () => {
+    expect(new GatewayAClientFactory(config({ CHECKOUT_PLAN: 'pro' }), options).proxy.origin).toBe('https://proxy.example');
+  });
+
+  it.each(['https://proxy.example/stripe', 'https://proxy.example/?a=1', 'https://user:pw@proxy.example'])('refuses %s (the SDK takes an origin only)', (url) => {
+    expect(() => parseGatewayOrigin(url, 'CHECKOUT_PROXY_URL')).toThrow(ConfigError);
+    expect(() => parseGatewayOrigin(url, 'CHECKOUT_PROXY_URL')).toThrow(/CHECKOUT_PROXY_URL/);
+  });
+
+  it('reuses one client per key and settings', () => {
+    const factory = new GatewayAClientFactory(config({}), options);
+    expect(factory.forSecretKey('sk_test_aaaaaaaa')).toBe(factory.forSecretKey('sk_test_aaaaaaaa'));
+    expect(factory.forSecretKey('sk_test_aaaaaaaa')).not.toBe(factory.forSecretKey('sk_test_bbbbbbbb'));
+    expect(factory.forSecretKey('sk_test_aaaaaaaa', { maxNetworkRetries: 0 })).not.toBe(factory.forSecretKey('sk_test_aaaaaaaa'));
+  });
+});
