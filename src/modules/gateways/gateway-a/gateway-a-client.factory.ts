@@ -33,9 +33,10 @@ export interface GatewayAAccount {
   client: StripeClient;
 }
 
+/** 409 `checkout_invalid_state` (decisions §2): the mode has no stored credentials. */
 export class GatewayNotConnectedError extends ConflictError {
   constructor(mode: GatewayMode) {
-    super('checkout_gateway_not_connected', `Gateway A is not connected in ${mode} mode.`);
+    super('checkout_invalid_state', `Gateway A is not connected in ${mode} mode.`);
   }
 }
 
@@ -97,7 +98,7 @@ export class GatewayAClientFactory {
     return client;
   }
 
-  /** The connected account of a mode, or 409 `checkout_gateway_not_connected`. */
+  /** The connected account of a mode, or GatewayNotConnectedError. */
   async forMode(mode: GatewayMode, options: ClientOptions = {}): Promise<GatewayAAccount> {
     const account = await this.findForMode(mode, options);
     if (!account) throw new GatewayNotConnectedError(mode);
