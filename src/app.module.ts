@@ -10,14 +10,17 @@ import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
+import { AdministrationModule } from './modules/administration/index.js';
 import { FormsModule } from './modules/forms/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
+import { MailModule } from './modules/mail/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
 import { SettingsModule } from './modules/settings/index.js';
 import { TaggingModule } from './modules/tagging/index.js';
+import { TemplatesModule } from './modules/templates/index.js';
 
 @Module({
   imports: [
@@ -33,6 +36,9 @@ import { TaggingModule } from './modules/tagging/index.js';
     PluginModule,
     TaggingModule,
     FormsModule,
+    TemplatesModule,
+    MailModule,
+    AdministrationModule,
     GatewaysModule,
     PaymentsModule,
     HealthModule,

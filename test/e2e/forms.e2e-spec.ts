@@ -129,29 +129,24 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
   });
 
   it('lists forms newest first with paging headers and a status filter', async () => {
-    const listTest = await startTestApp();
-    try {
-      const ids: number[] = [];
-      for (const status of ['draft', 'publish', 'publish']) {
-        const res = await request(listTest.http)
-          .post(`${listTest.base}/administration/payment-forms`)
-          .set('Authorization', listTest.admin.auth)
-          .send({ title: `F-${status}`, status, settings: validSettings() });
-        ids.push(res.body.id);
-      }
-      const page = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?per_page=2&page=1`).set('Authorization', listTest.admin.auth);
-      expect(page.status).toBe(200);
-      expect(page.headers['x-wp-total']).toBe('3');
-      expect(page.headers['x-wp-totalpages']).toBe('2');
-      expect(page.body.map((form: { id: number }) => form.id)).toEqual([ids[2], ids[1]]);
-      const published = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?status=publish`).set('Authorization', listTest.admin.auth);
-      expect(published.body).toHaveLength(2);
-      const tooMany = await request(listTest.http).get(`${listTest.base}/administration/payment-forms?per_page=101`).set('Authorization', listTest.admin.auth);
-      expect(tooMany.status).toBe(400);
-      expect(tooMany.body.data.params).toHaveProperty('per_page');
-    } finally {
-      await listTest.close();
+    const ids: number[] = [];
+    for (const status of ['draft', 'publish', 'publish']) {
+      ids.push((await create(author, { title: `F-${status}`, status, settings: validSettings() })).body.id);
     }
+    const count = async (where = '') =>
+      Number(((await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${t.config.tablePrefix}checkout_forms ${where}`)) as Array<{ n: string | number }>)[0].n);
+    const total = await count();
+    const page = await request(t.http).get(`${path()}?per_page=2&page=1`).set('Authorization', t.admin.auth);
+    expect(page.status).toBe(200);
+    expect(page.headers['x-wp-total']).toBe(String(total));
+    expect(page.headers['x-wp-totalpages']).toBe(String(Math.ceil(total / 2)));
+    expect(page.body.map((form: { id: number }) => form.id)).toEqual([ids[2], ids[1]]);
+    const published = await request(t.http).get(`${path()}?status=publish&per_page=100`).set('Authorization', t.admin.auth);
+    expect(published.body).toHaveLength(await count("WHERE status = 'publish'"));
+    expect(published.body.every((form: { status: string }) => form.status === 'publish')).toBe(true);
+    const tooMany = await request(t.http).get(`${path()}?per_page=101`).set('Authorization', t.admin.auth);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.data.params).toHaveProperty('per_page');
   });
 
   describe('edit access matrix', () => {

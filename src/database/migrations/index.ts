@@ -1,6 +1,7 @@
 import { CreateHostSlice1764115200000 } from './1764115200000-CreateHostSlice.js';
 import { CreateCheckoutTables1764115300000 } from './1764115300000-CreateCheckoutTables.js';
 import { CreatePaymentForms1764115400000 } from './1764115400000-CreatePaymentForms.js';
+import { CreatePages1764115500000 } from './1764115500000-CreatePages.js';
 import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-CreateGatewayAConnectTables.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
@@ -8,5 +9,6 @@ export const MIGRATIONS = [
   CreateHostSlice1764115200000,
   CreateCheckoutTables1764115300000,
   CreatePaymentForms1764115400000,
+  CreatePages1764115500000,
   CreateGatewayAConnectTables1764115700000,
 ];

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -28,7 +28,6 @@ export class FormsController {
   @Get()
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiHeader({ name: 'X-WP-Total', description: 'Number of forms matching the query', required: false })
   @ApiOkResponse({ type: [PaymentFormDto], headers: { 'X-WP-Total': { schema: { type: 'integer' } }, 'X-WP-TotalPages': { schema: { type: 'integer' } } } })
   @ApiOperation({ operationId: 'formsList', summary: 'List payment forms, newest first (paged)' })
   async list(@Query() query: ListPaymentFormsQueryDto, @Res({ passthrough: true }) res: Response): Promise<PaymentFormDto[]> {
@@ -42,6 +41,7 @@ export class FormsController {
   @Post()
   @AdminRoute()
   @ApiErrorResponses(400)
+  @ApiCreatedResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsCreate', summary: 'Create a payment form (caller becomes its author; needs edit_checkout_forms)' })
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreatePaymentFormDto): Promise<PaymentFormDto> {
     return toPaymentFormDto(await this.forms.createAs(user, { title: body.title, status: body.status, settings: toFormSettings(body.settings) }));
@@ -50,6 +50,7 @@ export class FormsController {
   @Get(':id')
   @AdminRoute()
   @ApiErrorResponses(400, 404)
+  @ApiOkResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsGet', summary: 'Read a payment form' })
   async get(@Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDto> {
     return toPaymentFormDto(await this.forms.getById(id));
@@ -58,6 +59,7 @@ export class FormsController {
   @Put(':id')
   @AdminRoute()
   @ApiErrorResponses(400, 404)
+  @ApiOkResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsUpdate', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
   async update(
     @CurrentUser() user: AuthenticatedUser,
@@ -71,6 +73,7 @@ export class FormsController {
   @Delete(':id')
   @AdminRoute()
   @ApiErrorResponses(400, 404)
+  @ApiOkResponse({ type: PaymentFormDeletedDto })
   @ApiOperation({ operationId: 'formsDelete', summary: 'Delete a payment form (needs edit access)' })
   async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDeletedDto> {
     return { deleted: true, previous: toPaymentFormDto(await this.forms.remove(user, id)) };

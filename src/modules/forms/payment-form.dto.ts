@@ -15,6 +15,7 @@ export class PaymentFormDto {
   status: FormStatus;
   /** User id of the author */
   author_id: number;
+  @ApiProperty({ type: () => PaymentFormSettingsDto })
   settings: PaymentFormSettingsDto;
   /** ISO 8601 UTC */
   created_at: string;
@@ -35,6 +36,7 @@ export class CreatePaymentFormDto {
   @IsIn(FORM_STATUSES)
   status?: FormStatus;
 
+  @ApiProperty({ type: () => PaymentFormSettingsDto })
   @Type(() => PaymentFormSettingsDto)
   @ValidateNested()
   @IsObject()

@@ -1,14 +1,18 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute } from '../../common/auth/index.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
-import { PluginInfoDto, PluginStatusDto, PluginUpdateDto } from './plugin.dto.js';
+import { HostPluginsService, PAGE_BUILDER_PLUGIN } from './host-plugins.service.js';
+import { PluginActionResultDto, PluginInfoDto, PluginSlugDto, PluginStatusDto, PluginUpdateDto } from './plugin.dto.js';
 import { PluginService } from './plugin.service.js';
 
 @ApiTags('Plugin')
 @Controller('plugin')
 export class PluginController {
-  constructor(private readonly plugin: PluginService) {}
+  constructor(
+    private readonly plugin: PluginService,
+    private readonly hostPlugins: HostPluginsService,
+  ) {}
 
   @Get('info')
   @AdminRoute()
@@ -32,5 +36,37 @@ export class PluginController {
   async update(@Body() body: PluginUpdateDto): Promise<AcknowledgementDto> {
     await this.plugin.update(body.version);
     return { success: true, message: `Plugin updated to version ${body.version}.` };
+  }
+
+  @Post('install')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiErrorResponses(400)
+  @ApiOkResponse({ type: PluginActionResultDto })
+  @ApiOperation({
+    operationId: 'pluginInstall',
+    summary: 'Install the page-builder plugin (slug `page_builder` only; also needs the host capability install_plugins)',
+    description: 'Any other slug: 400 `checkout_plugin_not_allowed`. Installing an installed plugin changes nothing.',
+  })
+  async install(@CurrentUser() user: AuthenticatedUser, @Body() body: PluginSlugDto): Promise<PluginActionResultDto> {
+    const { changed, state } = await this.hostPlugins.install(user, body.slug);
+    const message = changed ? `${PAGE_BUILDER_PLUGIN.name} plugin installed.` : `${PAGE_BUILDER_PLUGIN.name} plugin is already installed.`;
+    return { success: true, message, slug: state.slug, installed: state.installed, active: state.active };
+  }
+
+  @Post('activate')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiErrorResponses(400, 409)
+  @ApiOkResponse({ type: PluginActionResultDto })
+  @ApiOperation({
+    operationId: 'pluginActivate',
+    summary: 'Activate the installed page-builder plugin (slug `page_builder` only; also needs activate_plugins)',
+    description: 'Any other slug: 400 `checkout_plugin_not_allowed`. Before install: 409 `checkout_plugin_not_installed`.',
+  })
+  async activate(@CurrentUser() user: AuthenticatedUser, @Body() body: PluginSlugDto): Promise<PluginActionResultDto> {
+    const { changed, state } = await this.hostPlugins.activate(user, body.slug);
+    const message = changed ? `${PAGE_BUILDER_PLUGIN.name} plugin activated.` : `${PAGE_BUILDER_PLUGIN.name} plugin is already active.`;
+    return { success: true, message, slug: state.slug, installed: state.installed, active: state.active };
   }
 }

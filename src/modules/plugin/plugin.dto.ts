@@ -1,4 +1,4 @@
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 export class PluginInfoDto {
   name: string;
@@ -20,4 +20,21 @@ export class PluginUpdateDto {
   @MaxLength(20)
   @Matches(/^\d{1,3}\.\d{1,3}\.\d{1,3}$/, { message: 'version must look like 1.5.3' })
   version: string;
+}
+
+/** Body of `/plugin/install` and `/plugin/activate` */
+export class PluginSlugDto {
+  /** Must be `page_builder`; any other slug is refused with 400 `checkout_plugin_not_allowed` */
+  @MaxLength(100)
+  @IsNotEmpty()
+  @IsString()
+  slug: string;
+}
+
+export class PluginActionResultDto {
+  success: boolean;
+  message: string;
+  slug: string;
+  installed: boolean;
+  active: boolean;
 }

@@ -1,5 +1,6 @@
 import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { SettingsModule } from '../settings/index.js';
+import { HostPluginsService } from './host-plugins.service.js';
 import { PluginController } from './plugin.controller.js';
 import { PluginService } from './plugin.service.js';
 import { UpgradeRegistry } from './upgrade-registry.js';
@@ -7,8 +8,8 @@ import { UpgradeRegistry } from './upgrade-registry.js';
 @Module({
   imports: [SettingsModule],
   controllers: [PluginController],
-  providers: [PluginService, UpgradeRegistry],
-  exports: [UpgradeRegistry],
+  providers: [PluginService, UpgradeRegistry, HostPluginsService],
+  exports: [UpgradeRegistry, HostPluginsService],
 })
 export class PluginModule implements OnApplicationBootstrap {
   constructor(private readonly plugin: PluginService) {}

@@ -1,0 +1,1 @@
+export { AdministrationModule } from './administration.module.js';

@@ -1,0 +1,11 @@
+export { MailModule } from './mail.module.js';
+export { MailDeliveryError, MailService, type MailTransportKind, type SentEmail } from './mail.service.js';
+export {
+  buildPaymentEmails,
+  fillSubject,
+  samplePaymentFacts,
+  type EmailBuildOptions,
+  type EmailMessage,
+  type PaymentEmailFacts,
+} from './payment-email.builder.js';
+export { escapeHtml } from './html.js';

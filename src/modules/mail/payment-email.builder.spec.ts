@@ -1,0 +1,92 @@
+import type { PaymentForm } from '../forms/index.js';
+import { escapeHtml } from './html.js';
+import { buildPaymentEmails, fillSubject, type PaymentEmailFacts, samplePaymentFacts } from './payment-email.builder.js';
+
+const form: Pick<PaymentForm, 'id' | 'title' | 'settings'> = {
+  id: 7,
+  title: 'Bake <sale>',
+  settings: {
+    plans: [{ title: 'Cake', prices: [{ amount: 1234, currency: 'USD', frequency: 'm_1' }] }],
+    payment_methods: { gateway_b: ['standard_checkout'] },
+    fields: [
+      { name: 'email_address', type: 'email', label: 'Email', required: true },
+      { name: 'first_name', type: 'text', label: 'First name', required: true },
+      { name: 'flavour', type: 'select', label: 'Flavour', required: true, options: ['Lemon', 'Chocolate'] },
+      { name: 'note', type: 'textarea', label: 'Note', required: false },
+    ],
+    submit_actions: ['email', 'message'],
+    email: { email_to: 'owner@example.test', admin_subject: 'New {amount} from {payer_name} ({payment_id})', payer_subject: 'Thanks for {form_title}', from_name: 'Bakery' },
+    display: {},
+    success_message: 'See you Saturday.',
+  },
+};
+
+const payment: PaymentEmailFacts = {
+  payment_id: 42,
+  amount: 1234,
+  currency: 'USD',
+  frequency: 'm_1',
+  plan_title: 'Cake',
+  gateway: 'gateway_b',
+  payment_method: 'standard_checkout',
+  mode: 'live',
+  email_address: 'payer@example.test',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  custom_fields: { flavour: 'Lemon', note: '<b>no nuts</b>' },
+  completed_at: '2026-11-25T10:00:00.000Z',
+};
+
+describe('buildPaymentEmails', () => {
+  it('builds the admin notification and the payer confirmation with filled subjects', () => {
+    const [admin, payer] = buildPaymentEmails(form, payment, { fromAddress: 'checkout@shop.test' });
+    expect(admin).toMatchObject({
+      kind: 'admin',
+      to: 'owner@example.test',
+      replyTo: 'payer@example.test',
+      from: { name: 'Bakery', address: 'checkout@shop.test' },
+      subject: 'New $12.34 / month from Ada Lovelace (42)',
+    });
+    expect(admin.text).toContain('Flavour: Lemon');
+    expect(admin.text).toContain('Payment method: Wallet checkout');
+    expect(payer).toMatchObject({ kind: 'payer', to: 'payer@example.test', replyTo: 'owner@example.test', subject: 'Thanks for Bake <sale>' });
+    expect(payer.text).toContain('Hi Ada,');
+    expect(payer.text).toContain('See you Saturday.');
+    expect(payer.text).not.toContain('Mode:');
+  });
+
+  it('escapes merchant and payer strings in the HTML bodies', () => {
+    for (const message of buildPaymentEmails(form, payment, { fromAddress: 'checkout@shop.test' })) {
+      expect(message.html).not.toMatch(/<b>|<sale>/);
+      expect(message.html).toContain('Bake &lt;sale&gt;');
+    }
+  });
+
+  it('sends no payer confirmation without the email action, and prefixes test subjects', () => {
+    const quiet = { ...form, settings: { ...form.settings, submit_actions: ['message' as const] } };
+    const messages = buildPaymentEmails(quiet, payment, { fromAddress: 'x@y.test', subjectPrefix: '[Test] ' });
+    expect(messages.map((message) => message.kind)).toEqual(['admin']);
+    expect(messages[0].subject.startsWith('[Test] New $12.34')).toBe(true);
+  });
+
+  it('keeps subjects on one line whatever the values hold', () => {
+    expect(fillSubject('Hi {payer_name} {unknown}', { payer_name: 'Eve\r\nBcc: all@example.test' })).toBe('Hi Eve Bcc: all@example.test {unknown}');
+    expect(fillSubject('x'.repeat(300), {})).toHaveLength(250);
+  });
+});
+
+describe('samplePaymentFacts', () => {
+  it('pretends the first plan and price were paid, with sample custom values', () => {
+    const facts = samplePaymentFacts(form, 'me@example.test', new Date('2026-11-25T10:00:00Z'));
+    expect(facts).toMatchObject({ amount: 1234, currency: 'USD', frequency: 'm_1', plan_title: 'Cake', gateway: 'gateway_b', payment_method: 'standard_checkout', email_address: 'me@example.test' });
+    expect(facts.custom_fields).toEqual({ flavour: 'Lemon', note: 'Sample note' });
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes markup and attribute breakers', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>\`=&</a>`)).toBe('&lt;a href&#61;&quot;x&quot; onclick&#61;&#39;y&#39;&gt;&#96;&#61;&amp;&lt;/a&gt;');
+    expect(escapeHtml(null)).toBe('');
+    expect(escapeHtml(5)).toBe('5');
+  });
+});

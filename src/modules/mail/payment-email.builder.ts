@@ -1,0 +1,163 @@
+import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, formatMinorAmount, methodLabel, type PaymentForm } from '../forms/index.js';
+import { escapeHtml } from './html.js';
+
+/** What a confirmation email says about a payment; the payments module maps its record to this. */
+export interface PaymentEmailFacts {
+  payment_id: number | string;
+  /** Minor units of `currency` */
+  amount: number;
+  currency: string;
+  frequency: Frequency;
+  plan_title?: string | null;
+  gateway: string;
+  payment_method: string;
+  mode: 'test' | 'live';
+  email_address: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  custom_fields?: Record<string, string>;
+  /** ISO 8601 UTC */
+  completed_at: string;
+}
+
+export interface EmailAddress {
+  name: string;
+  address: string;
+}
+
+export interface EmailMessage {
+  kind: 'admin' | 'payer';
+  from: EmailAddress;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface EmailBuildOptions {
+  /** Sender address; the display name comes from the form's `from_name` */
+  fromAddress: string;
+  /** Put before each subject, e.g. "[Test] " for the builder's sample emails */
+  subjectPrefix?: string;
+}
+
+type EmailForm = Pick<PaymentForm, 'id' | 'title' | 'settings'>;
+
+/**
+ * Builds the emails a completed payment of a form sends: always the site owner's notification
+ * (to `email.email_to`), and the payer's confirmation when the form's submit actions include
+ * `email`. Pure: the same input gives the same messages; sending is MailService's job.
+ */
+export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, options: EmailBuildOptions): EmailMessage[] {
+  const { settings } = form;
+  const amount = formatAmount(payment);
+  const payerName = [payment.first_name, payment.last_name].filter(Boolean).join(' ') || payment.email_address;
+  const placeholders: Record<string, string> = {
+    form_title: form.title,
+    amount,
+    payer_name: payerName,
+    payer_email: payment.email_address,
+    payment_id: String(payment.payment_id),
+  };
+  const from = { name: settings.email.from_name, address: options.fromAddress };
+  const prefix = options.subjectPrefix ?? '';
+  const details = detailRows(form, payment, amount, payerName);
+
+  const messages: EmailMessage[] = [
+    {
+      kind: 'admin',
+      from,
+      to: settings.email.email_to,
+      replyTo: payment.email_address,
+      subject: prefix + fillSubject(settings.email.admin_subject, placeholders),
+      ...body(`New payment on "${form.title}"`, [`${payerName} paid ${amount}.`], details),
+    },
+  ];
+  if (settings.submit_actions.includes('email')) {
+    const greeting = payment.first_name ? `Hi ${payment.first_name},` : 'Hello,';
+    const lines = [greeting, `Thank you for your payment of ${amount} to "${form.title}".`];
+    if (settings.success_message) lines.push(settings.success_message);
+    messages.push({
+      kind: 'payer',
+      from,
+      to: payment.email_address,
+      replyTo: settings.email.email_to,
+      subject: prefix + fillSubject(settings.email.payer_subject, placeholders),
+      ...body('Payment confirmation', lines, details.filter(([label]) => label !== 'Mode' && label !== 'Payer email')),
+    });
+  }
+  return messages;
+}
+
+/** Replaces `{placeholder}`s; unknown ones stay as written. A subject is one line, at most 250 characters. */
+export function fillSubject(template: string, values: Record<string, string>): string {
+  const filled = template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (Object.prototype.hasOwnProperty.call(values, key) ? values[key] : whole));
+  return filled.replace(/[\r\n]+/g, ' ').slice(0, 250);
+}
+
+function formatAmount(payment: PaymentEmailFacts): string {
+  const money = formatMinorAmount(payment.amount, payment.currency);
+  return payment.frequency === 'one-time' ? money : `${money} / ${FREQUENCY_LABELS[payment.frequency]}`;
+}
+
+function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string, payerName: string): Array<[string, string]> {
+  const rows: Array<[string, string]> = [
+    ['Form', form.title],
+    ['Payment ID', String(payment.payment_id)],
+  ];
+  if (payment.plan_title) rows.push(['Plan', payment.plan_title]);
+  rows.push(['Amount', amount], ['Payer', payerName], ['Payer email', payment.email_address], ['Payment method', methodLabel(payment.payment_method)]);
+  const core: readonly string[] = CORE_FIELDS;
+  for (const field of form.settings.fields) {
+    const value = payment.custom_fields?.[field.name];
+    if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([field.label, value]);
+  }
+  rows.push(['Mode', payment.mode], ['Date', payment.completed_at]);
+  return rows;
+}
+
+function body(heading: string, lines: string[], rows: Array<[string, string]>): { text: string; html: string } {
+  const text = [...lines, '', ...rows.map(([label, value]) => `${label}: ${value}`), ''].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">',
+    `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
+    ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+    '<table cellpadding="4" style="border-collapse:collapse">',
+    ...rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    '</table></body></html>',
+  ].join('\n');
+  return { text, html };
+}
+
+/**
+ * The payment a test email pretends was completed: the form's first plan and price, a payer at
+ * `payerEmail`, and a sample value for every custom field.
+ */
+export function samplePaymentFacts(form: EmailForm, payerEmail: string, now: Date): PaymentEmailFacts {
+  const plan = form.settings.plans[0];
+  const price = plan.prices[0];
+  const core: readonly string[] = CORE_FIELDS;
+  const custom_fields: Record<string, string> = {};
+  for (const field of form.settings.fields) {
+    if (core.includes(field.name)) continue;
+    custom_fields[field.name] =
+      field.type === 'select' ? (field.options?.[0] ?? '') : field.type === 'checkbox' ? 'Yes' : field.type === 'number' ? '1' : `Sample ${field.label.toLowerCase()}`;
+  }
+  const methods = Object.entries(form.settings.payment_methods).find(([, list]) => list && list.length > 0);
+  return {
+    payment_id: 'TEST',
+    amount: price.amount,
+    currency: price.currency,
+    frequency: price.frequency,
+    plan_title: plan.title,
+    gateway: methods?.[0] ?? 'gateway_a',
+    payment_method: methods?.[1]?.[0] ?? 'ccard',
+    mode: 'test',
+    email_address: payerEmail,
+    first_name: 'Sample',
+    last_name: 'Payer',
+    custom_fields,
+    completed_at: now.toISOString(),
+  };
+}
