@@ -98,8 +98,12 @@ export class FakeGatewayA {
     return this.address!.port;
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (0: a random free port) of `host` (loopback by default). */
+  async start(port = 0, host = '127.0.0.1'): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, resolve);
+    });
     this.address = this.server.address() as AddressInfo;
     return this;
   }
@@ -353,7 +357,7 @@ export class FakeGatewayA {
   }
 }
 
-/** Starts a fake on a random local port. Stop it with `await fake.stop()`. */
-export async function startFakeGatewayA(options: FakeGatewayAOptions = {}): Promise<FakeGatewayA> {
-  return new FakeGatewayA(options).start();
+/** Starts a fake on a local port (random by default). Stop it with `await fake.stop()`. */
+export async function startFakeGatewayA(options: FakeGatewayAOptions = {}, port = 0): Promise<FakeGatewayA> {
+  return new FakeGatewayA(options).start(port);
 }
