@@ -11,6 +11,7 @@ import { createValidationPipe } from './common/validation/index.js';
 import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
 import { AdministrationModule } from './modules/administration/index.js';
+import { CheckoutModule } from './modules/checkout/index.js';
 import { FormsModule } from './modules/forms/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
@@ -41,6 +42,7 @@ import { TemplatesModule } from './modules/templates/index.js';
     AdministrationModule,
     GatewaysModule,
     PaymentsModule,
+    CheckoutModule,
     HealthModule,
   ],
   providers: [

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { Clock } from './clock.js';
+import { GatewayACustomerEntity, GatewayACustomerRepository, GatewayAPriceEntity, GatewayAPriceRepository, GatewayAProductEntity, GatewayAProductRepository } from './gateway-a/cache/index.js';
 import { GatewayAClientFactory } from './gateway-a/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './gateway-a/gateway-a-connect.service.js';
 import { GatewayAContractService } from './gateway-a/gateway-a-contract.service.js';
@@ -23,7 +24,7 @@ import { WebhookEventRepository } from './webhook-events/webhook-event.repositor
  * event store.
  */
 @Module({
-  imports: [SettingsModule, PluginModule, TypeOrmModule.forFeature([UsedConnectStateEntity, TaskLeaseEntity, WebhookEventEntity])],
+  imports: [SettingsModule, PluginModule, TypeOrmModule.forFeature([UsedConnectStateEntity, TaskLeaseEntity, WebhookEventEntity, GatewayACustomerEntity, GatewayAProductEntity, GatewayAPriceEntity])],
   controllers: [PaymentGatewayController],
   providers: [
     Clock,
@@ -36,6 +37,9 @@ import { WebhookEventRepository } from './webhook-events/webhook-event.repositor
     UsedConnectStateRepository,
     TaskLeaseRepository,
     WebhookEventRepository,
+    GatewayACustomerRepository,
+    GatewayAProductRepository,
+    GatewayAPriceRepository,
   ],
   exports: [
     Clock,
@@ -46,6 +50,9 @@ import { WebhookEventRepository } from './webhook-events/webhook-event.repositor
     PaymentGatewayService,
     TaskLeaseRepository,
     WebhookEventRepository,
+    GatewayACustomerRepository,
+    GatewayAProductRepository,
+    GatewayAPriceRepository,
   ],
 })
 export class GatewaysModule {}

@@ -19,3 +19,4 @@ export {
   type GatewayAWebhookRecord,
 } from './webhook-contract.js';
 export { GatewayAWebhookUpgradeTask, type UpgradeModeOutcome, type UpgradeStatus, type WebhookUpgradeProgress } from './webhook-upgrade.task.js';
+export * from './cache/index.js';

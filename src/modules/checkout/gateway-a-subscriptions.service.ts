@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Stripe from 'stripe';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { describeGatewayFailure, GatewayAClientFactory, gatewayAFees, toGatewayError } from '../gateways/index.js';
+import { InvalidPaymentStateError, type PaymentRecord, PaymentsService } from '../payments/index.js';
+import { GatewayACatalogService } from './gateway-a-catalog.service.js';
+import { idempotencyKeys } from './idempotency-keys.js';
+import { isRecurring } from './recurring-interval.js';
+
+export interface EnsuredSubscription {
+  subscriptionId: string;
+  status: string;
+}
+
+/**
+ * Creates the gateway-A subscription of a subscription record once its SetupIntent has
+ * succeeded. Called by the checkout route and by the `setup_intent.succeeded` webhook, possibly
+ * at the same time: both send the same idempotency key (from the payment id) and so get the same
+ * subscription back.
+ */
+@Injectable()
+export class GatewayASubscriptionsService {
+  private readonly fees;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clients: GatewayAClientFactory,
+    private readonly catalog: GatewayACatalogService,
+    private readonly payments: PaymentsService,
+  ) {
+    this.fees = gatewayAFees(config.plan);
+  }
+
+  /**
+   * The record's subscription: the stored one if any (no gateway call), else a new one for the
+   * record's recurring price, customer and the payment method its SetupIntent saved; stores
+   * `provider_subscription_ref` and `subscription_status`. Gateway failures: 502 `checkout_gateway_error`.
+   */
+  async ensureSubscription(payment: PaymentRecord): Promise<EnsuredSubscription> {
+    if (payment.provider_subscription_ref) {
+      return { subscriptionId: payment.provider_subscription_ref, status: payment.subscription_status ?? 'incomplete' };
+    }
+    if (payment.gateway !== 'gateway_a' || !isRecurring(payment.frequency)) {
+      throw new InvalidPaymentStateError('This payment is not a gateway A subscription.');
+    }
+    const setupIntentId = payment.provider_payment_ref;
+    const customer = payment.provider_customer_ref;
+    if (!setupIntentId?.startsWith('seti_') || !customer) {
+      throw new InvalidPaymentStateError('This subscription has no completed payment method setup yet.');
+    }
+    const account = await this.clients.forMode(payment.mode);
+    let subscription: Stripe.Subscription;
+    try {
+      const setupIntent = await account.client.setupIntents.retrieve(setupIntentId);
+      const paymentMethod = typeof setupIntent.payment_method === 'string' ? setupIntent.payment_method : setupIntent.payment_method?.id;
+      if (setupIntent.status !== 'succeeded' || !paymentMethod) {
+        throw new InvalidPaymentStateError('The payment method setup of this subscription has not succeeded.');
+      }
+      const price = await this.catalog.ensureRecurringPrice(account, payment);
+      const feePercent = this.fees.applicationFeePercent;
+      subscription = await account.client.subscriptions.create(
+        {
+          customer,
+          items: [{ price }],
+          default_payment_method: paymentMethod,
+          ...(feePercent !== null ? { application_fee_percent: feePercent } : {}),
+          metadata: { checkout_payment_id: String(payment.id) },
+        },
+        { idempotencyKey: idempotencyKeys.subscription(payment.id) },
+      );
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeError)) throw error;
+      await this.payments.log({
+        paymentId: payment.id,
+        level: 'error',
+        event: 'subscription_failed',
+        message: `Creating the subscription failed: ${describeGatewayFailure(error)}.`,
+        context: { source: 'gateway_a' },
+      });
+      throw toGatewayError(error);
+    }
+    await this.payments.recordProviderDetails(
+      payment.id,
+      { providerSubscriptionRef: subscription.id, subscriptionStatus: subscription.status },
+      'gateway_a:subscription',
+    );
+    return { subscriptionId: subscription.id, status: subscription.status };
+  }
+}
