@@ -12,7 +12,25 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(CHECKOUT_VERSION)
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'application_password')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return withUniqueOperationIds(SwaggerModule.createDocument(app, config));
+}
+
+/**
+ * An `@All()` route (the live preview) is listed once per HTTP method with the same operationId;
+ * OpenAPI requires unique ids, so those get the method as a suffix (`administrationLivePreviewPost`).
+ */
+function withUniqueOperationIds(document: OpenAPIObject): OpenAPIObject {
+  const seen = new Map<string, number>();
+  const operations = Object.values(document.paths).flatMap((item) =>
+    Object.entries(item).filter(([, operation]) => typeof operation === 'object' && operation && 'operationId' in operation),
+  ) as Array<[string, { operationId: string }]>;
+  for (const [, operation] of operations) seen.set(operation.operationId, (seen.get(operation.operationId) ?? 0) + 1);
+  for (const [method, operation] of operations) {
+    if ((seen.get(operation.operationId) ?? 0) > 1) {
+      operation.operationId = `${operation.operationId}${method[0].toUpperCase()}${method.slice(1)}`;
+    }
+  }
+  return document;
 }
 
 /** Swagger UI at /docs and the OpenAPI 3 JSON at /docs-json. */

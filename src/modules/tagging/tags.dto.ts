@@ -8,11 +8,12 @@ export class TagDto {
 
 export class CreateTagDto {
   /** Tag name, unique (case-insensitive) */
+  // class-validator reports the bottom-most failing check first: the type check goes last.
   @Trim()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
   @Matches(/^[^<>]*$/, { message: 'tag must not contain < or >' })
+  @MaxLength(100)
+  @IsNotEmpty()
+  @IsString()
   tag: string;
 }
 
