@@ -2,6 +2,8 @@ export { PaymentsModule } from './payments.module.js';
 export {
   InvalidPaymentStateError,
   PaymentsService,
+  type RenewalFacts,
+  type RenewalResult,
   type TransitionOptions,
   type TransitionOutcome,
   type TransitionResult,

@@ -36,6 +36,16 @@ export class PaymentRepository {
     return this.payments.findOne({ where: { gateway, providerPaymentRef: ref } });
   }
 
+  /** A subscription's first payment (its renewal rows carry the same subscription id). */
+  findBySubscriptionRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return this.payments.findOne({ where: { gateway, providerSubscriptionRef: ref, parentPaymentId: IsNull() }, order: { id: 'ASC' } });
+  }
+
+  /** `findByProviderRef` inside a transaction. */
+  findByProviderRefIn(manager: EntityManager, gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return manager.getRepository(PaymentEntity).findOne({ where: { gateway, providerPaymentRef: ref } });
+  }
+
   /**
    * Section B's transaction id: the provider's payment id (newest match first), or the local id
    * of a record the provider does not know yet.

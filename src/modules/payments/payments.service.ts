@@ -34,6 +34,24 @@ export interface TransitionResult {
   payment: PaymentRecord;
 }
 
+/** One paid or failed invoice of a subscription after its first one. */
+export interface RenewalFacts {
+  /** The provider's invoice id: one renewal row per invoice (stored as `provider_payment_ref`). */
+  invoiceRef: string;
+  /** Minor units */
+  amount: number;
+  currency: string;
+  status: 'completed' | 'failed';
+  applicationFeeAmount?: number | null;
+  source: string;
+}
+
+export interface RenewalResult {
+  /** `created`: a new renewal row; otherwise what the status machine did to the existing one. */
+  outcome: 'created' | TransitionOutcome;
+  payment: PaymentRecord;
+}
+
 export class InvalidPaymentStateError extends ConflictError {
   constructor(message: string) {
     super('checkout_invalid_state', message);
@@ -174,6 +192,110 @@ export class PaymentsService {
   /** Adds a line to the payment log (for gateway and webhook modules). */
   async log(entry: PaymentLogEntry): Promise<void> {
     await this.logs.record(entry);
+  }
+
+  /** The first payment of a provider subscription. */
+  async findSubscriptionPayment(gateway: string, subscriptionRef: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findBySubscriptionRef(gateway, subscriptionRef);
+    return row ? toPaymentRecord(row) : null;
+  }
+
+  /**
+   * `recordProviderDetails` for facts that may arrive out of order: `isCurrent` runs in the same
+   * transaction, with the row locked, and decides (e.g. from the caller's own event-order table,
+   * written through the manager) whether `patch` is still news.
+   */
+  async recordProviderDetailsIf(
+    paymentId: number,
+    patch: PaymentPatch,
+    source: string,
+    isCurrent: (manager: EntityManager, payment: PaymentRecord) => Promise<boolean>,
+  ): Promise<{ applied: boolean; payment: PaymentRecord }> {
+    try {
+      return await this.transactions.run(async (manager) => {
+        const row = await this.payments.lockById(manager, paymentId);
+        if (!row) throw new NotFoundError('Payment');
+        if (!(await isCurrent(manager, toPaymentRecord(row)))) return { applied: false, payment: toPaymentRecord(row) };
+        if (applyPatch(row, patch)) {
+          row.updatedAt = new Date();
+          await this.payments.save(manager, row);
+          await this.logs.record({ paymentId, level: 'info', event: 'provider_details', message: `Provider details recorded by ${source}.`, context: { source, fields: changedNames(patch) } }, manager);
+        }
+        return { applied: true, payment: toPaymentRecord(row) };
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new InvalidPaymentStateError('That provider payment is already linked to another payment.');
+      throw error;
+    }
+  }
+
+  /**
+   * A subscription renewal: one row per invoice, pointing at the first payment (`parent_payment_id`)
+   * and copying what it pays for. A repeat for the same invoice moves the existing row instead
+   * (a failed attempt paid later completes it; backward moves are ignored). One transaction with
+   * the first payment locked, so concurrent deliveries of one invoice create one row.
+   */
+  async recordRenewal(parentId: number, facts: RenewalFacts): Promise<RenewalResult> {
+    const attempt = () =>
+      this.transactions.run(async (manager): Promise<RenewalResult> => {
+        const parent = await this.payments.lockById(manager, parentId);
+        if (!parent) throw new NotFoundError('Payment');
+        const received = facts.status === 'completed' ? facts.amount : null;
+        const existing = await this.payments.findByProviderRefIn(manager, parent.gateway, facts.invoiceRef);
+        if (existing) {
+          if (existing.parentPaymentId !== parent.id) throw new InvalidPaymentStateError('That invoice is already linked to another payment.');
+          const patch = received === null ? undefined : { amountReceived: received };
+          const outcome = await this.move(manager, existing, facts.status, { source: facts.source, reason: 'renewal invoice', patch });
+          return { outcome, payment: toPaymentRecord(existing) };
+        }
+        const now = new Date();
+        const row = await this.payments.insert(manager, {
+          formId: parent.formId,
+          parentPaymentId: parent.id,
+          gateway: parent.gateway,
+          paymentMethod: parent.paymentMethod,
+          mode: parent.mode,
+          status: facts.status,
+          amount: facts.amount,
+          currency: facts.currency,
+          applicationFeeAmount: facts.applicationFeeAmount ?? null,
+          amountReceived: received,
+          planIndex: parent.planIndex,
+          priceIndex: parent.priceIndex,
+          frequency: parent.frequency,
+          emailAddress: parent.emailAddress,
+          firstName: parent.firstName,
+          lastName: parent.lastName,
+          customFields: parent.customFields,
+          secretNonce: this.references.newNonce(),
+          providerPaymentRef: facts.invoiceRef,
+          providerCustomerRef: parent.providerCustomerRef,
+          providerSubscriptionRef: parent.providerSubscriptionRef,
+          providerCaptureRef: null,
+          subscriptionStatus: null,
+          clientIp: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await this.logs.record(
+          {
+            paymentId: row.id,
+            level: 'info',
+            event: 'renewal_created',
+            message: `Renewal ${facts.status} for subscription payment ${parent.id} (${facts.source}).`,
+            context: { source: facts.source, parent_payment_id: parent.id, status: facts.status, amount: facts.amount, currency: facts.currency },
+          },
+          manager,
+        );
+        return { outcome: 'created', payment: toPaymentRecord(row) };
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // Another instance inserted the row for this invoice first: the second attempt finds it.
+      if (isDuplicateKeyError(error)) return attempt();
+      throw error;
+    }
   }
 
   /** The record to update, if id and secret match (403 otherwise, with nothing written). */
