@@ -58,6 +58,20 @@ export class InvalidPaymentStateError extends ConflictError {
   }
 }
 
+/** An admin charge without a form (section B `POST /gateway-a/payment`, `POST /payment/process`). */
+export interface AdminChargeInput {
+  gateway: PaymentRecord['gateway'];
+  method: string;
+  mode: PaymentRecord['mode'];
+  /** Minor units of `currency` */
+  amount: number;
+  currency: string;
+  description?: string;
+  userId: number;
+  /** For the log: the route that asked */
+  source: string;
+}
+
 /** Statuses in which sync-details may still change a record (failed: a retry moves it back to pending). */
 const EDITABLE: readonly PaymentStatus[] = ['pending', 'failed'];
 
@@ -119,6 +133,56 @@ export class PaymentsService {
       gateway: payment.gateway,
       updated_at: payment.updated_at,
     };
+  }
+
+  /**
+   * A form-less pending record for an admin charge (section B virtual terminal): no payer
+   * fields, no client IP; the charge's outcome is recorded with `transition` afterwards.
+   */
+  async createAdminCharge(input: AdminChargeInput): Promise<PaymentRecord> {
+    const now = new Date();
+    const row = await this.transactions.run(async (manager) => {
+      const created = await this.payments.insert(manager, {
+        formId: null,
+        parentPaymentId: null,
+        gateway: input.gateway,
+        paymentMethod: input.method,
+        mode: input.mode,
+        status: 'pending',
+        amount: input.amount,
+        currency: input.currency,
+        applicationFeeAmount: null,
+        amountReceived: null,
+        planIndex: null,
+        priceIndex: null,
+        frequency: 'one-time',
+        emailAddress: null,
+        firstName: null,
+        lastName: null,
+        customFields: JSON.stringify({}),
+        secretNonce: this.references.newNonce(),
+        providerPaymentRef: null,
+        providerCustomerRef: null,
+        providerSubscriptionRef: null,
+        providerCaptureRef: null,
+        subscriptionStatus: null,
+        clientIp: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.logs.record(
+        {
+          paymentId: created.id,
+          level: 'info',
+          event: 'payment_created',
+          message: `Admin charge created by user ${input.userId} (${input.source}).`,
+          context: { source: input.source, user_id: input.userId, gateway: input.gateway, amount: input.amount, currency: input.currency, mode: input.mode, description: input.description ?? null },
+        },
+        manager,
+      );
+      return created;
+    });
+    return toPaymentRecord(row);
   }
 
   /** Section B GET /payment/status. */
