@@ -219,8 +219,9 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       );
       const live = paths[livePath];
       expect(Object.keys(live).sort()).toEqual(['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'search'].sort());
-      for (const operation of Object.values(live)) {
-        expect(operation.operationId).toBe('administrationLivePreview');
+      for (const [method, operation] of Object.entries(live)) {
+        // One operation per HTTP method, each with a unique id (administrationLivePreviewPost, ...).
+        expect(operation.operationId).toBe(`administrationLivePreview${method[0].toUpperCase()}${method.slice(1)}`);
         expect(operation.responses['200'].content).toHaveProperty(['text/html']);
       }
       expect(ids).not.toContain('administrationLivePreview');

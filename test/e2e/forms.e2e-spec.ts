@@ -45,6 +45,8 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
   const invalid: Array<[string, (s: ReturnType<typeof validSettings>) => unknown, string]> = [
     ['an unknown currency', (s) => ((s.plans[0].prices[0].currency = 'XYZ'), s), 'settings.plans.0.prices.0.currency'],
     ['a lower-case currency', (s) => ((s.plans[0].prices[0].currency = 'usd'), s), 'settings.plans.0.prices.0.currency'],
+    ['a KWD amount the gateway cannot charge (last digit not 0)', (s) => ((s.plans[0].prices[0].currency = 'KWD'), (s.plans[0].prices[0].amount = 1505), s), 'settings.plans.0.prices.0.amount'],
+    ['an ISK amount with a fraction of a króna', (s) => ((s.plans[0].prices[0].currency = 'ISK'), (s.plans[0].prices[0].amount = 150), s), 'settings.plans.0.prices.0.amount'],
     ['an unknown frequency', (s) => ((s.plans[1].prices[0].frequency = 'weekly' as never), s), 'settings.plans.1.prices.0.frequency'],
     ['a fractional amount', (s) => ((s.plans[0].prices[0].amount = 19.99), s), 'settings.plans.0.prices.0.amount'],
     ['an amount given as a string', (s) => ((s.plans[0].prices[0].amount = '1000' as never), s), 'settings.plans.0.prices.0.amount'],

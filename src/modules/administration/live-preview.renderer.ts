@@ -1,4 +1,5 @@
-import { CORE_FIELDS, currencyExponent, describePrice, type FormField, minorToDecimalString, type PaymentFormSettings } from '../forms/index.js';
+import { currencyRule, toDecimalString } from '../../common/money/index.js';
+import { CORE_FIELDS, describePrice, type FormField, type PaymentFormSettings } from '../forms/index.js';
 import { escapeHtml } from '../mail/index.js';
 
 export interface PreviewMethod {
@@ -61,11 +62,12 @@ function renderPlans(settings: PaymentFormSettings): string {
           ` <span class="plan-title">${escapeHtml(plan.title)}</span> <span class="amount">${escapeHtml(describePrice(price))}</span></label>`,
       );
       if (price.custom_amount) {
-        const step = currencyExponent(price.currency) === 0 ? '1' : `0.${'0'.repeat(currencyExponent(price.currency) - 1)}1`;
+        // The smallest amount step the gateway accepts in this currency (0.01 USD, 1 JPY, 0.010 KWD, 1.00 ISK).
+        const step = toDecimalString(currencyRule(price.currency).step, price.currency);
         rows.push(
           `<label class="custom-amount" for="${id}-amount">Amount (${escapeHtml(price.currency)})` +
-            ` <input type="number" id="${id}-amount" name="amount" min="${minorToDecimalString(price.custom_amount.min, price.currency)}"` +
-            ` max="${minorToDecimalString(price.custom_amount.max, price.currency)}" step="${step}" value="${minorToDecimalString(price.amount, price.currency)}"></label>`,
+            ` <input type="number" id="${id}-amount" name="amount" min="${toDecimalString(price.custom_amount.min, price.currency)}"` +
+            ` max="${toDecimalString(price.custom_amount.max, price.currency)}" step="${step}" value="${toDecimalString(price.amount, price.currency)}"></label>`,
         );
       }
       first = false;

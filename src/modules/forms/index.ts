@@ -4,5 +4,5 @@ export * from './form-settings.js';
 export { checkFormSettings, parseFormSettings, toFormSettings, toPaymentFormDto } from './form-settings.mapper.js';
 export { PaymentFormSettingsDto, MAX_FORM_AMOUNT } from './payment-form-settings.dto.js';
 export { PaymentFormDto } from './payment-form.dto.js';
-export { currencyExponent, describePrice, formatMinorAmount, FREQUENCY_LABELS, minorToDecimalString } from './price-format.js';
+export { describePrice, FREQUENCY_LABELS } from './price-format.js';
 export { GATEWAY_LABELS, methodLabel, PAYMENT_METHOD_LABELS } from './method-labels.js';

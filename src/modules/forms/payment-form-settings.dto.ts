@@ -39,6 +39,7 @@ import {
   IsNotBelowSibling,
   IsOnlyForRecurring,
   IsUniqueBy,
+  IsChargeableIn,
   IsWithinCustomAmount,
   MatchesCoreFieldType,
 } from './settings-validators.js';
@@ -68,6 +69,7 @@ export class CustomAmountDto {
 export class FormPriceDto {
   /** Amount in minor units of `currency` (1000 USD = $10.00); with `custom_amount`, the suggested amount */
   @IsWithinCustomAmount()
+  @IsChargeableIn('currency')
   @Max(MAX_FORM_AMOUNT)
   @Min(1)
   @IsInt()
@@ -83,6 +85,7 @@ export class FormPriceDto {
   /** One-off fee charged with the first payment of a recurring price, in minor units */
   @IsOptional()
   @IsOnlyForRecurring()
+  @IsChargeableIn('currency')
   @Max(MAX_FORM_AMOUNT)
   @Min(0)
   @IsInt()

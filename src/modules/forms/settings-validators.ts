@@ -1,4 +1,5 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { isCurrencyCode, isValidMinorAmount, toDecimalString, currencyRule } from '../../common/money/index.js';
 
 /**
  * Cross-field rules of payment-form settings, as class-validator decorators so that a failure is
@@ -104,6 +105,25 @@ export function HasSomePaymentMethod(options?: ValidationOptions): PropertyDecor
     'hasSomePaymentMethod',
     (value) => !!value && typeof value === 'object' && Object.values(value).some((methods) => Array.isArray(methods) && methods.length > 0),
     () => 'payment_methods must enable at least one method',
+    options,
+  );
+}
+
+/**
+ * On an amount: a multiple of the smallest step the gateway charges in the sibling `currency`
+ * (three-decimal currencies end in 0, ISK is whole krónur), so a saved form can always be paid.
+ */
+export function IsChargeableIn(currencyField: string, options?: ValidationOptions): PropertyDecorator {
+  return rule(
+    'isChargeableIn',
+    (value, args) => {
+      const currency = record(args)[currencyField];
+      return !isInt(value) || !isCurrencyCode(currency) || isValidMinorAmount(value, currency);
+    },
+    (args) => {
+      const currency = String(record(args)[currencyField]);
+      return `${args.property} must be a multiple of ${toDecimalString(currencyRule(currency).step, currency)} ${currency} in minor units`;
+    },
     options,
   );
 }

@@ -1,4 +1,5 @@
-import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, formatMinorAmount, methodLabel, type PaymentForm } from '../forms/index.js';
+import { formatMoney } from '../../common/money/index.js';
+import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, methodLabel, type PaymentForm } from '../forms/index.js';
 import { escapeHtml } from './html.js';
 
 /** What a confirmation email says about a payment; the payments module maps its record to this. */
@@ -97,7 +98,7 @@ export function fillSubject(template: string, values: Record<string, string>): s
 }
 
 function formatAmount(payment: PaymentEmailFacts): string {
-  const money = formatMinorAmount(payment.amount, payment.currency);
+  const money = formatMoney(payment.amount, payment.currency);
   return payment.frequency === 'one-time' ? money : `${money} / ${FREQUENCY_LABELS[payment.frequency]}`;
 }
 
