@@ -34,7 +34,8 @@ export class GatewayASubscriptionsService {
   /**
    * The record's subscription: the stored one if any (no gateway call), else a new one for the
    * record's recurring price, customer and the payment method its SetupIntent saved; stores
-   * `provider_subscription_ref` and `subscription_status`. Gateway failures: 502 `checkout_gateway_error`.
+   * `provider_subscription_ref`, `subscription_status` and (free plan) the first invoice's
+   * `application_fee_amount`. Gateway failures: 502 `checkout_gateway_error`.
    */
   async ensureSubscription(payment: PaymentRecord): Promise<EnsuredSubscription> {
     if (payment.provider_subscription_ref) {
@@ -81,7 +82,8 @@ export class GatewayASubscriptionsService {
     }
     await this.payments.recordProviderDetails(
       payment.id,
-      { providerSubscriptionRef: subscription.id, subscriptionStatus: subscription.status },
+      // Free plan: the fee of the first invoice (2 % of the price), as on one-time payments.
+      { providerSubscriptionRef: subscription.id, subscriptionStatus: subscription.status, applicationFeeAmount: this.fees.applicationFeeAmount(payment.amount) },
       'gateway_a:subscription',
     );
     return { subscriptionId: subscription.id, status: subscription.status };
