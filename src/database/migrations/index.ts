@@ -3,6 +3,7 @@ import { CreateCheckoutTables1764115300000 } from './1764115300000-CreateCheckou
 import { CreatePaymentForms1764115400000 } from './1764115400000-CreatePaymentForms.js';
 import { CreatePages1764115500000 } from './1764115500000-CreatePages.js';
 import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-CreateGatewayAConnectTables.js';
+import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CreatePaymentForms1764115400000,
   CreatePages1764115500000,
   CreateGatewayAConnectTables1764115700000,
+  CreateWebhookSubscriptionStates1764115850000,
 ];
