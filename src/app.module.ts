@@ -22,6 +22,7 @@ import { PluginModule } from './modules/plugin/index.js';
 import { SettingsModule } from './modules/settings/index.js';
 import { TaggingModule } from './modules/tagging/index.js';
 import { TemplatesModule } from './modules/templates/index.js';
+import { WebhooksModule } from './modules/webhooks/index.js';
 
 @Module({
   imports: [
@@ -43,6 +44,7 @@ import { TemplatesModule } from './modules/templates/index.js';
     GatewaysModule,
     PaymentsModule,
     CheckoutModule,
+    WebhooksModule,
     HealthModule,
   ],
   providers: [
