@@ -5,6 +5,7 @@ import { type PaymentPatch, PaymentsService, type PaymentStatus } from '../../sr
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import type { TestApp } from '../support/test-app.js';
@@ -642,6 +643,62 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       const renewals = await t.dataSource.query(`SELECT id, status FROM ${table.payments} WHERE parent_payment_id = ?`, [parent]);
       expect(renewals).toHaveLength(1);
       expect(renewals[0].status).toBe('completed');
+    });
+  });
+
+  describe('with the checkout routes, on the fake\'s own objects', () => {
+    const fakeObject = (id: string) => ({ ...bed.fake.resources.get(id)! }) as Record<string, unknown>;
+
+    it('one-time: the webhook completes the payment the intent route created; the checkout route then agrees', async () => {
+      const record = await createRecord(t, form);
+      const id = record.sync.payment_id;
+      const created = await createIntent(t, record);
+      expect(created.status).toBe(200);
+      const intentId = created.body.intent_id as string;
+      bed.fake.resources.setIntentStatus(intentId, 'succeeded');
+
+      const res = await deliver('payment_intent.succeeded', fakeObject(intentId));
+      expect(res.body).toEqual({ received: true, outcome: 'processed' });
+      expect(await row(id)).toMatchObject({ status: 'completed', provider_payment_ref: intentId });
+      expect(Number((await row(id)).amount_received)).toBe(1000);
+
+      const done = await finishCheckout(t, record, { intent_id: intentId });
+      expect(done.status).toBe(200);
+      expect(done.body).toMatchObject({ status: 'completed', payment_id: id });
+      expect((await logEvents(id)).filter((event) => event === 'status_changed')).toHaveLength(1);
+    });
+
+    it('subscription: setup succeeded → subscription created → its events and first invoice complete the payment', async () => {
+      const record = await createRecord(t, form, { plan_index: 1, price_index: 1 });
+      const id = record.sync.payment_id;
+      const created = await createIntent(t, record);
+      expect(created.body).toMatchObject({ intent_type: 'setup_intent' });
+      const setupId = created.body.intent_id as string;
+      const client = await gatewayClient(t);
+      expect((await client.setupIntents.confirm(setupId, { payment_method: 'pm_card_visa' })).status).toBe('succeeded');
+
+      expect((await deliver('setup_intent.succeeded', fakeObject(setupId))).body).toEqual({ received: true, outcome: 'processed' });
+      const afterSetup = await row(id);
+      expect(afterSetup).toMatchObject({ status: 'processing', provider_subscription_ref: expect.stringMatching(/^sub_/) });
+      const subscription = fakeObject(afterSetup.provider_subscription_ref as string);
+      expect(subscription.metadata).toEqual({ checkout_payment_id: String(id) });
+      const invoiceObject = fakeObject(subscription.latest_invoice as string);
+
+      expect((await deliver('customer.subscription.created', subscription)).body.outcome).toBe('processed');
+      expect(await row(id)).toMatchObject({ subscription_status: 'active', status: 'processing' });
+
+      // The invoice's own payment intent carries no checkout metadata: nothing to do for it.
+      const invoicePayment = (invoiceObject.payments as { data: Array<{ payment: { payment_intent: string } }> }).data[0].payment.payment_intent;
+      expect((await deliver('payment_intent.succeeded', fakeObject(invoicePayment))).body).toEqual({ received: true, outcome: 'ignored' });
+
+      expect((await deliver('invoice.paid', invoiceObject)).body).toEqual({ received: true, outcome: 'processed' });
+      const paid = await row(id);
+      expect(paid).toMatchObject({ status: 'completed' });
+      expect(Number(paid.amount_received)).toBe(999);
+      expect(await t.dataSource.query(`SELECT id FROM ${table.payments} WHERE parent_payment_id = ?`, [id])).toEqual([]);
+
+      const done = await finishCheckout(t, record);
+      expect(done.body).toMatchObject({ status: 'completed', payment_id: id });
     });
   });
 
