@@ -49,13 +49,15 @@ export class GatewayAWebhookService {
   ) {}
 
   async receive(mode: GatewayMode, rawBody: Buffer | undefined, signature: string | undefined): Promise<GatewayAWebhookReceiptDto> {
+    // No raw bytes: the body was not JSON (or form) encoded; it cannot carry a valid signature.
+    const body = rawBody ?? Buffer.alloc(0);
     const secret = await this.contracts.getSigningSecret(mode);
-    const check = verifyGatewayASignature(rawBody ?? Buffer.alloc(0), signature, secret, SIGNATURE_TOLERANCE_SECONDS, this.clock.now().getTime());
+    const check = verifyGatewayASignature(body, signature, secret, SIGNATURE_TOLERANCE_SECONDS, this.clock.now().getTime());
     if (!check.valid) {
       this.logger.warn({ mode, reason: check.reason }, 'gateway A webhook refused: signature');
       throw new InvalidSignatureError();
     }
-    const parsed = parseGatewayAEvent(rawBody!);
+    const parsed = parseGatewayAEvent(body);
     if (!parsed.ok) throw new InvalidEventError('checkout_invalid_event', `The body is not a gateway event: ${parsed.reason}.`);
     const event = parsed.event;
     if (event.livemode !== (mode === 'live')) {
@@ -63,7 +65,7 @@ export class GatewayAWebhookService {
       throw new InvalidEventError('checkout_livemode_mismatch', `A ${event.livemode ? 'live' : 'test'} event cannot be delivered to the ${mode} endpoint.`);
     }
 
-    const stored = await this.events.recordEventOnce({ provider: 'gateway_a', eventId: event.id, type: event.type, mode });
+    const stored = await this.events.recordEventOnce({ provider: 'gateway_a', eventId: event.id, type: event.type, mode }, undefined, this.clock.now());
     let rowId: number;
     if (stored.recorded) rowId = stored.event.id;
     else if (stored.existing && stored.existing.status === 'received') rowId = stored.existing.id; // an earlier attempt did not finish
