@@ -1,0 +1,75 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+/**
+ * SQLite (better-sqlite3) gives TypeORM one connection for the whole process. Without care, two
+ * concurrent `transaction()` calls nest as savepoints of each other, and a plain query issued by
+ * another request while a transaction is open runs inside it (and is lost if that transaction
+ * rolls back). The gate makes the one connection behave like a pool of one:
+ *
+ * - transactions run one at a time, in arrival order;
+ * - a query from outside the running transaction waits until that transaction has ended;
+ * - work inside a transaction (the same async context) is never blocked, so nested
+ *   `transaction()` calls become savepoints of their own transaction as TypeORM intends.
+ *
+ * MySQL/MariaDB need none of this: TypeORM gives each transaction its own pooled connection.
+ */
+export class SqliteAccessGate {
+  private readonly context = new AsyncLocalStorage<symbol>();
+  private tail: Promise<void> = Promise.resolve();
+  private current: { token: symbol; ended: Promise<void> } | null = null;
+  private queriesInFlight = 0;
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+
+  /** Runs `work` as the only transaction on the connection. */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.current && this.context.getStore() === this.current.token) return work();
+    let release!: () => void;
+    const ended = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => ended);
+    await previous;
+    while (this.queriesInFlight > 0) await this.idle;
+    const token = Symbol('sqlite-transaction');
+    this.current = { token, ended };
+    try {
+      return await this.context.run(token, work);
+    } finally {
+      this.current = null;
+      release();
+    }
+  }
+
+  /** Runs one query, after the running transaction if the query does not belong to it. */
+  async query<T>(run: () => Promise<T>): Promise<T> {
+    while (this.current && this.context.getStore() !== this.current.token) await this.current.ended;
+    if (this.queriesInFlight++ === 0) this.idle = new Promise<void>((resolve) => (this.markIdle = resolve));
+    try {
+      return await run();
+    } finally {
+      if (--this.queriesInFlight === 0) this.markIdle();
+    }
+  }
+}
+
+/** Puts a better-sqlite3 DataSource behind a SqliteAccessGate; call before `initialize()`. */
+export function installSqliteAccessGate(dataSource: DataSource): SqliteAccessGate {
+  const gate = new SqliteAccessGate();
+  const manager = dataSource.manager;
+  const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
+  manager.transaction = ((...args: unknown[]) => gate.exclusive(() => transaction(...args))) as EntityManager['transaction'];
+
+  const wrapped = new WeakSet<QueryRunner>();
+  const createQueryRunner = dataSource.driver.createQueryRunner.bind(dataSource.driver);
+  dataSource.driver.createQueryRunner = (mode) => {
+    const runner = createQueryRunner(mode);
+    if (!wrapped.has(runner)) {
+      wrapped.add(runner);
+      const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+      runner.query = ((...args: unknown[]) => gate.query(() => query(...args))) as QueryRunner['query'];
+    }
+    return runner;
+  };
+  return gate;
+}
