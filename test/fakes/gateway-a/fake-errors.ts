@@ -50,6 +50,15 @@ export function onlyParams(body: FormObject, allowed: readonly string[]): void {
   }
 }
 
+/** `onlyParams` for a nested hash: the unknown key is named with its full path, as the API does. */
+export function nestedParams(body: FormObject, path: string, allowed: readonly string[]): void {
+  for (const key of Object.keys(body)) {
+    if (!allowed.includes(key)) {
+      throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'parameter_unknown', param: `${path}[${key}]`, message: `Received unknown parameter: ${path}[${key}]` });
+    }
+  }
+}
+
 // --- typed readers of form values -------------------------------------------------------------
 
 export function str(body: FormObject, name: string, required: true): string;

@@ -112,6 +112,114 @@ describe('fake gateway A (through the stripe SDK)', () => {
     expect(invoice.confirmation_secret?.client_secret).toMatch(new RegExp(`^${intentId}_secret_`));
   });
 
+  describe('add_invoice_items (one-off items on the first invoice only)', () => {
+    const monthly = async (currency = 'eur', unitAmount = 999) => {
+      const customer = await stripe.customers.create({ email: `setup-${currency}@example.test` });
+      const product = await stripe.products.create({ name: 'Club' });
+      const price = await stripe.prices.create({ product: product.id, unit_amount: unitAmount, currency, recurring: { interval: 'month', interval_count: 1 } });
+      return { customer: customer.id, product: product.id, price: price.id };
+    };
+    const lineAmounts = (invoice: Stripe.Invoice) => invoice.lines.data.map((line) => [line.parent?.type, line.amount]);
+
+    it('adds price_data items to the first invoice: lines, totals, payment and fee cover them; renewals carry the items only', async () => {
+      const { customer, product, price } = await monthly();
+      const subscription = await stripe.subscriptions.create({
+        customer,
+        items: [{ price }],
+        add_invoice_items: [{ price_data: { currency: 'eur', product, unit_amount: 500 } }],
+        default_payment_method: 'pm_card_visa',
+        application_fee_percent: 2,
+        expand: ['latest_invoice'],
+      });
+      expect(fake.requestsTo('POST', '/v1/subscriptions')[0].body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'eur', product, unit_amount: '500' } }] });
+      expect(subscription.status).toBe('active');
+      const first = subscription.latest_invoice as Stripe.Invoice;
+      expect(first).toMatchObject({ billing_reason: 'subscription_create', status: 'paid', amount_due: 1499, amount_paid: 1499, amount_remaining: 0, subtotal: 1499, total: 1499, application_fee_amount: 30 });
+      expect(lineAmounts(first)).toEqual([
+        ['subscription_item_details', 999],
+        ['invoice_item_details', 500],
+      ]);
+      const setupLine = first.lines.data[1];
+      expect(setupLine.pricing?.price_details).toMatchObject({ product });
+      expect(setupLine.parent?.invoice_item_details).toMatchObject({ invoice_item: expect.stringMatching(/^ii_/), subscription: subscription.id });
+      const inlinePrice = await stripe.prices.retrieve(setupLine.pricing!.price_details!.price as string);
+      expect(inlinePrice).toMatchObject({ type: 'one_time', unit_amount: 500, currency: 'eur', product, active: false });
+      const paymentIntent = (first.payments!.data[0].payment as { payment_intent: string }).payment_intent;
+      expect(await stripe.paymentIntents.retrieve(paymentIntent)).toMatchObject({ amount: 1499, amount_received: 1499, status: 'succeeded' });
+
+      const renewal = fake.resources.renewSubscription(subscription.id) as unknown as Stripe.Invoice;
+      expect(renewal).toMatchObject({ billing_reason: 'subscription_cycle', status: 'paid', amount_due: 999, amount_paid: 999, total: 999, application_fee_amount: 20 });
+      expect(lineAmounts(renewal)).toEqual([['subscription_item_details', 999]]);
+      expect((await stripe.invoices.retrieve(renewal.id)).parent?.subscription_details?.subscription).toBe(subscription.id);
+      expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({ status: 'active', latest_invoice: renewal.id });
+    });
+
+    it('takes a one-time price id too, with a quantity', async () => {
+      const { customer, product, price } = await monthly('usd', 1000);
+      const fee = await stripe.prices.create({ product, unit_amount: 250, currency: 'usd' });
+      const subscription = await stripe.subscriptions.create({
+        customer,
+        items: [{ price }],
+        add_invoice_items: [{ price: fee.id, quantity: 2 }],
+        default_payment_method: 'pm_card_visa',
+        expand: ['latest_invoice'],
+      });
+      const first = subscription.latest_invoice as Stripe.Invoice;
+      expect(first).toMatchObject({ amount_paid: 1500, total: 1500, application_fee_amount: null });
+      expect(first.lines.data[1]).toMatchObject({ amount: 500, quantity: 2, pricing: { price_details: { price: fee.id, product } } });
+    });
+
+    it('charges a trial subscription the one-off items at once; without them nothing is due', async () => {
+      const { customer, product, price } = await monthly();
+      const trial = await stripe.subscriptions.create({
+        customer,
+        items: [{ price }],
+        add_invoice_items: [{ price_data: { currency: 'eur', product, unit_amount: 300 } }],
+        default_payment_method: 'pm_card_visa',
+        trial_period_days: 7,
+        expand: ['latest_invoice'],
+      });
+      expect(trial.status).toBe('trialing');
+      expect(trial.latest_invoice).toMatchObject({ amount_paid: 300, total: 300 });
+      const plain = await stripe.subscriptions.create({ customer, items: [{ price }], trial_period_days: 7, expand: ['latest_invoice'] });
+      expect(plain.status).toBe('trialing');
+      expect(plain.latest_invoice).toMatchObject({ amount_due: 0, amount_paid: 0, status: 'paid' });
+    });
+
+    it('leaves the first invoice open for its whole total when the payment needs the customer', async () => {
+      const { customer, product, price } = await monthly();
+      const subscription = await stripe.subscriptions.create({
+        customer,
+        items: [{ price }],
+        add_invoice_items: [{ price_data: { currency: 'eur', product, unit_amount: 500 } }],
+        default_payment_method: 'pm_card_authenticationRequired',
+        expand: ['latest_invoice'],
+      });
+      expect(subscription.status).toBe('incomplete');
+      expect(subscription.latest_invoice).toMatchObject({ status: 'open', amount_due: 1499, amount_paid: 0, amount_remaining: 1499 });
+    });
+
+    it('refuses items in another currency, recurring prices, missing fields and unknown keys', async () => {
+      const { customer, product, price } = await monthly();
+      const recurring = await stripe.prices.create({ product, unit_amount: 100, currency: 'eur', recurring: { interval: 'month' } });
+      const attempts: Array<[Stripe.SubscriptionCreateParams.AddInvoiceItem, string]> = [
+        [{ price_data: { currency: 'usd', product, unit_amount: 500 } }, 'add_invoice_items[0][price_data][currency]'],
+        [{ price: recurring.id }, 'add_invoice_items[0][price]'],
+        [{ price_data: { currency: 'eur', product: 'prod_missing', unit_amount: 500 } }, 'add_invoice_items[0][price_data][product]'],
+        [{ price_data: { currency: 'eur', product } } as Stripe.SubscriptionCreateParams.AddInvoiceItem, 'add_invoice_items[0][price_data][unit_amount]'],
+        [{ quantity: 1 }, 'add_invoice_items[0]'],
+        [{ price_data: { currency: 'eur', product, unit_amount: 500, recurring: { interval: 'month' } } } as unknown as Stripe.SubscriptionCreateParams.AddInvoiceItem, 'add_invoice_items[0][price_data][recurring]'],
+      ];
+      for (const [item, param] of attempts) {
+        await expect(stripe.subscriptions.create({ customer, items: [{ price }], add_invoice_items: [item], default_payment_method: 'pm_card_visa' })).rejects.toMatchObject({
+          type: 'StripeInvalidRequestError',
+          param,
+        });
+      }
+      expect(fake.resources.list('subscription').filter((subscription) => subscription.customer === customer)).toHaveLength(0);
+    });
+  });
+
   it('keeps a webhook endpoint secret and api_version across updates, and refuses api_version on update', async () => {
     const created = await stripe.webhookEndpoints.create({
       url: 'https://shop.example/hook',

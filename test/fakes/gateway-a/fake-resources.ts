@@ -6,6 +6,8 @@ import {
   int,
   invalidParam,
   mergeMetadata,
+  missingParam,
+  nestedParams,
   noSuch,
   obj,
   onlyParams,
@@ -476,6 +478,7 @@ export class FakeResources {
     onlyParams(body, [
       'customer',
       'items',
+      'add_invoice_items',
       'default_payment_method',
       'application_fee_percent',
       'metadata',
@@ -509,50 +512,32 @@ export class FakeResources {
         current_period_end: period.end,
       };
     });
+    const currency = itemObjects[0].price.currency as string;
+    const extras = this.addInvoiceItems(account, body, currency);
     const feePercent = decimal(body, 'application_fee_percent');
     if (feePercent !== undefined && feePercent > 100) throw invalidParam('application_fee_percent', 'application_fee_percent must be at most 100');
     const behavior = str(body, 'payment_behavior') ?? 'allow_incomplete';
     const paymentMethod =
       str(body, 'default_payment_method') ?? ((customer.invoice_settings as Json | undefined)?.default_payment_method as string | null) ?? null;
-    const amountDue = itemObjects.reduce((sum, item) => sum + (item.price.unit_amount as number) * item.quantity, 0);
-    const currency = itemObjects[0].price.currency as string;
     const trialDays = int(body, 'trial_period_days');
 
-    // The first invoice is paid at once when a usable payment method is known; otherwise the
-    // subscription waits (incomplete) for the customer to pay the invoice's payment intent.
-    const outcome = paymentMethod && behavior !== 'default_incomplete' ? this.outcomeFor(paymentMethod) : null;
-    const paid = trialDays !== undefined || amountDue === 0 || outcome === 'succeeded';
-    const invoiceIntent = this.createPaymentIntent(account, {
-      amount: String(Math.max(amountDue, 1)),
+    // The first invoice: the items (free during a trial) plus the one-off `add_invoice_items`,
+    // which only this invoice carries. It is paid at once when a usable payment method is known;
+    // otherwise the subscription waits (incomplete) for the customer to pay its payment intent.
+    const invoice = this.createSubscriptionInvoice(account, {
+      subscriptionId,
+      customerId,
       currency,
-      customer: customerId,
-      ...(paymentMethod ? { payment_method: paymentMethod } : {}),
-      metadata: { subscription: subscriptionId },
+      metadata: mergeMetadata({}, body.metadata),
+      items: itemObjects,
+      extras,
+      trial: trialDays !== undefined,
+      billingReason: 'subscription_create',
+      paymentMethod,
+      charge: behavior !== 'default_incomplete',
+      feePercent,
     });
-    if (paid) this.setIntentStatus(invoiceIntent.id as string, 'succeeded');
-    // Current API shape: the invoice points at its subscription through `parent` and at its
-    // payment intent through `payments` / `confirmation_secret` (no top-level payment_intent).
-    const invoice = this.put('invoice', account, {
-      id: fakeId('in'),
-      object: 'invoice',
-      amount_due: trialDays !== undefined ? 0 : amountDue,
-      amount_paid: paid && trialDays === undefined ? amountDue : 0,
-      amount_remaining: paid ? 0 : amountDue,
-      application_fee_amount: feePercent !== undefined ? Math.round((amountDue * feePercent) / 100) : null,
-      billing_reason: 'subscription_create',
-      confirmation_secret: { client_secret: invoiceIntent.client_secret, type: 'payment_intent' },
-      currency,
-      customer: customerId,
-      livemode: account.livemode,
-      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: mergeMetadata({}, body.metadata) } },
-      payments: {
-        object: 'list',
-        data: [{ object: 'invoice_payment', id: fakeId('inpay'), payment: { type: 'payment_intent', payment_intent: invoiceIntent.id }, status: paid ? 'paid' : 'open' }],
-        has_more: false,
-      },
-      status: paid ? 'paid' : 'open',
-      created: now(),
-    });
+    const paid = invoice.status === 'paid';
     const start = now();
     const subscription = this.put('subscription', account, {
       id: subscriptionId,
@@ -571,13 +556,233 @@ export class FakeResources {
       livemode: account.livemode,
       metadata: mergeMetadata({}, body.metadata),
       start_date: start,
-      status: trialDays !== undefined ? 'trialing' : paid ? 'active' : 'incomplete',
+      status: !paid ? 'incomplete' : trialDays !== undefined ? 'trialing' : 'active',
       trial_end: trialDays !== undefined ? start + trialDays * 86400 : null,
     });
     if (behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
       throw new FakeStripeError(402, { type: 'card_error', code: 'subscription_payment_intent_requires_action', message: 'Payment for this subscription requires additional user action before it can be completed successfully.' });
     }
     return this.expandSubscription(subscription, body);
+  }
+
+  /**
+   * `add_invoice_items`: up to 20 one-off items (`price` of type one_time, or inline `price_data`
+   * with `currency`, `product`, `unit_amount`) in the subscription's currency; each becomes an
+   * invoice item on the first invoice only.
+   */
+  private addInvoiceItems(account: FakeAccount, body: FormObject, currency: string): Array<{ price: Json; quantity: number; metadata: Record<string, string> }> {
+    const raw = body.add_invoice_items;
+    if (raw === undefined || raw === '') return [];
+    if (!Array.isArray(raw)) throw invalidParam('add_invoice_items', 'Invalid array');
+    if (raw.length > 20) throw invalidParam('add_invoice_items', 'You may pass up to 20 add_invoice_items.');
+    return raw.map((item, index) => {
+      const param = `add_invoice_items[${index}]`;
+      if (typeof item !== 'object' || Array.isArray(item)) throw invalidParam(param, 'Invalid hash');
+      nestedParams(item, param, ['price', 'price_data', 'quantity', 'metadata', 'discountable', 'tax_rates']);
+      const priceId = str(item, 'price');
+      const priceData = obj(item, 'price_data');
+      if (priceId && priceData) throw invalidParam(param, 'You may only specify one of these parameters: price, price_data.');
+      let price: Json;
+      if (priceId) {
+        price = this.find('price', 'price', account, priceId, `${param}[price]`);
+        if (price.type !== 'one_time') throw invalidParam(`${param}[price]`, 'The price specified is set to `type=recurring` but this field only accepts prices with `type=one_time`.');
+      } else if (priceData) {
+        nestedParams(priceData, `${param}[price_data]`, ['currency', 'product', 'unit_amount', 'tax_behavior']);
+        const product = str(priceData, 'product');
+        if (!product) throw missingParam(`${param}[price_data][product]`);
+        this.find('product', 'product', account, product, `${param}[price_data][product]`);
+        if (!str(priceData, 'currency')) throw missingParam(`${param}[price_data][currency]`);
+        const unitAmount = int(priceData, 'unit_amount');
+        if (unitAmount === undefined) throw missingParam(`${param}[price_data][unit_amount]`);
+        // An inline price: a one-time price of the product that is not offered for reuse.
+        price = this.put('price', account, {
+          id: fakeId('price', 24),
+          object: 'price',
+          active: false,
+          currency: this.currency(priceData),
+          unit_amount: unitAmount,
+          product,
+          recurring: null,
+          type: 'one_time',
+          nickname: null,
+          lookup_key: null,
+          metadata: {},
+          livemode: account.livemode,
+          created: now(),
+        });
+      } else {
+        throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'parameter_missing', param, message: 'One of `price` or `price_data` is required.' });
+      }
+      if (price.currency !== currency) {
+        throw invalidParam(`${param}[${priceId ? 'price' : 'price_data][currency'}]`, `The currency of add_invoice_items (${String(price.currency)}) must match the subscription's currency (${currency}).`);
+      }
+      return { price, quantity: int(item, 'quantity', false, 1) ?? 1, metadata: mergeMetadata({}, item.metadata) };
+    });
+  }
+
+  /**
+   * One invoice of a subscription with its lines (subscription items, then one-off invoice
+   * items), totals and payment: the payment method's outcome decides whether it is paid; the
+   * fee percent applies to the whole invoice total.
+   */
+  private createSubscriptionInvoice(
+    account: FakeAccount,
+    spec: {
+      subscriptionId: string;
+      customerId: string;
+      currency: string;
+      metadata: Record<string, string>;
+      items: Array<{ id: string; price: Json; quantity: number; current_period_start: number; current_period_end: number }>;
+      extras: Array<{ price: Json; quantity: number; metadata: Record<string, string> }>;
+      trial: boolean;
+      billingReason: 'subscription_create' | 'subscription_cycle';
+      paymentMethod: string | null;
+      /** false: the invoice is left open for the customer to pay (`payment_behavior: default_incomplete`) */
+      charge: boolean;
+      feePercent: number | undefined;
+    },
+  ): Json {
+    const invoiceId = fakeId('in');
+    const created = now();
+    const line = (amount: number, quantity: number, price: Json, parent: Json, period: { start: number; end: number }, metadata: Record<string, string>) => ({
+      id: fakeId('il'),
+      object: 'line_item',
+      amount,
+      currency: spec.currency,
+      description: null,
+      discount_amounts: [],
+      discountable: true,
+      discounts: [],
+      invoice: invoiceId,
+      livemode: account.livemode,
+      metadata,
+      parent,
+      period,
+      pretax_credit_amounts: [],
+      pricing: { type: 'price_details', price_details: { price: price.id, product: price.product }, unit_amount_decimal: String(price.unit_amount) },
+      quantity,
+      subtotal: amount,
+      taxes: [],
+    });
+    const lines = [
+      ...spec.items.map((item) =>
+        line(
+          spec.trial ? 0 : (item.price.unit_amount as number) * item.quantity,
+          item.quantity,
+          item.price,
+          {
+            type: 'subscription_item_details',
+            invoice_item_details: null,
+            subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: spec.subscriptionId, subscription_item: item.id },
+          },
+          { start: item.current_period_start, end: item.current_period_end },
+          {},
+        ),
+      ),
+      ...spec.extras.map((extra) => {
+        const amount = (extra.price.unit_amount as number) * extra.quantity;
+        const invoiceItem = this.put('invoiceitem', account, {
+          id: fakeId('ii'),
+          object: 'invoiceitem',
+          amount,
+          currency: spec.currency,
+          customer: spec.customerId,
+          date: created,
+          invoice: invoiceId,
+          livemode: account.livemode,
+          metadata: extra.metadata,
+          parent: { type: 'subscription_details', subscription_details: { subscription: spec.subscriptionId } },
+          period: { start: created, end: created },
+          pricing: { type: 'price_details', price_details: { price: extra.price.id, product: extra.price.product }, unit_amount_decimal: String(extra.price.unit_amount) },
+          quantity: extra.quantity,
+        });
+        return line(
+          amount,
+          extra.quantity,
+          extra.price,
+          {
+            type: 'invoice_item_details',
+            invoice_item_details: { invoice_item: invoiceItem.id, proration: false, proration_details: { credited_items: null }, subscription: spec.subscriptionId },
+            subscription_item_details: null,
+          },
+          { start: created, end: created },
+          extra.metadata,
+        );
+      }),
+    ];
+    const total = lines.reduce((sum, entry) => sum + entry.amount, 0);
+    const outcome = spec.paymentMethod && spec.charge ? this.outcomeFor(spec.paymentMethod) : null;
+    const paid = total === 0 || outcome === 'succeeded';
+    const invoiceIntent = this.createPaymentIntent(account, {
+      amount: String(Math.max(total, 1)),
+      currency: spec.currency,
+      customer: spec.customerId,
+      ...(spec.paymentMethod ? { payment_method: spec.paymentMethod } : {}),
+      metadata: { subscription: spec.subscriptionId },
+    });
+    if (paid) this.setIntentStatus(invoiceIntent.id as string, 'succeeded');
+    // Current API shape: the invoice points at its subscription through `parent` and at its
+    // payment intent through `payments` / `confirmation_secret` (no top-level payment_intent).
+    return this.put('invoice', account, {
+      id: invoiceId,
+      object: 'invoice',
+      amount_due: total,
+      amount_paid: paid ? total : 0,
+      amount_remaining: paid ? 0 : total,
+      application_fee_amount: spec.feePercent !== undefined ? Math.round((total * spec.feePercent) / 100) : null,
+      billing_reason: spec.billingReason,
+      confirmation_secret: { client_secret: invoiceIntent.client_secret, type: 'payment_intent' },
+      currency: spec.currency,
+      customer: spec.customerId,
+      lines: { object: 'list', data: lines, has_more: false, total_count: lines.length, url: `/v1/invoices/${invoiceId}/lines` },
+      livemode: account.livemode,
+      parent: { type: 'subscription_details', subscription_details: { subscription: spec.subscriptionId, metadata: spec.metadata } },
+      payments: {
+        object: 'list',
+        data: [{ object: 'invoice_payment', id: fakeId('inpay'), payment: { type: 'payment_intent', payment_intent: invoiceIntent.id }, status: paid ? 'paid' : 'open' }],
+        has_more: false,
+      },
+      status: paid ? 'paid' : 'open',
+      subtotal: total,
+      total,
+      created,
+    });
+  }
+
+  /**
+   * Test control: the subscription's next billing cycle, as the gateway runs it on its own. The
+   * items' periods move on and a `subscription_cycle` invoice for the items only (no one-off
+   * items) is charged to the default payment method; unpaid, the subscription becomes past_due.
+   */
+  renewSubscription(id: string): Json {
+    const stored = this.objects.get(id);
+    if (!stored || stored.kind !== 'subscription') throw new Error(`No subscription ${id}`);
+    const subscription = stored.data;
+    if (subscription.status === 'canceled') throw new Error(`Subscription ${id} is canceled`);
+    const account = { id: stored.account, livemode: subscription.livemode as boolean };
+    const items = (subscription.items as { data: Array<{ id: string; price: Json; quantity: number; current_period_start: number; current_period_end: number }> }).data;
+    for (const item of items) {
+      const length = item.current_period_end - item.current_period_start;
+      item.current_period_start = item.current_period_end;
+      item.current_period_end += length;
+    }
+    const invoice = this.createSubscriptionInvoice(account, {
+      subscriptionId: id,
+      customerId: subscription.customer as string,
+      currency: subscription.currency as string,
+      metadata: { ...(subscription.metadata as Record<string, string>) },
+      items,
+      extras: [],
+      trial: false,
+      billingReason: 'subscription_cycle',
+      paymentMethod: (subscription.default_payment_method as string | null) ?? null,
+      charge: true,
+      feePercent: (subscription.application_fee_percent as number | null) ?? undefined,
+    });
+    subscription.latest_invoice = invoice.id;
+    subscription.status = invoice.status === 'paid' ? 'active' : 'past_due';
+    subscription.trial_end = null;
+    return invoice;
   }
 
   private period(recurring: Json): { start: number; end: number } {
