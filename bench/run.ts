@@ -69,6 +69,8 @@ function startServer(port: number): ChildProcess {
       RATE_LIMIT_FAILED_LOGIN: '100000',
       RATE_LIMIT_NEW_PAYMENT: '10000000',
       RATE_LIMIT_PUBLIC_PAYMENT: '10000000',
+      // No gateway here: the connect callback's webhook provisioning fails fast on a closed port.
+      CHECKOUT_PROXY_URL: 'http://127.0.0.1:9',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
