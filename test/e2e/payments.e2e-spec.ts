@@ -66,6 +66,7 @@ describe('payment records (public checkout)', () => {
         checkout_token_expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
         amount: 1000,
         currency: 'USD',
+        setup_amount: null,
         mode: 'test',
         status: 'pending',
       });

@@ -71,6 +71,7 @@ export interface SyncAnswer {
   checkout_token_expires_at: string;
   amount: number;
   currency: string;
+  setup_amount: number | null;
   mode: GatewayMode;
   status: string;
 }

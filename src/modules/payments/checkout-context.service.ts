@@ -18,6 +18,8 @@ export interface ChosenPrice {
   amount: number;
   currency: string;
   frequency: string;
+  /** One-off fee charged with the first payment of a recurring price (minor units); null when none. */
+  setupAmount: number | null;
 }
 
 export interface CheckoutContext extends ChosenPrice {
@@ -106,5 +108,6 @@ export function choosePrice(form: Pick<PaymentForm, 'settings'>, choice: PriceCh
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_INT) {
     throw new InvalidParamsError({ price_index: 'the chosen price has no amount to pay' });
   }
-  return { planIndex: choice.planIndex, priceIndex: choice.priceIndex, amount, currency, frequency: price.frequency };
+  const setupAmount = price.frequency !== 'one-time' && price.setup_amount ? price.setup_amount : null;
+  return { planIndex: choice.planIndex, priceIndex: choice.priceIndex, amount, currency, frequency: price.frequency, setupAmount };
 }

@@ -116,6 +116,8 @@ export class PaymentsService {
         checkout_token_expires_at: expiresAt.toISOString(),
         amount: payment.amount,
         currency: payment.currency,
+        // Read from the form like the amount; not stored or token-bound (the subscription takes it from the form).
+        setup_amount: checkout.setupAmount,
         mode: payment.mode,
         status: payment.status,
       },

@@ -111,9 +111,15 @@ export class SyncDetailsResponseDto {
   checkout_token: string;
   /** When the checkout token expires (ISO 8601 UTC) */
   checkout_token_expires_at: string;
-  /** Minor units, computed by the server */
+  /** Minor units, computed by the server; for a recurring price, what every period charges (the amount the checkout token binds) */
   amount: number;
   currency: string;
+  /**
+   * One-off setup fee of a recurring price, in minor units of `currency`, charged once on top of
+   * `amount` with the first invoice (first charge = amount + setup_amount); null when the price has none
+   */
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, example: 500 })
+  setup_amount: number | null;
   @ApiProperty({ enum: GATEWAY_MODES })
   mode: GatewayMode;
   @ApiProperty({ enum: PAYMENT_STATUSES })
