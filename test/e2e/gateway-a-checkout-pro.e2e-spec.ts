@@ -73,7 +73,26 @@ describe('gateway A checkout (Pro plan, direct to the gateway API)', () => {
     const [subscription] = api.requestsTo('POST', '/v1/subscriptions');
     expect(subscription.body).toMatchObject({ default_payment_method: 'pm_card_visa', metadata: { checkout_payment_id: String(record.sync.payment_id) } });
     expect(subscription.body).not.toHaveProperty('application_fee_percent');
+    expect(subscription.body).not.toHaveProperty('add_invoice_items');
     expect(await paymentRow(t, record.sync.payment_id)).toMatchObject({ subscription_status: 'active', application_fee_amount: null });
+    expect(proxy.requests).toHaveLength(0);
+  });
+
+  it('adds a setup fee to the first invoice without any application fee', async () => {
+    const feeForm = await createPaymentForm(t, { plans: [{ title: 'Club', prices: [{ amount: 2000, currency: 'GBP', frequency: 'y_1', setup_amount: 1500 }] }] });
+    const record = await createRecord(t, feeForm, { email_address: 'pro-setup@example.test' });
+    expect(record.sync).toMatchObject({ amount: 2000, setup_amount: 1500 });
+    const res = await createIntent(t, record);
+    await (await gatewayClient(t)).setupIntents.confirm(res.body.intent_id, { payment_method: 'pm_card_visa' });
+    api.clearRequests();
+    expect((await finishCheckout(t, record)).body.status).toBe('completed');
+    const [subscription] = api.requestsTo('POST', '/v1/subscriptions');
+    expect(subscription.body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'gbp', unit_amount: '1500' } }] });
+    expect(subscription.body).not.toHaveProperty('application_fee_percent');
+    const stored = await paymentRow(t, record.sync.payment_id);
+    expect(stored).toMatchObject({ application_fee_amount: null });
+    const invoice = api.resources.get(api.resources.get(stored.provider_subscription_ref as string)!.latest_invoice as string)!;
+    expect(invoice).toMatchObject({ total: 3500, amount_paid: 3500, application_fee_amount: null });
     expect(proxy.requests).toHaveLength(0);
   });
 

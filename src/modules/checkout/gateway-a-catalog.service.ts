@@ -37,8 +37,8 @@ export class GatewayACatalogService {
     return (await this.customers.store(identity, customer.id)).providerCustomerId;
   }
 
-  /** The provider price for a subscription record's form/plan/price, amount, currency and frequency. */
-  async ensureRecurringPrice(account: GatewayAAccount, payment: PaymentRecord): Promise<string> {
+  /** The provider price (and its product) for a subscription record's form/plan/price, amount, currency and frequency. */
+  async ensureRecurringPrice(account: GatewayAAccount, payment: PaymentRecord): Promise<{ priceId: string; productId: string }> {
     const interval = recurringInterval(payment.frequency);
     if (payment.form_id === null || payment.plan_index === null || payment.price_index === null || !interval) {
       throw new Error(`Payment ${payment.id} has no recurring form price`);
@@ -54,7 +54,7 @@ export class GatewayACatalogService {
       frequency: payment.frequency,
     };
     const cached = await this.prices.find(identity);
-    if (cached) return cached.providerPriceId;
+    if (cached) return { priceId: cached.providerPriceId, productId: cached.providerProductId };
     const productId = await this.ensureProduct(account, payment.form_id, payment.plan_index);
     const params = {
       product: productId,
@@ -66,7 +66,8 @@ export class GatewayACatalogService {
     const price = await account.client.prices.create(params, {
       idempotencyKey: idempotencyKeys.catalog('price', Object.values(identity), params),
     });
-    return (await this.prices.store(identity, productId, price.id)).providerPriceId;
+    const stored = await this.prices.store(identity, productId, price.id);
+    return { priceId: stored.providerPriceId, productId: stored.providerProductId };
   }
 
   /** The provider product of (account, mode, form, plan). */

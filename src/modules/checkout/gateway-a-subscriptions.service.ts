@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { FormsService } from '../forms/index.js';
 import { describeGatewayFailure, GatewayAClientFactory, gatewayAFees, toGatewayError } from '../gateways/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentsService } from '../payments/index.js';
 import { GatewayACatalogService } from './gateway-a-catalog.service.js';
 import { idempotencyKeys } from './idempotency-keys.js';
 import { isRecurring } from './recurring-interval.js';
+import { setupFeeOf } from './setup-fee.js';
 
 export interface EnsuredSubscription {
   subscriptionId: string;
@@ -27,13 +29,15 @@ export class GatewayASubscriptionsService {
     private readonly clients: GatewayAClientFactory,
     private readonly catalog: GatewayACatalogService,
     private readonly payments: PaymentsService,
+    private readonly forms: FormsService,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
 
   /**
    * The record's subscription: the stored one if any (no gateway call), else a new one for the
-   * record's recurring price, customer and the payment method its SetupIntent saved; stores
+   * record's recurring price, customer and the payment method its SetupIntent saved, plus the
+   * form price's setup fee as a one-off item of the first invoice; stores
    * `provider_subscription_ref`, `subscription_status` and (free plan) the first invoice's
    * `application_fee_amount`. Gateway failures: 502 `checkout_gateway_error`.
    */
@@ -49,6 +53,7 @@ export class GatewayASubscriptionsService {
     if (!setupIntentId?.startsWith('seti_') || !customer) {
       throw new InvalidPaymentStateError('This subscription has no completed payment method setup yet.');
     }
+    const setupFee = await this.setupFee(payment);
     const account = await this.clients.forMode(payment.mode);
     let subscription: Stripe.Subscription;
     try {
@@ -57,12 +62,14 @@ export class GatewayASubscriptionsService {
       if (setupIntent.status !== 'succeeded' || !paymentMethod) {
         throw new InvalidPaymentStateError('The payment method setup of this subscription has not succeeded.');
       }
-      const price = await this.catalog.ensureRecurringPrice(account, payment);
+      const { priceId, productId } = await this.catalog.ensureRecurringPrice(account, payment);
       const feePercent = this.fees.applicationFeePercent;
       subscription = await account.client.subscriptions.create(
         {
           customer,
-          items: [{ price }],
+          items: [{ price: priceId }],
+          // The gateway puts `add_invoice_items` on the first invoice only: renewals charge the price alone.
+          ...(setupFee > 0 ? { add_invoice_items: [{ price_data: { currency: payment.currency.toLowerCase(), product: productId, unit_amount: setupFee } }] } : {}),
           default_payment_method: paymentMethod,
           ...(feePercent !== null ? { application_fee_percent: feePercent } : {}),
           metadata: { checkout_payment_id: String(payment.id) },
@@ -82,10 +89,30 @@ export class GatewayASubscriptionsService {
     }
     await this.payments.recordProviderDetails(
       payment.id,
-      // Free plan: the fee of the first invoice (2 % of the price), as on one-time payments.
-      { providerSubscriptionRef: subscription.id, subscriptionStatus: subscription.status, applicationFeeAmount: this.fees.applicationFeeAmount(payment.amount) },
+      // Free plan: the fee percent covers the whole first invoice (price + setup fee); stored as
+      // 2 % of that total, half up, as on one-time payments.
+      {
+        providerSubscriptionRef: subscription.id,
+        subscriptionStatus: subscription.status,
+        applicationFeeAmount: this.fees.applicationFeeAmount(payment.amount + setupFee),
+      },
       'gateway_a:subscription',
     );
     return { subscriptionId: subscription.id, status: subscription.status };
+  }
+
+  /** The form price's setup fee; 409 (logged) when the form no longer has the record's price. */
+  private async setupFee(payment: PaymentRecord): Promise<number> {
+    const form = payment.form_id === null ? null : await this.forms.findById(payment.form_id);
+    const fee = setupFeeOf(form, payment);
+    if (fee.ok) return fee.amount;
+    await this.payments.log({
+      paymentId: payment.id,
+      level: 'warning',
+      event: 'subscription_refused',
+      message: `The subscription was not created: ${fee.reason}.`,
+      context: { source: 'gateway_a' },
+    });
+    throw new InvalidPaymentStateError(`The setup fee of this subscription is unknown: ${fee.reason}; send the payment details again.`);
   }
 }
