@@ -178,10 +178,11 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     expect(fakeObject(fakeObject(stored.provider_subscription_ref as string).latest_invoice as string)).toMatchObject({ total: 2050, application_fee_amount: 41 });
   });
 
-  it('refuses (409, logged, nothing created) when the form price changed currency after the details were sent; a new sync recovers', async () => {
+  it('charges the setup fee fixed at sync time, even when the form is edited before the subscription is created', async () => {
     const changing = await createPaymentForm(t(), { plans: [{ title: 'Club', prices: [{ amount: 999, currency: 'EUR', frequency: 'm_1', setup_amount: 500 }] }] });
     const record = await createRecord(t(), changing, { email_address: 'changed@example.test' });
     const id = record.sync.payment_id;
+    expect(record.sync).toMatchObject({ amount: 999, currency: 'EUR', setup_amount: 500 });
     await setUpCard(record);
     const edited = await request(t().http)
       .put(`${t().base}/administration/payment-forms/${changing.id}`)
@@ -190,28 +191,12 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     expect(edited.status).toBe(200);
     bed.fake.clearRequests();
 
-    const refused = await finishCheckout(t(), record);
-    expect(refused.status).toBe(409);
-    expect(expectWpError(refused.body, 'checkout_invalid_state', 409).message).toContain('setup fee');
-    expect(subscriptionCreates()).toHaveLength(0);
-    expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending', provider_subscription_ref: null });
-    expect(await logEvents(t(), id)).toContain('subscription_refused');
-
-    // The payer's page syncs again: the record takes the form's current price, the fee follows it.
-    const resync = await request(t().http).post(`${t().base}/payment/sync-details`).send({
-      form_id: changing.id,
-      payment_id: id,
-      payment_secret: record.sync.payment_secret,
-      payment_gateway: 'gateway_a',
-      payment_method: 'ccard',
-    });
-    expect(resync.status).toBe(200);
-    expect(resync.body).toMatchObject({ amount: 1099, currency: 'USD', setup_amount: 700 });
-    const updated: CheckoutRecord = { sync: resync.body, reference: { ...record.reference, amount: 1099, currency: 'USD', checkout_token: resync.body.checkout_token } };
-    const done = await finishCheckout(t(), updated);
-    expect(done.body).toMatchObject({ status: 'completed', payment_id: id });
-    expect(subscriptionCreates()[0].body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'usd', unit_amount: '700' } }] });
-    expect(await paymentRow(t(), id)).toMatchObject({ application_fee_amount: 36 });
+    // The payer was shown 9.99 EUR a month plus 5.00 EUR once: that is what the first invoice charges.
+    const done = await finishCheckout(t(), record);
+    expect(done.body).toMatchObject({ payment_id: id });
+    expect(subscriptionCreates()).toHaveLength(1);
+    expect(subscriptionCreates()[0].body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'eur', unit_amount: '500' } }] });
+    expect(await paymentRow(t(), id)).toMatchObject({ amount: 999, currency: 'EUR', setup_amount: 500, application_fee_amount: 30 });
   });
 
   it('documents setup_amount in the sync-details answer', async () => {

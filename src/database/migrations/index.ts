@@ -4,6 +4,7 @@ import { CreatePaymentForms1764115400000 } from './1764115400000-CreatePaymentFo
 import { CreatePages1764115500000 } from './1764115500000-CreatePages.js';
 import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-CreateGatewayAConnectTables.js';
 import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
+import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CreatePages1764115500000,
   CreateGatewayAConnectTables1764115700000,
   CreateWebhookSubscriptionStates1764115850000,
+  AddPaymentSetupAmount1764115900000,
 ];

@@ -17,6 +17,7 @@ const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
   currency: 'USD',
   application_fee_amount: null,
   amount_received: null,
+  setup_amount: null,
   plan_index: 0,
   price_index: 0,
   frequency: 'one-time',

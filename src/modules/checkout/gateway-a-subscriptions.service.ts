@@ -1,13 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { FormsService } from '../forms/index.js';
 import { describeGatewayFailure, GatewayAClientFactory, gatewayAFees, toGatewayError } from '../gateways/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentsService } from '../payments/index.js';
 import { GatewayACatalogService } from './gateway-a-catalog.service.js';
 import { idempotencyKeys } from './idempotency-keys.js';
 import { isRecurring } from './recurring-interval.js';
-import { setupFeeOf } from './setup-fee.js';
 
 export interface EnsuredSubscription {
   subscriptionId: string;
@@ -29,7 +27,6 @@ export class GatewayASubscriptionsService {
     private readonly clients: GatewayAClientFactory,
     private readonly catalog: GatewayACatalogService,
     private readonly payments: PaymentsService,
-    private readonly forms: FormsService,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
@@ -37,7 +34,8 @@ export class GatewayASubscriptionsService {
   /**
    * The record's subscription: the stored one if any (no gateway call), else a new one for the
    * record's recurring price, customer and the payment method its SetupIntent saved, plus the
-   * form price's setup fee as a one-off item of the first invoice; stores
+   * record's setup fee (fixed when the payer's details were synced) as a one-off item of the
+   * first invoice; stores
    * `provider_subscription_ref`, `subscription_status` and (free plan) the first invoice's
    * `application_fee_amount`. Gateway failures: 502 `checkout_gateway_error`.
    */
@@ -53,7 +51,7 @@ export class GatewayASubscriptionsService {
     if (!setupIntentId?.startsWith('seti_') || !customer) {
       throw new InvalidPaymentStateError('This subscription has no completed payment method setup yet.');
     }
-    const setupFee = await this.setupFee(payment);
+    const setupFee = payment.setup_amount ?? 0;
     const account = await this.clients.forMode(payment.mode);
     let subscription: Stripe.Subscription;
     try {
@@ -99,20 +97,5 @@ export class GatewayASubscriptionsService {
       'gateway_a:subscription',
     );
     return { subscriptionId: subscription.id, status: subscription.status };
-  }
-
-  /** The form price's setup fee; 409 (logged) when the form no longer has the record's price. */
-  private async setupFee(payment: PaymentRecord): Promise<number> {
-    const form = payment.form_id === null ? null : await this.forms.findById(payment.form_id);
-    const fee = setupFeeOf(form, payment);
-    if (fee.ok) return fee.amount;
-    await this.payments.log({
-      paymentId: payment.id,
-      level: 'warning',
-      event: 'subscription_refused',
-      message: `The subscription was not created: ${fee.reason}.`,
-      context: { source: 'gateway_a' },
-    });
-    throw new InvalidPaymentStateError(`The setup fee of this subscription is unknown: ${fee.reason}; send the payment details again.`);
   }
 }

@@ -18,6 +18,8 @@ export interface PaymentRecord {
   currency: string;
   application_fee_amount: number | null;
   amount_received: number | null;
+  /** Setup fee of a recurring price (minor units), charged once with the first invoice */
+  setup_amount: number | null;
   plan_index: number | null;
   price_index: number | null;
   frequency: string;
@@ -69,6 +71,7 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     currency: row.currency,
     application_fee_amount: row.applicationFeeAmount,
     amount_received: row.amountReceived,
+    setup_amount: row.setupAmount,
     plan_index: row.planIndex,
     price_index: row.priceIndex,
     frequency: row.frequency,

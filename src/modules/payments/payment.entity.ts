@@ -37,6 +37,10 @@ export class PaymentEntity {
   @Column({ name: 'amount_received', type: 'integer', nullable: true })
   amountReceived: number | null;
 
+  /** One-off fee of a recurring price, charged with the first invoice; fixed at sync time. */
+  @Column({ name: 'setup_amount', type: 'integer', nullable: true })
+  setupAmount: number | null;
+
   @Column({ name: 'plan_index', type: 'integer', nullable: true })
   planIndex: number | null;
 

@@ -4,6 +4,10 @@ import { type EntityManager, IsNull, Repository } from 'typeorm';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentTransactions } from './payment-transactions.js';
 
+/** The columns a new payment row must be given; the rest default to empty. */
+export type NewPaymentRow = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency' | 'frequency' | 'secretNonce'> &
+  Partial<Omit<PaymentEntity, 'id'>>;
+
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
 export class PaymentRepository {
@@ -23,9 +27,34 @@ export class PaymentRepository {
     return query.getOne();
   }
 
-  async insert(manager: EntityManager, values: Omit<PaymentEntity, 'id'>): Promise<PaymentEntity> {
+  /** Inserts a row; every optional column not given starts empty (null, `{}` custom fields, now). */
+  async insert(manager: EntityManager, values: NewPaymentRow): Promise<PaymentEntity> {
     const repository = manager.getRepository(PaymentEntity);
-    return repository.save(repository.create(values));
+    const now = new Date();
+    return repository.save(
+      repository.create({
+        formId: null,
+        parentPaymentId: null,
+        applicationFeeAmount: null,
+        amountReceived: null,
+        setupAmount: null,
+        planIndex: null,
+        priceIndex: null,
+        emailAddress: null,
+        firstName: null,
+        lastName: null,
+        customFields: '{}',
+        providerPaymentRef: null,
+        providerCustomerRef: null,
+        providerSubscriptionRef: null,
+        providerCaptureRef: null,
+        subscriptionStatus: null,
+        clientIp: null,
+        createdAt: now,
+        updatedAt: now,
+        ...values,
+      }),
+    );
   }
 
   save(manager: EntityManager, row: PaymentEntity): Promise<PaymentEntity> {

@@ -116,8 +116,7 @@ export class PaymentsService {
         checkout_token_expires_at: expiresAt.toISOString(),
         amount: payment.amount,
         currency: payment.currency,
-        // Read from the form like the amount; not stored or token-bound (the subscription takes it from the form).
-        setup_amount: checkout.setupAmount,
+        setup_amount: payment.setup_amount,
         mode: payment.mode,
         status: payment.status,
       },
@@ -142,35 +141,16 @@ export class PaymentsService {
    * fields, no client IP; the charge's outcome is recorded with `transition` afterwards.
    */
   async createAdminCharge(input: AdminChargeInput): Promise<PaymentRecord> {
-    const now = new Date();
     const row = await this.transactions.run(async (manager) => {
       const created = await this.payments.insert(manager, {
-        formId: null,
-        parentPaymentId: null,
         gateway: input.gateway,
         paymentMethod: input.method,
         mode: input.mode,
         status: 'pending',
         amount: input.amount,
         currency: input.currency,
-        applicationFeeAmount: null,
-        amountReceived: null,
-        planIndex: null,
-        priceIndex: null,
         frequency: 'one-time',
-        emailAddress: null,
-        firstName: null,
-        lastName: null,
-        customFields: JSON.stringify({}),
         secretNonce: this.references.newNonce(),
-        providerPaymentRef: null,
-        providerCustomerRef: null,
-        providerSubscriptionRef: null,
-        providerCaptureRef: null,
-        subscriptionStatus: null,
-        clientIp: null,
-        createdAt: now,
-        updatedAt: now,
       });
       await this.logs.record(
         {
@@ -314,7 +294,6 @@ export class PaymentsService {
           const outcome = await this.move(manager, existing, facts.status, { source: facts.source, reason: 'renewal invoice', patch });
           return { outcome, payment: toPaymentRecord(existing) };
         }
-        const now = new Date();
         const row = await this.payments.insert(manager, {
           formId: parent.formId,
           parentPaymentId: parent.id,
@@ -337,11 +316,6 @@ export class PaymentsService {
           providerPaymentRef: facts.invoiceRef,
           providerCustomerRef: parent.providerCustomerRef,
           providerSubscriptionRef: parent.providerSubscriptionRef,
-          providerCaptureRef: null,
-          subscriptionStatus: null,
-          clientIp: null,
-          createdAt: now,
-          updatedAt: now,
         });
         await this.logs.record(
           {
@@ -374,35 +348,25 @@ export class PaymentsService {
   }
 
   private async createRecord(input: SyncDetailsDto, checkout: CheckoutContext, customFields: CustomFields, clientIp: string | undefined): Promise<PaymentEntity> {
-    const now = new Date();
     return this.transactions.run(async (manager) => {
       const row = await this.payments.insert(manager, {
         formId: checkout.form.id,
-        parentPaymentId: null,
         gateway: checkout.gateway,
         paymentMethod: checkout.method,
         mode: checkout.mode,
         status: 'pending',
         amount: checkout.amount,
         currency: checkout.currency,
-        applicationFeeAmount: null,
-        amountReceived: null,
         planIndex: checkout.planIndex,
         priceIndex: checkout.priceIndex,
         frequency: checkout.frequency,
+        setupAmount: checkout.setupAmount,
         emailAddress: blankToNull(input.email_address),
         firstName: blankToNull(input.first_name),
         lastName: blankToNull(input.last_name),
         customFields: JSON.stringify(customFields),
         secretNonce: this.references.newNonce(),
-        providerPaymentRef: null,
-        providerCustomerRef: null,
-        providerSubscriptionRef: null,
-        providerCaptureRef: null,
-        subscriptionStatus: null,
         clientIp: clientIp?.slice(0, 45) ?? null,
-        createdAt: now,
-        updatedAt: now,
       });
       await this.logs.record(
         {
@@ -441,6 +405,7 @@ export class PaymentsService {
       locked.planIndex = checkout.planIndex;
       locked.priceIndex = checkout.priceIndex;
       locked.frequency = checkout.frequency;
+      locked.setupAmount = checkout.setupAmount;
       if (input.email_address !== undefined) locked.emailAddress = blankToNull(input.email_address);
       if (input.first_name !== undefined) locked.firstName = blankToNull(input.first_name);
       if (input.last_name !== undefined) locked.lastName = blankToNull(input.last_name);
