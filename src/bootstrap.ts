@@ -16,7 +16,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  // TRUST_PROXY trusts the one proxy in front: req.ip is the address that proxy saw, so a client
+  // cannot pick its own rate-limit key by sending X-Forwarded-For itself.
+  app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('query parser', 'extended');
   const prefix = restPrefix(config);
   installBodyParsers(app, {

@@ -86,6 +86,11 @@ describe('rate limits behind a trusted proxy', () => {
     // IPv4-mapped IPv6 is the same client.
     expectRateLimited(await creation(t, form, '::ffff:192.0.2.10'), 120);
   });
+
+  it('believes only the proxy in front: an address the client prepends itself is not its key', async () => {
+    // The proxy appends the address it saw (192.0.2.10, already limited); the forged first entry changes nothing.
+    expectRateLimited(await creation(t, form, '198.51.100.7, 192.0.2.10'), 120);
+  });
 });
 
 describe('the public payment limit', () => {
