@@ -3,7 +3,7 @@ import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js'
 import { currencyRule, isValidMinorAmount, MoneyFormatError, toDecimalString } from '../../common/money/index.js';
 import { type CheckoutGateway, FormsService, GATEWAY_METHODS, type PaymentForm } from '../forms/index.js';
 import { type GatewayMode, GatewayStateService } from '../gateways/index.js';
-import { MAX_INT } from './payment-reference.dto.js';
+import { MAX_INT } from './checkout-choice.dto.js';
 
 export interface PriceChoice {
   planIndex: number;

@@ -10,7 +10,8 @@ export {
 } from './payments.service.js';
 export { InvalidPaymentReferenceError, PaymentReferenceService, type VerifyOptions } from './payment-reference.service.js';
 export { ForGateway, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
-export { MAX_INT, PaymentReferenceDto } from './payment-reference.dto.js';
+export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
+export { PaymentReferenceDto } from './payment-reference.dto.js';
 export type { PaymentPatch, PaymentRecord } from './payment-record.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export {

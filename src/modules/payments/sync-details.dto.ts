@@ -1,18 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ToInteger, Trim } from '../../common/validation/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../forms/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { CUSTOM_FIELDS_LIMITS, IsCustomFields } from './custom-fields.js';
-import { MAX_INT } from './payment-reference.dto.js';
+import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 
 /**
  * Creates (no `payment_id`) or updates a partial payment record. The amount is computed on the
  * server from the form's plan/price; `amount` is read only for a customer-entered price.
  */
-export class SyncDetailsDto {
+export class SyncDetailsDto extends CheckoutChoiceDto {
   /** Record to update; omit to create a new one */
   @ValidateIf((body: SyncDetailsDto) => body.payment_id !== undefined || body.payment_secret !== undefined)
   @ToInteger()
@@ -26,23 +25,6 @@ export class SyncDetailsDto {
   @IsString()
   @MaxLength(128)
   payment_secret?: string;
-
-  /** The payment form */
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INT)
-  form_id: number;
-
-  /** Gateway chosen by the payer */
-  @IsIn(CHECKOUT_GATEWAYS)
-  payment_gateway: CheckoutGateway;
-
-  /** Payment method of the gateway, e.g. `ccard` or `standard_checkout` */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(40)
-  payment_method: string;
 
   /** Index of the chosen plan in the form's `plans` (default 0) */
   @IsOptional()
