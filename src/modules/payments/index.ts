@@ -24,3 +24,4 @@ export {
   type PaymentStatus,
   type TransitionDecision,
 } from './payment-status.js';
+export { PaymentCompletionEmails } from './payment-completion-emails.js';

@@ -3,7 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '../../common/crypto/index.js';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { MailModule } from '../mail/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
+import { PaymentCompletionEmails } from './payment-completion-emails.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentLogEntity } from './payment-log.entity.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
@@ -15,7 +17,7 @@ import { PaymentHistoryController, PaymentsController } from './payments.control
 import { PaymentsService } from './payments.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, MailModule],
   controllers: [PaymentsController, PaymentHistoryController],
   providers: [
     PaymentTransactions,
@@ -25,7 +27,8 @@ import { PaymentsService } from './payments.service.js';
     PaymentReferenceService,
     PaymentReferenceGuard,
     PaymentsService,
+    PaymentCompletionEmails,
   ],
-  exports: [PaymentsService, PaymentReferenceService, PaymentReferenceGuard],
+  exports: [PaymentsService, PaymentReferenceService, PaymentReferenceGuard, PaymentCompletionEmails],
 })
 export class PaymentsModule {}

@@ -12,6 +12,7 @@ import { PATCHABLE_FIELDS, type PaymentPatch, type PaymentRecord, toPaymentRecor
 import { InvalidPaymentReferenceError, PaymentReferenceService } from './payment-reference.service.js';
 import { decideTransition, type PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
+import { PaymentCompletionEmails } from './payment-completion-emails.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
 import type { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
@@ -86,6 +87,7 @@ export class PaymentsService {
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
     private readonly transactions: PaymentTransactions,
+    private readonly completionEmails: PaymentCompletionEmails,
     private readonly references: PaymentReferenceService,
     private readonly context: CheckoutContextService,
   ) {}
@@ -213,6 +215,7 @@ export class PaymentsService {
     if (result.outcome === 'refused' && !options.tolerateRefusal) {
       throw new InvalidPaymentStateError(`A ${result.from} payment cannot become ${to}.`);
     }
+    if (result.outcome === 'applied' && to === 'completed') this.completionEmails.notify(result.payment);
     return result;
   }
 
@@ -387,12 +390,16 @@ export class PaymentsService {
       const locked = await this.payments.lockById(manager, id);
       if (!locked) throw new InvalidPaymentReferenceError();
       const status = locked.status as PaymentStatus;
-      if (!EDITABLE.includes(status)) {
+      // A subscription created at the gateway keeps charging the price it was created with (a
+      // failed first invoice can still be paid): the record must stay that price.
+      const subscribed = locked.providerSubscriptionRef !== null;
+      if (!EDITABLE.includes(status) || subscribed) {
+        const why = subscribed ? `has a ${status} gateway subscription` : `is ${status}`;
         await this.logs.record(
-          { paymentId: id, level: 'warning', event: 'update_refused', message: `sync-details refused: the payment is ${status}.`, context: { source: 'sync-details', status } },
+          { paymentId: id, level: 'warning', event: 'update_refused', message: `sync-details refused: the payment ${why}.`, context: { source: 'sync-details', status, subscribed } },
           manager,
         );
-        return { row: locked, refusedStatus: status };
+        return { row: locked, refusedStatus: subscribed ? `${status} with a gateway subscription` : status };
       }
       if (status === 'failed') await this.move(manager, locked, 'pending', { source: 'sync-details', reason: 'retry after a failed attempt' });
 
