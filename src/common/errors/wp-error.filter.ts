@@ -44,7 +44,9 @@ export class WpErrorFilter implements ExceptionFilter {
       return { body: wpError('checkout_unavailable', 'The service is temporarily unavailable.', 503) };
     }
     const errorId = randomUUID();
-    this.logger.error({ err: exception, error_id: errorId, method: request.method, url: request.originalUrl }, 'unhandled error');
+    // The path only: a query string can carry credentials (the connect callback's secret_key, code).
+    const path = request.originalUrl.split('?')[0];
+    this.logger.error({ err: exception, error_id: errorId, method: request.method, path }, 'unhandled error');
     return { body: wpError('checkout_internal_error', 'An internal error occurred.', 500, { error_id: errorId }) };
   }
 
