@@ -270,19 +270,25 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'processing', subscription_status: 'incomplete' });
     });
 
-    it('saves a payment method for a one-time price with save_payment_method (setup intent, no charge)', async () => {
+    it('charges a one-time price and saves the method with save_payment_method (payment intent with setup_future_usage)', async () => {
       const record = await createRecord(t(), form, { email_address: 'saver@example.test' });
       bed.fake.clearRequests();
       const res = await createIntent(t(), record, { save_payment_method: true });
       expect(res.status).toBe(200);
-      expect(res.body.intent_type).toBe('setup_intent');
-      expect(bed.fake.requestsTo('POST', '/v1/setup_intents')[0].body).toMatchObject({ usage: 'off_session', metadata: { checkout_purpose: 'saved_method' } });
-      expect(piCreates()).toHaveLength(0);
+      expect(res.body.intent_type).toBe('payment_intent');
+      expect(piCreates()).toHaveLength(1);
+      expect(piCreates()[0].body).toMatchObject({ amount: String(record.sync.amount), setup_future_usage: 'off_session' });
+      expect(bed.fake.requestsTo('POST', '/v1/setup_intents')).toHaveLength(0);
       expect(bed.fake.requestsTo('POST', '/v1/prices')).toHaveLength(0);
-      await (await gatewayClient(t())).setupIntents.confirm(res.body.intent_id, { payment_method: 'pm_card_visa' });
+
+      // Asking again without saving is a different request: a new intent, not the saving one.
+      const plain = await createIntent(t(), record);
+      expect(plain.body.intent_id).not.toBe(res.body.intent_id);
+      const saving = await createIntent(t(), record, { save_payment_method: true });
+      await (await gatewayClient(t())).paymentIntents.confirm(saving.body.intent_id, { payment_method: 'pm_card_visa' });
       expect((await finishCheckout(t(), record)).body).toEqual({ status: 'completed', payment_id: record.sync.payment_id, requires_action: false });
       expect(bed.fake.requestsTo('POST', '/v1/subscriptions')).toHaveLength(0);
-      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', provider_subscription_ref: null, application_fee_amount: null });
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', amount_received: record.sync.amount, provider_subscription_ref: null });
     });
 
     it('creates one customer, product and price for concurrent intent calls', async () => {

@@ -241,11 +241,11 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
   });
 
   describe('setup intents', () => {
-    it('setup_intent.succeeded completes a saved-method (one-time) record', async () => {
+    it('setup_intent.succeeded never completes a one-time record (nothing was charged)', async () => {
       const id = await paymentIn('pending', { providerPaymentRef: 'seti_saved' });
       const res = await deliver('setup_intent.succeeded', setupIntent('seti_saved', id));
-      expect(res.body).toEqual({ received: true, outcome: 'processed' });
-      expect(await row(id)).toMatchObject({ status: 'completed' });
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await row(id)).toMatchObject({ status: 'pending' });
     });
 
     it('setup_intent.succeeded of a subscription creates the subscription at the gateway, then waits (processing) for the first invoice', async () => {

@@ -115,11 +115,13 @@ describe('contractDifferences', () => {
     expect(contractDifferences(intent({ amount: 1998, currency: 'eur', customer: null, metadata: {} }), payment())).toEqual(['amount', 'currency', 'metadata', 'customer']);
   });
 
-  it('requires a setup intent to carry the purpose the record implies', () => {
+  it('accepts a setup intent only for a subscription record', () => {
     const setup = (purpose: string) => ({ object: 'setup_intent', customer: 'cus_1', metadata: { checkout_payment_id: '7', checkout_purpose: purpose } }) as never;
     expect(contractDifferences(setup('subscription'), payment({ frequency: 'm_1' }))).toEqual([]);
     expect(contractDifferences(setup('saved_method'), payment({ frequency: 'm_1' }))).toEqual(['metadata']);
-    expect(contractDifferences(setup('saved_method'), payment())).toEqual([]);
+    // A one-time payment is paid by a PaymentIntent; a setup intent would complete it for nothing.
+    expect(contractDifferences(setup('subscription'), payment())).toEqual(['metadata']);
+    expect(contractDifferences(setup('saved_method'), payment())).toEqual(['metadata']);
   });
 });
 

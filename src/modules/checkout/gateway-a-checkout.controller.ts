@@ -29,8 +29,8 @@ export class GatewayACheckoutController {
     operationId: 'gatewayACreateIntent',
     summary: 'Create (or hand out again) the payment intent or setup intent of a payment',
     description:
-      'One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee). ' +
-      'Recurring price or `save_payment_method`: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract ' +
+      'One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee; ' +
+      '`save_payment_method` also saves the method for later). Recurring price: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract ' +
       '(409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged.',
   })
   @ApiOkResponse({ type: GatewayAIntentResponseDto })

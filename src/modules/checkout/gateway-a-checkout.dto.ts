@@ -9,8 +9,9 @@ export type IntentType = (typeof INTENT_TYPES)[number];
 /** POST /gateway-a/payment-intent-or-setup: the payment reference plus the saved-method choice. */
 export class GatewayAIntentRequestDto extends PaymentReferenceDto {
   /**
-   * Save the payer's payment method for later charges instead of charging now (a SetupIntent with
-   * a customer). Only meaningful for a one-time price; recurring prices always save the method.
+   * Also save the payer's payment method for later charges: the one-time payment is charged and
+   * the method saved in the same PaymentIntent (`setup_future_usage: off_session`). Recurring
+   * prices always save the method.
    */
   @IsOptional()
   @ToBoolean()

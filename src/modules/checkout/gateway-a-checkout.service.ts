@@ -105,8 +105,9 @@ export function contractDifferences(intent: Intent, payment: PaymentRecord): str
     if (intent.amount !== payment.amount) differences.push('amount');
     if (intent.currency.toLowerCase() !== payment.currency.toLowerCase()) differences.push('currency');
   }
-  const purpose = isRecurring(payment.frequency) ? 'subscription' : 'saved_method';
-  if (intent.metadata?.checkout_payment_id !== String(payment.id) || (intent.object === 'setup_intent' && intent.metadata?.checkout_purpose !== purpose)) {
+  // A SetupIntent only ever belongs to a subscription record; a one-time record is paid by a PaymentIntent.
+  const setupMismatch = intent.object === 'setup_intent' && (!isRecurring(payment.frequency) || intent.metadata?.checkout_purpose !== 'subscription');
+  if (intent.metadata?.checkout_payment_id !== String(payment.id) || setupMismatch) {
     differences.push('metadata');
   }
   const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null);

@@ -20,7 +20,7 @@ import { methodChoice, type MethodChoice } from './payment-method-types.js';
 import { isRecurring } from './recurring-interval.js';
 
 /** What a SetupIntent is for; stored in its metadata so the checkout and webhooks can tell. */
-export type SetupPurpose = 'subscription' | 'saved_method';
+export type SetupPurpose = 'subscription';
 
 /** Intent statuses in which the payer can still confirm it (so it may be handed out again). */
 const OPEN_STATUSES = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
@@ -28,9 +28,10 @@ const OPEN_STATUSES = ['requires_payment_method', 'requires_confirmation', 'requ
 const PAID_STATUSES = ['processing', 'requires_capture', 'succeeded'];
 
 /**
- * POST /gateway-a/payment-intent-or-setup. One-time price → PaymentIntent; recurring price or a
- * saved-method request → SetupIntent with a customer (and, for a subscription, its product and
- * price). Every create carries an idempotency key; an open intent that still matches the record
+ * POST /gateway-a/payment-intent-or-setup. One-time price → PaymentIntent (with
+ * `setup_future_usage: off_session` when the payer asks to save the method: the card is charged
+ * and saved at once); recurring price → SetupIntent with a customer, its product and price.
+ * A SetupIntent alone never completes a one-time payment: nothing would have been charged. Every create carries an idempotency key; an open intent that still matches the record
  * is handed out again instead of a new one. Gateway calls happen outside any transaction; the
  * record is only written once the gateway answered.
  */
@@ -57,10 +58,10 @@ export class GatewayAIntentsService {
     if (payment.status !== 'pending') throw new InvalidPaymentStateError(`This payment is ${payment.status}; no new intent can be created for it.`);
     const choice = methodChoice(payment.payment_method, payment.currency, this.config.plan);
     const account = await this.clients.forMode(payment.mode);
-    const purpose: SetupPurpose | null = isRecurring(payment.frequency) ? 'subscription' : request.savePaymentMethod ? 'saved_method' : null;
+    const purpose: SetupPurpose | null = isRecurring(payment.frequency) ? 'subscription' : null;
     try {
       return purpose === null
-        ? await this.paymentIntent(account, payment, payment.email_address, choice)
+        ? await this.paymentIntent(account, payment, payment.email_address, choice, request.savePaymentMethod)
         : await this.setupIntent(account, payment, payment.email_address, purpose, choice);
     } catch (error) {
       if (!(error instanceof Stripe.errors.StripeError)) throw error;
@@ -75,7 +76,13 @@ export class GatewayAIntentsService {
     }
   }
 
-  private async paymentIntent(account: GatewayAAccount, payment: PaymentRecord, email: string, choice: MethodChoice): Promise<GatewayAIntentResponseDto> {
+  private async paymentIntent(
+    account: GatewayAAccount,
+    payment: PaymentRecord,
+    email: string,
+    choice: MethodChoice,
+    saveMethod: boolean,
+  ): Promise<GatewayAIntentResponseDto> {
     const customer = await this.catalog.ensureCustomer(account, email);
     const previous = payment.provider_payment_ref;
     if (previous?.startsWith('pi_')) {
@@ -83,7 +90,7 @@ export class GatewayAIntentsService {
       if (PAID_STATUSES.includes(existing.status)) {
         throw new InvalidPaymentStateError('This payment already has a paid or processing intent; finish it with gateway-a/checkout.');
       }
-      if (OPEN_STATUSES.includes(existing.status) && this.matchesPayment(existing, payment, customer)) return answer(existing);
+      if (OPEN_STATUSES.includes(existing.status) && this.matchesPayment(existing, payment, customer, saveMethod)) return answer(existing);
     }
     const fee = this.fees.applicationFeeAmount(payment.amount);
     const intent = await account.client.paymentIntents.create(
@@ -93,10 +100,13 @@ export class GatewayAIntentsService {
         customer,
         capture_method: 'automatic',
         ...choice,
+        ...(saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
         metadata: intentMetadata(payment),
         ...(fee !== null ? { application_fee_amount: fee } : {}),
       },
-      { idempotencyKey: idempotencyKeys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous)) },
+      {
+        idempotencyKey: idempotencyKeys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
+      },
     );
     await this.payments.recordProviderDetails(
       payment.id,
@@ -140,8 +150,9 @@ export class GatewayAIntentsService {
     return answer(intent);
   }
 
-  private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string): boolean {
+  private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
     return (
+      (intent.setup_future_usage ?? null) === (saveMethod ? 'off_session' : null) &&
       intent.amount === payment.amount &&
       intent.currency === payment.currency.toLowerCase() &&
       customerId(intent.customer) === customer &&
@@ -195,8 +206,8 @@ function intentMetadata(payment: PaymentRecord): Record<string, string> {
  * and the intent it replaces. Equal requests (a retry, a concurrent double click) get equal keys
  * and so one intent; a changed request gets a new key instead of an idempotency error.
  */
-function variant(method: string, customer: string, previous: string | null): string {
-  return createHash('sha256').update(JSON.stringify([method, customer, previous])).digest('base64url').slice(0, 16);
+function variant(method: string, customer: string, previous: string | null, saveMethod = false): string {
+  return createHash('sha256').update(JSON.stringify([method, customer, previous, ...(saveMethod ? ['save'] : [])])).digest('base64url').slice(0, 16);
 }
 
 function customerId(customer: string | { id: string } | null): string | null {

@@ -7,9 +7,9 @@ export interface IntentOutcome {
 }
 
 /**
- * Pure mapping of a PaymentIntent or SetupIntent status to the record's target status.
- * A succeeded SetupIntent maps to `completed` (a saved method); for a subscription record the
- * caller creates the subscription and uses `subscriptionOutcome` instead.
+ * Pure mapping of a PaymentIntent (or a not yet succeeded SetupIntent) status to the record's
+ * target status. A succeeded SetupIntent belongs to a subscription record: the caller creates the
+ * subscription and uses `subscriptionOutcome` instead.
  */
 export function intentOutcome(intent: { object: string; status: string }): IntentOutcome {
   switch (intent.status) {

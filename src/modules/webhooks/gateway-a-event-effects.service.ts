@@ -95,15 +95,16 @@ export class GatewayAEventEffectsService {
   }
 
   /**
-   * A saved method is complete. A subscription gets its subscription now (the payer may never come
-   * back to the checkout route) and then waits, processing, for its first invoice.
+   * A subscription gets its subscription now (the payer may never come back to the checkout
+   * route) and then waits, processing, for its first invoice. A SetupIntent of a one-time record
+   * is not ours to act on: it charged nothing, so it must never complete the payment.
    */
   private async setupIntentSucceeded(event: GatewayAEvent, mode: GatewayMode): Promise<EffectResult> {
     const located = await this.locateIntent(event, mode, event.object);
     if (!located || 'settled' in located) return located?.settled ?? this.unknownPayment(event, mode);
     let { payment } = located;
     if (!isRecurring(payment.frequency)) {
-      return this.move(event, payment, 'completed', located.missingRef ? { providerPaymentRef: located.missingRef } : {});
+      return this.reject(event, payment, 'a setup intent cannot pay a one-time payment');
     }
     if (!isTerminal(payment.status) && !payment.provider_subscription_ref) {
       try {
