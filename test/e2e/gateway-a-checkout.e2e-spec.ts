@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { freePlanFeeAmount, GatewayStateService } from '../../src/modules/gateways/index.js';
+import { PaymentsService } from '../../src/modules/payments/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import {
   type CheckoutRecord,
@@ -289,6 +290,29 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect((await finishCheckout(t(), record)).body).toEqual({ status: 'completed', payment_id: record.sync.payment_id, requires_action: false });
       expect(bed.fake.requestsTo('POST', '/v1/subscriptions')).toHaveLength(0);
       expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', amount_received: record.sync.amount, provider_subscription_ref: null });
+    });
+
+    it('cancels a new intent and answers 409 when the record completed while the intent was being created', async () => {
+      const record = await createRecord(t(), form, { email_address: 'racer@example.test' });
+      bed.fake.clearRequests();
+      bed.fake.latencyMs = 150;
+      let res;
+      try {
+        // .then() sends the request now (supertest waits for it otherwise).
+        const pending = createIntent(t(), record).then((answer) => answer);
+        // Meanwhile a webhook for an earlier payment attempt completes the record.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await t().app.get(PaymentsService).transition(record.sync.payment_id, 'completed', { source: 'test' });
+        res = await pending;
+      } finally {
+        bed.fake.latencyMs = 0;
+      }
+      expect(res.status).toBe(409);
+      expectWpError(res.body, 'checkout_invalid_state', 409);
+      expect(piCreates()).toHaveLength(1);
+      const intents = bed.fake.resources.list('payment_intent').filter((intent) => (intent.metadata as Record<string, string>).checkout_payment_id === String(record.sync.payment_id));
+      expect(intents).toEqual([expect.objectContaining({ status: 'canceled' })]);
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', provider_payment_ref: null });
     });
 
     it('creates one customer, product and price for concurrent intent calls', async () => {

@@ -12,7 +12,7 @@ import {
   gatewayAFees,
   toGatewayError,
 } from '../gateways/index.js';
-import { InvalidPaymentStateError, type PaymentRecord, PaymentsService } from '../payments/index.js';
+import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentsService } from '../payments/index.js';
 import { GatewayACatalogService } from './gateway-a-catalog.service.js';
 import type { GatewayAIntentResponseDto } from './gateway-a-checkout.dto.js';
 import { idempotencyKeys } from './idempotency-keys.js';
@@ -108,11 +108,7 @@ export class GatewayAIntentsService {
         idempotencyKey: idempotencyKeys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
       },
     );
-    await this.payments.recordProviderDetails(
-      payment.id,
-      { providerPaymentRef: intent.id, providerCustomerRef: customer, applicationFeeAmount: fee },
-      'checkout:gateway_a',
-    );
+    await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer, applicationFeeAmount: fee });
     await this.retire(account, payment, previous, intent.id);
     return answer(intent);
   }
@@ -145,9 +141,30 @@ export class GatewayAIntentsService {
       },
       { idempotencyKey: idempotencyKeys.setupIntent(payment.id, `${purpose}-${variant(payment.payment_method, customer, previous)}`) },
     );
-    await this.payments.recordProviderDetails(payment.id, { providerPaymentRef: intent.id, providerCustomerRef: customer }, 'checkout:gateway_a');
+    await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer });
     await this.retire(account, payment, previous, intent.id);
     return answer(intent);
+  }
+
+  /**
+   * Links the new intent to the record, but only if the record is still pending and still holds
+   * the intent this one replaces (or already this one: a concurrent double click). Otherwise the
+   * record moved on while the gateway answered (e.g. its previous intent was paid and a webhook
+   * completed it): the new intent is canceled so it can never be paid, and the caller gets 409.
+   */
+  private async storeIntent(
+    account: GatewayAAccount,
+    payment: PaymentRecord,
+    previous: string | null,
+    intent: Stripe.PaymentIntent | Stripe.SetupIntent,
+    patch: PaymentPatch,
+  ): Promise<void> {
+    const { applied, payment: current } = await this.payments.recordProviderDetailsIf(payment.id, patch, 'checkout:gateway_a', async (_manager, latest) =>
+      latest.status === 'pending' && (latest.provider_payment_ref === previous || latest.provider_payment_ref === intent.id),
+    );
+    if (applied) return;
+    await this.retire(account, payment, intent.id, current.provider_payment_ref ?? '');
+    throw new InvalidPaymentStateError(`This payment became ${current.status} while its intent was being created; read its status before paying again.`);
   }
 
   private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
