@@ -10,7 +10,6 @@ import {
   IsInt,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   IsUrl,
   Matches,
@@ -21,7 +20,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CURRENCY_CODES } from '../../common/money/index.js';
-import { Trim } from '../../common/validation/index.js';
+import { IsOmittable, Trim } from '../../common/validation/index.js';
 import {
   CORE_FIELDS,
   DISPLAY_LAYOUTS,
@@ -83,7 +82,7 @@ export class FormPriceDto {
   frequency: Frequency;
 
   /** One-off fee charged with the first payment of a recurring price, in minor units */
-  @IsOptional()
+  @IsOmittable()
   @IsOnlyForRecurring()
   @IsChargeableIn('currency')
   @Max(MAX_FORM_AMOUNT)
@@ -92,7 +91,7 @@ export class FormPriceDto {
   setup_amount?: number;
 
   /** Present when the payer enters the amount */
-  @IsOptional()
+  @IsOmittable()
   @Type(() => CustomAmountDto)
   @ValidateNested()
   @IsObject()
@@ -116,14 +115,14 @@ export class FormPlanDto {
 
 /** Methods offered per gateway; each a subset of the gateway's method identifiers */
 export class FormPaymentMethodsDto {
-  @IsOptional()
+  @IsOmittable()
   @IsIn(GATEWAY_METHODS.gateway_a, { each: true })
   @ArrayUnique()
   @ArrayMaxSize(GATEWAY_METHODS.gateway_a.length)
   @IsArray()
   gateway_a?: string[];
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn(GATEWAY_METHODS.gateway_b, { each: true })
   @ArrayUnique()
   @ArrayMaxSize(GATEWAY_METHODS.gateway_b.length)
@@ -194,7 +193,7 @@ export class FormEmailSettingsDto {
 
 export class FormDisplaySettingsDto {
   /** Label of the pay button */
-  @IsOptional()
+  @IsOmittable()
   @Trim()
   @MaxLength(40)
   @IsNotEmpty()
@@ -202,22 +201,22 @@ export class FormDisplaySettingsDto {
   button_label?: string;
 
   /** Accent colour `#rrggbb` */
-  @IsOptional()
+  @IsOmittable()
   @Matches(/^#[0-9a-fA-F]{6}$/, { message: 'primary_color must be a #rrggbb colour' })
   @MaxLength(7)
   @IsString()
   primary_color?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn(DISPLAY_LAYOUTS)
   layout?: (typeof DISPLAY_LAYOUTS)[number];
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   show_title?: boolean;
 
   /** Short text under the title */
-  @IsOptional()
+  @IsOmittable()
   @MaxLength(500)
   @IsString()
   description?: string;
@@ -260,7 +259,7 @@ export class PaymentFormSettingsDto {
   @IsObject()
   email: FormEmailSettingsDto;
 
-  @IsOptional()
+  @IsOmittable()
   @Type(() => FormDisplaySettingsDto)
   @ValidateNested()
   @IsObject()

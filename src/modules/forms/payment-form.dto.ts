@@ -1,7 +1,7 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { ToInteger, Trim } from '../../common/validation/index.js';
+import { IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
 import type { FormStatus } from './form-settings.js';
 import { PaymentFormSettingsDto } from './payment-form-settings.dto.js';
 
@@ -32,7 +32,7 @@ export class CreatePaymentFormDto {
   title: string;
 
   /** Defaults to `draft` */
-  @IsOptional()
+  @IsOmittable()
   @IsIn(FORM_STATUSES)
   status?: FormStatus;
 
@@ -44,7 +44,8 @@ export class CreatePaymentFormDto {
 }
 
 /** Fields to change; `settings`, when given, replaces the stored settings as a whole. */
-export class UpdatePaymentFormDto extends PartialType(CreatePaymentFormDto) {}
+// skipNullProperties: false: a field may be left out, but `null` is validated (and refused).
+export class UpdatePaymentFormDto extends PartialType(CreatePaymentFormDto, { skipNullProperties: false }) {}
 
 export class ListPaymentFormsQueryDto {
   /** 1-based page number */

@@ -1,6 +1,6 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { CURRENCY_CODES } from '../../common/money/index.js';
-import { ToBoolean, Trim } from '../../common/validation/index.js';
+import { IsOmittable, ToBoolean, Trim } from '../../common/validation/index.js';
 
 export const GATEWAY_IDS = ['gateway_a', 'gateway_b', 'gateway_c'] as const;
 export type GatewayId = (typeof GATEWAY_IDS)[number];
@@ -22,23 +22,23 @@ export class SettingsDto {
 /** Fields to change; omitted fields keep their value. `api_key` is write-only. */
 export class UpdateSettingsDto {
   /** ISO 4217 currency code */
-  @IsOptional()
+  @IsOmittable()
   @IsIn(CURRENCY_CODES, { message: 'currency must be an ISO 4217 currency code' })
   currency?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn(GATEWAY_IDS)
   payment_gateway?: GatewayId;
 
   /** Stored encrypted; never returned whole */
-  @IsOptional()
+  @IsOmittable()
   @Trim()
   @IsString()
   @MinLength(8)
   @MaxLength(255)
   api_key?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @ToBoolean()
   @IsBoolean()
   debug_mode?: boolean;
