@@ -1,6 +1,7 @@
 import request from 'supertest';
+import { expectWpError } from '../support/http.js';
 import { validSettings } from '../support/form-fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Regression tests for bugs found in a review of the admin side: settings, forms, identity,
@@ -49,5 +50,37 @@ describe('core review findings', () => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.data.params).sort()).toEqual(['settings.display.button_label', 'settings.plans.1.prices.0.setup_amount']);
     });
+  });
+});
+
+describe('failed-login limiter under a burst of parallel guesses', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('checks at most the limit of passwords, even when the guesses arrive all at once', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-guess-${i}`))),
+    );
+    const checked = guesses.filter((res) => res.status === 401).length;
+    expect(guesses.filter((res) => res.status === 429)).toHaveLength(30 - checked);
+    expect(checked).toBeLessThanOrEqual(3);
+    const blocked = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth);
+    expectWpError(blocked.body, 'checkout_rate_limited', 429);
+  });
+});
+
+describe('failed-login limiter and parallel valid logins', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('lets more parallel requests with the right password through than the limit counts', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
   });
 });

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ROUTE_AUTH, type AuthenticatedRequest, type RouteAuth } from '../../common/auth/index.js';
+import { ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError, RateLimitedError } from '../../common/errors/index.js';
 import { FailedLoginLimiter } from './failed-login-limiter.js';
 import { IdentityService } from './identity.service.js';
@@ -28,14 +28,17 @@ export class AuthorizationGuard implements CanActivate {
     if (!credentials) throw new NotLoggedInError();
 
     const ip = request.ip ?? 'unknown';
-    const retryAfter = await this.failedLogins.retryAfterSeconds(ip);
+    const retryAfter = await this.failedLogins.acquire(ip);
     if (retryAfter > 0) throw new RateLimitedError(retryAfter);
 
-    const user = await this.identity.authenticate(credentials.login, credentials.password, ip);
-    if (!user) {
-      await this.failedLogins.recordFailure(ip);
-      throw new NotLoggedInError();
+    let user: AuthenticatedUser | null;
+    try {
+      user = await this.identity.authenticate(credentials.login, credentials.password, ip);
+      if (!user) await this.failedLogins.recordFailure(ip);
+    } finally {
+      this.failedLogins.release(ip);
     }
+    if (!user) throw new NotLoggedInError();
     request.user = user;
     if (!user.capabilities.has(auth.capability)) throw new ForbiddenError();
     return true;

@@ -8,10 +8,16 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
  * RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS). Once the count is reached every attempt from that IP is
  * refused before the password is checked, so guessing stops for the rest of the window.
  * Counts live in Redis when REDIS_URL is set (shared by instances), otherwise in memory.
+ *
+ * A password check is only started while the failures so far plus the checks still running for
+ * that IP stay under the limit; further attempts wait for a running check to finish. Otherwise a
+ * burst of parallel guesses would all pass the count before the first failure was recorded.
  */
 @Injectable()
 export class FailedLoginLimiter {
   private readonly memory = new Map<string, { count: number; expiresAt: number }>();
+  /** Password checks running in this process, per IP, and the attempts waiting for one to end. */
+  private readonly running = new Map<string, { count: number; waiters: Array<() => void> }>();
   private readonly limit: number;
   private readonly windowMs: number;
 
@@ -21,6 +27,40 @@ export class FailedLoginLimiter {
   ) {
     this.limit = config.rateLimits.failedLogin.limit;
     this.windowMs = config.rateLimits.failedLogin.ttl;
+  }
+
+  /**
+   * Claims a password check for `ip`: 0 when the caller may check the password (and must call
+   * `release` afterwards), otherwise the seconds until the IP may try again.
+   */
+  async acquire(ip: string): Promise<number> {
+    for (;;) {
+      // In memory there is no await between reading the counts and claiming a check, so two
+      // concurrent attempts cannot both take the last one.
+      const failures = this.redis ? Number((await this.redis.get(this.key(ip))) ?? 0) : (this.liveEntry(this.key(ip))?.count ?? 0);
+      if (failures >= this.limit) {
+        const retryAfter = await this.retryAfterSeconds(ip);
+        if (retryAfter > 0) return retryAfter;
+        continue; // the window ended meanwhile
+      }
+      const running = this.running.get(ip) ?? { count: 0, waiters: [] };
+      this.running.set(ip, running);
+      if (failures + running.count < this.limit) {
+        running.count += 1;
+        return 0;
+      }
+      await new Promise<void>((resolve) => running.waiters.push(resolve));
+    }
+  }
+
+  /** Ends a check claimed by `acquire` (after `recordFailure` when the password was wrong). */
+  release(ip: string): void {
+    const running = this.running.get(ip);
+    if (!running) return;
+    running.count -= 1;
+    const waiters = running.waiters.splice(0);
+    if (running.count <= 0 && waiters.length === 0) this.running.delete(ip);
+    for (const wake of waiters) wake();
   }
 
   /** Seconds until the IP may try again, or 0 when it is not blocked. */
