@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { expectWpError } from '../support/http.js';
 import { validSettings } from '../support/form-fixtures.js';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -82,5 +85,29 @@ describe('failed-login limiter and parallel valid logins', () => {
   it('lets more parallel requests with the right password through than the limit counts', async () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth)));
     expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+  });
+});
+
+describe('password check timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('does the same database work for an unknown login as for a known login with a wrong password', async () => {
+    const passwords = t.app.get<Repository<ApplicationPasswordEntity>>(getRepositoryToken(ApplicationPasswordEntity));
+    const lookups = jest.spyOn(passwords, 'findOne');
+    try {
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', 'wrong-password-for-admin')).expect(401);
+      const forKnownLogin = lookups.mock.calls.length;
+      lookups.mockClear();
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('no-such-user', 'wrong-password-for-admin')).expect(401);
+      expect(forKnownLogin).toBe(1);
+      // Otherwise the missing query makes unknown logins answer measurably faster (login enumeration).
+      expect(lookups.mock.calls.length).toBe(forKnownLogin);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });

@@ -39,9 +39,10 @@ export class IdentityService {
   async authenticate(login: string, password: string, ip: string): Promise<AuthenticatedUser | null> {
     const user = await this.users.findOne({ where: { login } });
     const hash = this.hashPassword(password);
-    if (!user) return null;
-    const stored = await this.passwords.findOne({ where: { userId: user.id, passwordHash: hash } });
-    if (!stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
+    // The password lookup runs for an unknown login too (user id 0 matches nothing), so the answer
+    // time does not tell which logins exist.
+    const stored = await this.passwords.findOne({ where: { userId: user?.id ?? 0, passwordHash: hash } });
+    if (!user || !stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
     if (!stored.lastUsedAt || Date.now() - stored.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || stored.lastIp !== ip) {
       await this.passwords.update({ id: stored.id }, { lastUsedAt: new Date(), lastIp: ip });
     }
