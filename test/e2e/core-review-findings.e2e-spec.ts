@@ -17,8 +17,22 @@ describe('core review findings', () => {
   });
   afterAll(() => t.close());
 
+  it('concurrent POST /settings of different fields keep every change (no lost update)', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      await request(t.http).delete(`${t.base}/settings`).set('Authorization', t.admin.auth).expect(200);
+      await Promise.all(
+        [{ currency: 'EUR' }, { debug_mode: true }, { payment_gateway: 'gateway_b' }, { api_key: 'sk_test_concurrent_4242' }].map((body) =>
+          request(t.http).post(`${t.base}/settings`).set('Authorization', t.admin.auth).send(body).expect(200),
+        ),
+      );
+      const read = await request(t.http).get(`${t.base}/settings`).set('Authorization', t.admin.auth);
+      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', debug_mode: true, api_key: 'sk_test_…4242' });
+    }
+  });
+
   describe('null in an optional field is refused, never stored or crashed on', () => {
     it('POST /settings with null values answers 400 and keeps the stored settings', async () => {
+      await request(t.http).delete(`${t.base}/settings`).set('Authorization', t.admin.auth).expect(200);
       const res = await request(t.http).post(`${t.base}/settings`).set('Authorization', t.admin.auth).send({ currency: null, payment_gateway: null, debug_mode: null });
       expect(res.status).toBe(400);
       expect(res.body.code).toMatch(/^rest_(invalid|missing_callback)_param$/);

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { CryptoService } from '../../common/crypto/index.js';
+import { UnavailableError } from '../../common/errors/index.js';
+import { isDuplicateKeyError } from '../../database/errors.js';
 import { OptionEntity } from './option.entity.js';
+
+/** Compare-and-set rounds before a change gives up (only under heavy write contention on one option). */
+const CHANGE_ATTEMPTS = 20;
 
 /**
  * The options store. Values are JSON. Secret options are sealed with AES-256-GCM before they are
@@ -29,6 +34,31 @@ export class OptionsService {
 
   async set(name: string, value: unknown, manager?: EntityManager): Promise<void> {
     await this.repo(manager).upsert({ name, value: JSON.stringify(value), updatedAt: new Date() }, { conflictPaths: ['name'] });
+  }
+
+  /**
+   * Read-modify-write of one option that concurrent changes cannot overwrite: the new value is
+   * written only if the row is still the one read (compare-and-set), otherwise `change` runs again
+   * on the fresh value. No lock is held, so nothing can deadlock.
+   */
+  async change<T>(name: string, fallback: T, change: (current: T) => T): Promise<T> {
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt += 1) {
+      const row = await this.options.findOne({ where: { name } });
+      const next = change(row ? (JSON.parse(row.value) as T) : fallback);
+      const value = JSON.stringify(next);
+      if (row) {
+        const result = await this.options.update({ id: row.id, value: row.value, updatedAt: row.updatedAt }, { value, updatedAt: new Date() });
+        if (result.affected) return next;
+      } else {
+        try {
+          await this.options.insert({ name, value, updatedAt: new Date() });
+          return next;
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+      }
+    }
+    throw new UnavailableError('The setting is being changed by other requests; please try again.');
   }
 
   async delete(names: string | string[], manager?: EntityManager): Promise<void> {

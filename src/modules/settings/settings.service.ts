@@ -25,12 +25,14 @@ export class SettingsService {
 
   async update(changes: UpdateSettingsDto): Promise<void> {
     const { api_key: apiKey, ...general } = changes;
-    const current = await this.options.get<StoredGeneralSettings>(GENERAL_OPTION, DEFAULTS);
-    const next: StoredGeneralSettings = { ...DEFAULTS, ...current };
-    if (general.currency !== undefined) next.currency = general.currency;
-    if (general.payment_gateway !== undefined) next.payment_gateway = general.payment_gateway;
-    if (general.debug_mode !== undefined) next.debug_mode = general.debug_mode;
-    await this.options.set(GENERAL_OPTION, next);
+    // Compare-and-set: concurrent updates of different fields do not overwrite each other.
+    await this.options.change<StoredGeneralSettings>(GENERAL_OPTION, DEFAULTS, (current) => {
+      const next: StoredGeneralSettings = { ...DEFAULTS, ...current };
+      if (general.currency !== undefined) next.currency = general.currency;
+      if (general.payment_gateway !== undefined) next.payment_gateway = general.payment_gateway;
+      if (general.debug_mode !== undefined) next.debug_mode = general.debug_mode;
+      return next;
+    });
     if (apiKey !== undefined) await this.options.setSecret(API_KEY_OPTION, apiKey);
   }
 
