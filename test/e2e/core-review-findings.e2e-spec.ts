@@ -30,6 +30,17 @@ describe('core review findings', () => {
     }
   });
 
+  it('answers a deeply nested JSON body 400 rest_invalid_json, not 500 (class-transformer recursion)', async () => {
+    const depth = 20000;
+    for (const [path, auth] of [['/tags', t.admin.auth], ['/payment/sync-details', undefined]] as const) {
+      const req = request(t.http).post(`${t.base}${path}`).set('Content-Type', 'application/json');
+      if (auth) req.set('Authorization', auth);
+      const res = await req.send(`{"tag":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      expect(res.status).toBe(400);
+      expectWpError(res.body, 'rest_invalid_json', 400);
+    }
+  });
+
   describe('null in an optional field is refused, never stored or crashed on', () => {
     it('POST /settings with null values answers 400 and keeps the stored settings', async () => {
       await request(t.http).delete(`${t.base}/settings`).set('Authorization', t.admin.auth).expect(200);

@@ -27,9 +27,30 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
       if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         return res.status(400).json(wpError('rest_invalid_json', 'The request body must be a JSON object.', 400));
       }
+      if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+        return res.status(400).json(wpError('rest_invalid_json', `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`, 400));
+      }
       next();
     });
   });
+}
+
+/**
+ * Deepest nesting a body may have. No route needs more than a handful of levels; a few thousand
+ * overflow the stack of the (recursive) DTO transformation, which would answer 500.
+ */
+const MAX_BODY_DEPTH = 32;
+
+/** Whether objects/arrays in `value` nest deeper than `max` levels (iterative: no recursion to overflow). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function runChain(chain: RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void, index = 0): void {
