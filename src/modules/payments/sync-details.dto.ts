@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { ToInteger, Trim } from '../../common/validation/index.js';
+import { IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { CUSTOM_FIELDS_LIMITS, IsCustomFields } from './custom-fields.js';
 import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
@@ -21,13 +21,13 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   payment_id?: number;
 
   /** Secret returned when the record was created; required for an update */
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(128)
   payment_secret?: string;
 
   /** Index of the chosen plan in the form's `plans` (default 0) */
-  @IsOptional()
+  @IsOmittable()
   @ToInteger()
   @IsInt()
   @Min(0)
@@ -35,7 +35,7 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   plan_index?: number;
 
   /** Index of the chosen price in the plan's `prices` (default 0) */
-  @IsOptional()
+  @IsOmittable()
   @ToInteger()
   @IsInt()
   @Min(0)
@@ -43,7 +43,7 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   price_index?: number;
 
   /** Minor units; only read for a customer-entered price (within the price's bounds), ignored otherwise */
-  @IsOptional()
+  @IsOmittable()
   @ToInteger()
   @IsInt()
   @Min(0)
@@ -80,7 +80,7 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   })
   // The raw object: class-transformer silently drops keys named like Object.prototype members; the validator must see them.
   @Transform(({ obj }: { obj: Record<string, unknown> }) => obj.custom_fields)
-  @IsOptional()
+  @IsOmittable()
   @IsCustomFields()
   custom_fields?: Record<string, string | number | boolean>;
 }
