@@ -54,7 +54,6 @@ export class WpErrorFilter implements ExceptionFilter {
     const status = exception.getStatus();
     switch (status) {
       case HttpStatus.NOT_FOUND:
-        return wpError('rest_no_route', 'No route was found matching the URL and request method.', 404);
       case HttpStatus.METHOD_NOT_ALLOWED:
         return wpError('rest_no_route', 'No route was found matching the URL and request method.', 404);
       case HttpStatus.UNAUTHORIZED:
