@@ -4,15 +4,16 @@ import { LoggerModule } from 'nestjs-pino';
 import { RouteInventory } from './common/auth/index.js';
 import { CryptoModule } from './common/crypto/index.js';
 import { WpErrorFilter } from './common/errors/index.js';
-import { loggerOptions } from './common/http/logger-options.js';
+import { loggerOptions } from './common/http/index.js';
 import { RateLimitGuard, RateLimitModule } from './common/rate-limit/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
 import { AdministrationModule } from './modules/administration/index.js';
-import { CheckoutModule } from './modules/checkout/index.js';
 import { FormsModule } from './modules/forms/index.js';
+import { GatewayAModule } from './modules/gateway-a/index.js';
+import { GatewayBModule } from './modules/gateway-b/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { MailModule } from './modules/mail/index.js';
@@ -22,7 +23,7 @@ import { PluginModule } from './modules/plugin/index.js';
 import { SettingsModule } from './modules/settings/index.js';
 import { TaggingModule } from './modules/tagging/index.js';
 import { TemplatesModule } from './modules/templates/index.js';
-import { WebhooksModule } from './modules/webhooks/index.js';
+import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js';
 
 @Module({
   imports: [
@@ -43,8 +44,9 @@ import { WebhooksModule } from './modules/webhooks/index.js';
     AdministrationModule,
     GatewaysModule,
     PaymentsModule,
-    CheckoutModule,
     WebhooksModule,
+    GatewayAModule,
+    GatewayBModule,
     HealthModule,
   ],
   providers: [
@@ -52,6 +54,7 @@ import { WebhooksModule } from './modules/webhooks/index.js';
     { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthorizationGuard },
     { provide: APP_GUARD, useExisting: PaymentReferenceGuard },
+    { provide: APP_GUARD, useExisting: SignedWebhookGuard },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: WpErrorFilter },
   ],

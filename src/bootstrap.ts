@@ -3,8 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
-import { installBodyParsers } from './common/http/body-parsers.js';
-import { installOpenApi } from './common/http/openapi.js';
+import { installBodyParsers, installOpenApi } from './common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { freePlanFeeAmount, GatewayStateService } from '../../src/modules/gateways/index.js';
-import { PaymentsService } from '../../src/modules/payments/index.js';
+import { freePlanFeeAmount } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import {
   type CheckoutRecord,
@@ -302,7 +303,7 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
         const pending = createIntent(t(), record).then((answer) => answer);
         // Meanwhile a webhook for an earlier payment attempt completes the record.
         await new Promise((resolve) => setTimeout(resolve, 50));
-        await t().app.get(PaymentsService).transition(record.sync.payment_id, 'completed', { source: 'test' });
+        await t().app.get(PaymentLedgerService).transition(record.sync.payment_id, 'completed', { source: 'test' });
         res = await pending;
       } finally {
         bed.fake.latencyMs = 0;

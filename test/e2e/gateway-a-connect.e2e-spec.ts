@@ -1,13 +1,8 @@
 import request from 'supertest';
 import Stripe from 'stripe';
 import { CHECKOUT_VERSION } from '../../src/config/index.js';
-import {
-  CheckoutPausedError,
-  GATEWAY_A_WEBHOOK_EVENTS,
-  GatewayAContractService,
-  gatewayOption,
-  GatewayStateService,
-} from '../../src/modules/gateways/index.js';
+import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import {
   advanceClock,
@@ -47,20 +42,20 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
     bed.fake.oauthDecision = 'approve';
     for (const mode of ['test', 'live'] as const) {
       await options.delete([
-        gatewayOption.gatewayA(mode, 'user_id'),
-        gatewayOption.gatewayA(mode, 'public_key'),
-        gatewayOption.gatewayA(mode, 'secret_key'),
-        gatewayOption.gatewayAWebhook(mode),
-        gatewayOption.gatewayAWebhookSecret(mode),
+        gatewayAOption.credential(mode, 'user_id'),
+        gatewayAOption.credential(mode, 'public_key'),
+        gatewayAOption.credential(mode, 'secret_key'),
+        gatewayAOption.webhook(mode),
+        gatewayAOption.webhookSecret(mode),
       ]);
     }
     bed.fake.clearRequests();
   });
 
   const storedCredentials = async (mode: 'test' | 'live') => ({
-    user_id: await options.get<string | null>(gatewayOption.gatewayA(mode, 'user_id'), null),
-    public_key: await options.get<string | null>(gatewayOption.gatewayA(mode, 'public_key'), null),
-    secret_key: await options.getSecret(gatewayOption.gatewayA(mode, 'secret_key')),
+    user_id: await options.get<string | null>(gatewayAOption.credential(mode, 'user_id'), null),
+    public_key: await options.get<string | null>(gatewayAOption.credential(mode, 'public_key'), null),
+    secret_key: await options.getSecret(gatewayAOption.credential(mode, 'secret_key')),
   });
   const nothingStored = async (mode: 'test' | 'live') => {
     expect(await storedCredentials(mode)).toEqual({ user_id: null, public_key: null, secret_key: null });
@@ -116,7 +111,7 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
 
       // Credentials stored for the mode, the secret key sealed.
       expect(await storedCredentials('test')).toEqual({ user_id: grant.accountId, public_key: grant.publishableKey, secret_key: grant.accessToken });
-      const raw = await bed.t.dataSource.query(`SELECT option_value FROM wp_options WHERE option_name = ?`, [gatewayOption.gatewayA('test', 'secret_key')]);
+      const raw = await bed.t.dataSource.query(`SELECT option_value FROM wp_options WHERE option_name = ?`, [gatewayAOption.credential('test', 'secret_key')]);
       expect(raw[0].option_value).not.toContain(grant.accessToken);
       expect(await state.isConnected('gateway_a', 'test')).toBe(true);
       expect(await state.isConnected('gateway_a', 'live')).toBe(false);

@@ -1,5 +1,5 @@
+import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import request from 'supertest';
-import { gatewayOption } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
@@ -97,8 +97,8 @@ describe('section B gateway A routes', () => {
 
     it('GET /gateway-a/config answers the publishable key and webhook URL, never the secret key', async () => {
       const options = t().app.get(OptionsService);
-      const publicKey = await options.get<string>(gatewayOption.gatewayA('test', 'public_key'), '');
-      const secretKey = await options.getSecret(gatewayOption.gatewayA('test', 'secret_key'));
+      const publicKey = await options.get<string>(gatewayAOption.credential('test', 'public_key'), '');
+      const secretKey = await options.getSecret(gatewayAOption.credential('test', 'secret_key'));
       expect(publicKey).toMatch(/^pk_test_/);
       const res = await get('/gateway-a/config');
       expect(res.status).toBe(200);

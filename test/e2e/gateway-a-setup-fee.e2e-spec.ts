@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { GatewayAContractService, GatewayStateService } from '../../src/modules/gateways/index.js';
+import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, logEvents, paymentRow, tableRows } from '../support/gateway-a-checkout.js';

@@ -4,17 +4,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import Stripe from 'stripe';
 import { CHECKOUT_VERSION } from '../../src/config/index.js';
-import {
-  CheckoutPausedError,
-  Clock,
-  GATEWAY_A_WEBHOOK_EVENTS,
-  GatewayAClientFactory,
-  GatewayAContractService,
-  gatewayOption,
-  GatewayAWebhookUpgradeTask,
-  TaskLeaseRepository,
-  type WebhookUpgradeProgress,
-} from '../../src/modules/gateways/index.js';
+import { Clock } from '../../src/common/clock/index.js';
+import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAClientFactory, GatewayAContractService, GatewayAWebhookUpgradeTask, type WebhookUpgradeProgress, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
 import { UpgradeRegistry } from '../../src/modules/plugin/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
@@ -45,9 +37,9 @@ async function seed152Site(t: TestApp, fake: FakeGatewayA): Promise<SeededSite> 
   for (const mode of ['test', 'live'] as const) {
     const suffix = `legacy${mode}${(accountCounter += 1)}xx`;
     const secretKey = `sk_${mode}_${suffix}Secret`;
-    await options.set(gatewayOption.gatewayA(mode, 'user_id'), `acct_${suffix}`);
-    await options.set(gatewayOption.gatewayA(mode, 'public_key'), `pk_${mode}_${suffix}Public`);
-    await options.setSecret(gatewayOption.gatewayA(mode, 'secret_key'), secretKey);
+    await options.set(gatewayAOption.credential(mode, 'user_id'), `acct_${suffix}`);
+    await options.set(gatewayAOption.credential(mode, 'public_key'), `pk_${mode}_${suffix}Public`);
+    await options.setSecret(gatewayAOption.credential(mode, 'secret_key'), secretKey);
     const sdk = new Stripe(secretKey, { host: '127.0.0.1', port: fake.port, protocol: 'http' });
     const endpoint = await sdk.webhookEndpoints.create({
       url: WEBHOOK_URL(mode),
@@ -55,17 +47,17 @@ async function seed152Site(t: TestApp, fake: FakeGatewayA): Promise<SeededSite> 
       api_version: LEGACY_API_VERSION as Stripe.WebhookEndpointCreateParams.ApiVersion,
       ...(mode === 'test' ? { metadata: { checkout_managed: 'true', checkout_version: '1.5.2' } } : {}),
     });
-    await options.setSecret(gatewayOption.gatewayAWebhookSecret(mode), endpoint.secret!);
+    await options.setSecret(gatewayAOption.webhookSecret(mode), endpoint.secret!);
     if (mode === 'test') {
-      await options.set(gatewayOption.gatewayAWebhook(mode), { management: 'automatic', endpoint_id: endpoint.id });
+      await options.set(gatewayAOption.webhook(mode), { management: 'automatic', endpoint_id: endpoint.id });
       Object.assign(site, { managed: endpoint, managedSecret: endpoint.secret });
     } else {
-      await options.set(gatewayOption.gatewayAWebhook(mode), { management: 'manual', endpoint_id: null });
+      await options.set(gatewayAOption.webhook(mode), { management: 'manual', endpoint_id: null });
       Object.assign(site, { manual: endpoint, manualSecret: endpoint.secret });
     }
   }
   await options.set('checkout_version', '1.5.2');
-  await options.delete(gatewayOption.gatewayAWebhookUpgrade());
+  await options.delete(gatewayAOption.webhookUpgrade());
   fake.clearRequests();
   return site as SeededSite;
 }
@@ -139,7 +131,7 @@ describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
   it('never alters an endpoint without the plugin marker, even if the record says automatic', async () => {
     const site = await seed152Site(bed.t, bed.fake);
     const options = bed.t.app.get(OptionsService);
-    await options.set(gatewayOption.gatewayAWebhook('live'), { management: 'automatic', endpoint_id: site.manual.id });
+    await options.set(gatewayAOption.webhook('live'), { management: 'automatic', endpoint_id: site.manual.id });
     await update();
     const progress = await runToRest(task);
     expect(progress.modes).toEqual({ test: 'updated', live: 'skipped_unmanaged' });
@@ -198,7 +190,7 @@ describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
 
   it('marks a vanished endpoint without retrying (checkout stays paused until reconnect or manual setup)', async () => {
     const site = await seed152Site(bed.t, bed.fake);
-    bed.fake.resources.deleteWebhookEndpoint(bed.fake.accountFor((await bed.t.app.get(OptionsService).getSecret(gatewayOption.gatewayA('test', 'secret_key')))!), site.managed.id);
+    bed.fake.resources.deleteWebhookEndpoint(bed.fake.accountFor((await bed.t.app.get(OptionsService).getSecret(gatewayAOption.credential('test', 'secret_key')))!), site.managed.id);
     await update();
     const progress = await runToRest(task);
     expect(progress).toMatchObject({ status: 'completed', modes: { test: 'endpoint_missing', live: 'skipped_manual' } });

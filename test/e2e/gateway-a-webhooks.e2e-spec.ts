@@ -1,7 +1,9 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { GatewayAClientFactory, GatewayAContractService, gatewayOption, GatewayStateService, WebhookEventRepository } from '../../src/modules/gateways/index.js';
-import { type PaymentPatch, PaymentsService, type PaymentStatus } from '../../src/modules/payments/index.js';
+import { GatewayAClientFactory, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
+import { type PaymentPatch, PaymentLedgerService, type PaymentStatus } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
@@ -21,7 +23,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
   let bed: GatewayATestBed;
   let t: TestApp;
   let form: PaymentForm;
-  let payments: PaymentsService;
+  let payments: PaymentLedgerService;
   let secret: string;
   let table: { payments: string; log: string; events: string; states: string };
   let eventCounter = 0;
@@ -37,7 +39,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     await state.setActiveMethods('gateway_a', ['ccard', 'sepa']);
     secret = (await t.app.get(GatewayAContractService).getSigningSecret('test'))!;
     expect(secret).toMatch(/^whsec_/);
-    payments = t.app.get(PaymentsService);
+    payments = t.app.get(PaymentLedgerService);
     form = await createPaymentForm(t);
     const prefix = t.config.tablePrefix;
     table = {
@@ -71,7 +73,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     expect(res.status).toBe(201);
     return res.body as SyncAnswer;
   };
-  /** A record in the given status with the given provider facts, moved there through PaymentsService. */
+  /** A record in the given status with the given provider facts, moved there through PaymentLedgerService. */
   const paymentIn = async (status: PaymentStatus, patch: PaymentPatch = {}, price: [number, number] = [0, 0]) => {
     const { payment_id: id } = await sync(...price);
     if (Object.keys(patch).length > 0) await payments.recordProviderDetails(id, patch, 'test');
@@ -524,7 +526,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       const id = await paymentIn('pending', { providerPaymentRef: 'pi_mode' });
       const options = t.app.get(OptionsService);
       const liveSecret = 'whsec_live_secret_for_this_test';
-      await options.setSecret(gatewayOption.gatewayAWebhookSecret('live'), liveSecret);
+      await options.setSecret(gatewayAOption.webhookSecret('live'), liveSecret);
       try {
         const { body, signature } = signedEvent('payment_intent.succeeded', intent('pi_mode', id, { amount_received: 1000 }), liveSecret, { livemode: true });
         const res = await post(body, { 'Gateway-A-Signature': signature }, 'live');
@@ -533,7 +535,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
         expect(await row(id)).toMatchObject({ status: 'pending' });
         expect(await storedEvent(JSON.parse(body).id)).toMatchObject({ mode: 'live', status: 'failed', paymentId: id });
       } finally {
-        await options.delete([gatewayOption.gatewayAWebhookSecret('live')]);
+        await options.delete([gatewayAOption.webhookSecret('live')]);
       }
     });
 

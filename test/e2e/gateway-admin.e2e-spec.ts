@@ -1,5 +1,7 @@
+import { gatewayBOption } from '../../src/modules/gateway-b/index.js';
 import request from 'supertest';
-import { GatewayAContractService, gatewayOption, GatewayStateService, PaymentGatewayService } from '../../src/modules/gateways/index.js';
+import { GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService, PaymentGatewayService } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { callbackPath, followCallback, type GatewayATestBed, issueState, startGatewayATestBed } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
@@ -137,7 +139,7 @@ describe('admin gateway routes', () => {
       });
       expect(JSON.stringify(res.body)).not.toContain(secret);
       expect(await contract.getSigningSecret('live')).toBe(secret);
-      const [row] = await bed.t.dataSource.query('SELECT option_value FROM wp_options WHERE option_name = ?', [gatewayOption.gatewayAWebhookSecret('live')]);
+      const [row] = await bed.t.dataSource.query('SELECT option_value FROM wp_options WHERE option_name = ?', [gatewayAOption.webhookSecret('live')]);
       expect(row.option_value).not.toContain(secret);
     });
 
@@ -188,7 +190,7 @@ describe('admin gateway routes', () => {
       const res = await post('/payment-gateway/save-webhook-settings', { gateway: 'gateway_b', mode: 'live', webhook_id: '8PT597110X687430LKGECATA' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ gateway: 'gateway_b', mode: 'live', webhook_id: '…CATA' });
-      expect(await options.getSecret(gatewayOption.gatewayBWebhookId('live'))).toBe('8PT597110X687430LKGECATA');
+      expect(await options.getSecret(gatewayBOption.webhookId('live'))).toBe('8PT597110X687430LKGECATA');
     });
   });
 
@@ -240,17 +242,17 @@ describe('admin gateway routes', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ gateway: 'gateway_a', mode: 'live', is_connected: 0, checkout_paused: true });
       const live = await options.getMany([
-        gatewayOption.gatewayA('live', 'user_id'),
-        gatewayOption.gatewayA('live', 'public_key'),
-        gatewayOption.gatewayA('live', 'secret_key'),
-        gatewayOption.gatewayAWebhook('live'),
-        gatewayOption.gatewayAWebhookSecret('live'),
+        gatewayAOption.credential('live', 'user_id'),
+        gatewayAOption.credential('live', 'public_key'),
+        gatewayAOption.credential('live', 'secret_key'),
+        gatewayAOption.webhook('live'),
+        gatewayAOption.webhookSecret('live'),
       ]);
       expect(live.size).toBe(0);
       expect(bed.fake.requestsTo('DELETE', `/v1/webhook_endpoints/${liveEndpoint}`)).toHaveLength(1);
 
       expect(await gatewayState.isConnected('gateway_a', 'test')).toBe(true);
-      expect(await options.get(gatewayOption.gatewayA('test', 'user_id'), null)).toBe(test.user_id);
+      expect(await options.get(gatewayAOption.credential('test', 'user_id'), null)).toBe(test.user_id);
       expect(bed.fake.resources.get(testEndpoint)).toBeDefined();
       expect(await contract.isCheckoutAvailable('test')).toBe(true);
       await post('/payment-gateway/set-mode', { gateway: 'gateway_a', mode: 'test' });
@@ -285,15 +287,15 @@ describe('admin gateway routes', () => {
     });
 
     it("removes gateway B's credentials and Webhook ID of the current mode", async () => {
-      for (const field of ['email', 'client_id'] as const) await options.set(gatewayOption.gatewayB('test', field), `${field}-value`);
-      await options.setSecret(gatewayOption.gatewayB('test', 'secret'), 'gateway-b-client-secret');
-      await options.setSecret(gatewayOption.gatewayBWebhookId('test'), 'WH-TESTMODE0001');
-      await options.setSecret(gatewayOption.gatewayBWebhookId('live'), 'WH-LIVEMODE0001');
+      for (const field of ['email', 'client_id'] as const) await options.set(gatewayBOption.credential('test', field), `${field}-value`);
+      await options.setSecret(gatewayBOption.credential('test', 'secret'), 'gateway-b-client-secret');
+      await options.setSecret(gatewayBOption.webhookId('test'), 'WH-TESTMODE0001');
+      await options.setSecret(gatewayBOption.webhookId('live'), 'WH-LIVEMODE0001');
       expect(await gatewayState.isConnected('gateway_b', 'test')).toBe(true);
       const res = await post('/payment-gateway/disconnect', { gateway: 'gateway_b' });
       expect(res.body).toEqual({ gateway: 'gateway_b', mode: 'test', is_connected: 0, is_live: 0, active_payment_methods: ['standard_checkout'], checkout_paused: null });
-      expect(await options.getSecret(gatewayOption.gatewayBWebhookId('test'))).toBeNull();
-      expect(await options.getSecret(gatewayOption.gatewayBWebhookId('live'))).toBe('WH-LIVEMODE0001');
+      expect(await options.getSecret(gatewayBOption.webhookId('test'))).toBeNull();
+      expect(await options.getSecret(gatewayBOption.webhookId('live'))).toBe('WH-LIVEMODE0001');
     });
   });
 });

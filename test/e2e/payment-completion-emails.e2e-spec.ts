@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { PaymentCompletionEmails, PaymentsService } from '../../src/modules/payments/index.js';
+import { PaymentCompletionEmails, PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { connectGateway, createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -39,7 +39,7 @@ describe('emails when a payment completes', () => {
 
   it('sends the owner notification and the payer confirmation once, on the move to completed', async () => {
     const payment = await sync('ada@example.test');
-    const payments = t.app.get(PaymentsService);
+    const payments = t.app.get(PaymentLedgerService);
     const emails = t.app.get(PaymentCompletionEmails);
 
     await payments.transition(payment.payment_id, 'processing', { source: 'test' });
@@ -65,7 +65,7 @@ describe('emails when a payment completes', () => {
   it('sends nothing for a record without a payer email', async () => {
     const before = outboxFiles().length;
     const payment = await sync();
-    await t.app.get(PaymentsService).transition(payment.payment_id, 'completed', { source: 'test' });
+    await t.app.get(PaymentLedgerService).transition(payment.payment_id, 'completed', { source: 'test' });
     await t.app.get(PaymentCompletionEmails).settled();
     expect(outboxFiles()).toHaveLength(before);
   });

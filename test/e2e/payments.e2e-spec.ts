@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { PaymentsService } from '../../src/modules/payments/index.js';
+import { PaymentLedgerService, PaymentQueriesService } from '../../src/modules/payments/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, disconnectGateway, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
@@ -17,13 +17,13 @@ const ONLY_DATE: Parameters<typeof jest.useFakeTimers>[0] = {
 describe('payment records (public checkout)', () => {
   let t: TestApp;
   let form: PaymentForm;
-  let payments: PaymentsService;
+  let payments: PaymentLedgerService;
   let table: { payments: string; log: string };
 
   beforeAll(async () => {
     // Limits have their own spec; here every request may come from one IP.
     t = await startTestApp({ RATE_LIMIT_NEW_PAYMENT: '10000', RATE_LIMIT_PUBLIC_PAYMENT: '10000' });
-    payments = t.app.get(PaymentsService);
+    payments = t.app.get(PaymentLedgerService);
     table = { payments: `${t.config.tablePrefix}checkout_payments`, log: `${t.config.tablePrefix}checkout_log` };
     await connectGateway(t, 'gateway_a', 'test');
     await connectGateway(t, 'gateway_b', 'test');
@@ -504,7 +504,7 @@ describe('payment records (public checkout)', () => {
       const second = await create();
       const stored = await payments.recordProviderDetails(first.payment_id, { providerPaymentRef: 'pi_shared', applicationFeeAmount: 20 }, 'test');
       expect(stored).toEqual(expect.objectContaining({ provider_payment_ref: 'pi_shared', application_fee_amount: 20 }));
-      expect((await payments.findByProviderRef('gateway_a', 'pi_shared'))?.id).toBe(first.payment_id);
+      expect((await t.app.get(PaymentQueriesService).findByProviderRef('gateway_a', 'pi_shared'))?.id).toBe(first.payment_id);
       await expect(payments.recordProviderDetails(second.payment_id, { providerPaymentRef: 'pi_shared' }, 'test')).rejects.toMatchObject({ code: 'checkout_invalid_state' });
       expect((await row(second.payment_id)).provider_payment_ref).toBeNull();
     });

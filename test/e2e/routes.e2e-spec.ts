@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { RouteInventory } from '../../src/common/auth/index.js';
+import { RouteInventory, SignedWebhookRoute } from '../../src/common/auth/index.js';
+import { SignedWebhookGuard, WebhookVerifiers } from '../../src/modules/webhooks/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Operation = {
@@ -16,10 +17,10 @@ describe('route declarations and the OpenAPI document', () => {
   });
   afterAll(() => t.close());
 
-  it('declares the authorisation of every route (snapshot: review any change)', () => {
-    const routes = t.app.get(RouteInventory).list();
+  it('declares the authorisation and the controller of every route (snapshot: review any change)', () => {
+    const routes = t.app.get(RouteInventory).describe();
     expect(routes.every((route) => route.auth !== 'UNDECLARED')).toBe(true);
-    expect(routes.map((route) => `${route.method.padEnd(6)} ${route.path} -> ${route.auth}`)).toMatchSnapshot();
+    expect(routes.map((route) => `${route.method.padEnd(6)} ${route.path} -> ${route.auth} (${route.controller})`)).toMatchSnapshot();
   });
 
   it('refuses to start when a handler declares no authorisation', async () => {
@@ -41,6 +42,29 @@ describe('route declarations and the OpenAPI document', () => {
     }).compile();
     const inventory = new RouteInventory(moduleRef.get(DiscoveryService), moduleRef.get(MetadataScanner), moduleRef.get(Reflector));
     expect(() => inventory.onApplicationBootstrap()).toThrow(/GET \/undeclared/);
+    await moduleRef.close();
+  });
+
+  it('refuses to start when a signed webhook route has no verifier for its scheme', async () => {
+    const { Controller, Module, Post } = await import('@nestjs/common');
+    const { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } = await import('@nestjs/core');
+    const { Test } = await import('@nestjs/testing');
+    @Controller('unverified')
+    class UnverifiedController {
+      @Post()
+      @SignedWebhookRoute('nobody_registered_this')
+      receive(): string {
+        return 'applied without a signature';
+      }
+    }
+    @Module({ controllers: [UnverifiedController] })
+    class UnverifiedModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [UnverifiedModule, DiscoveryModule] }).compile();
+    const verifiers = new WebhookVerifiers();
+    const guard = new SignedWebhookGuard(moduleRef.get(Reflector), verifiers, moduleRef.get(DiscoveryService), moduleRef.get(MetadataScanner));
+    expect(() => guard.onApplicationBootstrap()).toThrow(/POST \/unverified/);
+    verifiers.register({ scheme: 'nobody_registered_this', verify: async () => undefined });
+    expect(() => guard.onApplicationBootstrap()).not.toThrow();
     await moduleRef.close();
   });
 

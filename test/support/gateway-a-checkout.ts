@@ -1,6 +1,7 @@
 import request from 'supertest';
-import type { CheckoutGateway, PaymentForm } from '../../src/modules/forms/index.js';
-import { GatewayAClientFactory, type GatewayMode, type StripeClient } from '../../src/modules/gateways/index.js';
+import type { PaymentForm } from '../../src/modules/forms/index.js';
+import { GatewayAClientFactory, type StripeClient } from '../../src/modules/gateway-a/index.js';
+import type { CheckoutGateway, GatewayMode } from '../../src/modules/gateways/index.js';
 import { referenceOf, type SyncAnswer } from './payment-fixtures.js';
 import type { TestApp } from './test-app.js';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { Clock, type GatewayMode } from '../../src/modules/gateways/index.js';
+import { Clock } from '../../src/common/clock/index.js';
+import { type GatewayMode } from '../../src/modules/gateways/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { startTestApp, type TestApp } from './test-app.js';
 

@@ -1,5 +1,7 @@
-import { FormsService, type CheckoutGateway, type PaymentForm, type PaymentFormSettings } from '../../src/modules/forms/index.js';
-import { gatewayOption, GatewayStateService, type GatewayMode } from '../../src/modules/gateways/index.js';
+import { gatewayBOption } from '../../src/modules/gateway-b/index.js';
+import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { FormsService, type PaymentForm, type PaymentFormSettings } from '../../src/modules/forms/index.js';
+import { type CheckoutGateway, GatewayStateService, type GatewayMode } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import type { TestApp } from './test-app.js';
 
@@ -44,13 +46,13 @@ export async function connectGateway(t: TestApp, gateway: CheckoutGateway, mode:
   const options = t.app.get(OptionsService);
   const state = t.app.get(GatewayStateService);
   if (gateway === 'gateway_a') {
-    await options.set(gatewayOption.gatewayA(mode, 'user_id'), `acct_${mode}_1`);
-    await options.set(gatewayOption.gatewayA(mode, 'public_key'), `pk_${mode}_1`);
-    await options.setSecret(gatewayOption.gatewayA(mode, 'secret_key'), `sk_${mode}_1234567890`);
+    await options.set(gatewayAOption.credential(mode, 'user_id'), `acct_${mode}_1`);
+    await options.set(gatewayAOption.credential(mode, 'public_key'), `pk_${mode}_1`);
+    await options.setSecret(gatewayAOption.credential(mode, 'secret_key'), `sk_${mode}_1234567890`);
   } else {
-    await options.set(gatewayOption.gatewayB(mode, 'email'), 'merchant@example.test');
-    await options.set(gatewayOption.gatewayB(mode, 'client_id'), `client-${mode}`);
-    await options.setSecret(gatewayOption.gatewayB(mode, 'secret'), `secret-${mode}-1234567890`);
+    await options.set(gatewayBOption.credential(mode, 'email'), 'merchant@example.test');
+    await options.set(gatewayBOption.credential(mode, 'client_id'), `client-${mode}`);
+    await options.setSecret(gatewayBOption.credential(mode, 'secret'), `secret-${mode}-1234567890`);
   }
   await state.setMode(gateway, mode);
   await state.setActiveMethods(gateway, methods ?? (gateway === 'gateway_a' ? ['ccard', 'sepa'] : ['standard_checkout']));
@@ -59,8 +61,8 @@ export async function connectGateway(t: TestApp, gateway: CheckoutGateway, mode:
 export async function disconnectGateway(t: TestApp, gateway: CheckoutGateway, mode: GatewayMode): Promise<void> {
   const names =
     gateway === 'gateway_a'
-      ? [gatewayOption.gatewayA(mode, 'user_id'), gatewayOption.gatewayA(mode, 'public_key'), gatewayOption.gatewayA(mode, 'secret_key')]
-      : [gatewayOption.gatewayB(mode, 'email'), gatewayOption.gatewayB(mode, 'client_id'), gatewayOption.gatewayB(mode, 'secret')];
+      ? [gatewayAOption.credential(mode, 'user_id'), gatewayAOption.credential(mode, 'public_key'), gatewayAOption.credential(mode, 'secret_key')]
+      : [gatewayBOption.credential(mode, 'email'), gatewayBOption.credential(mode, 'client_id'), gatewayBOption.credential(mode, 'secret')];
   await t.app.get(OptionsService).delete(names);
 }
 

@@ -1,3 +1,3 @@
 export * from './route-auth.js';
 export * from './current-user.decorator.js';
-export { RouteInventory, type RouteEntry } from './route-inventory.js';
+export { listRoutes, RouteInventory, type RouteDescription, type RouteEntry } from './route-inventory.js';

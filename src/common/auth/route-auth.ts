@@ -39,7 +39,10 @@ export function PaymentReferenceRoute(): MethodDecorator & ClassDecorator {
   );
 }
 
-/** No login; the raw body must carry a valid provider signature (checked by the handler's service). */
+/**
+ * No login; the raw body must carry a valid signature of `scheme`, checked before the handler by
+ * the verifier registered for that scheme (the app does not start without one).
+ */
 export function SignedWebhookRoute(scheme: string): MethodDecorator & ClassDecorator {
   return applyDecorators(
     SetMetadata(ROUTE_AUTH, { kind: 'signature', scheme } satisfies RouteAuth),

@@ -6,7 +6,44 @@ import { describeRouteAuth, ROUTE_AUTH, type RouteAuth } from './route-auth.js';
 export interface RouteEntry {
   method: string;
   path: string;
+  /** The declaration, as text (`UNDECLARED` when there is none) */
   auth: string;
+}
+
+export interface RouteDescription extends RouteEntry {
+  /** The declaration itself */
+  declaration: RouteAuth | undefined;
+  /** The controller class that serves the route */
+  controller: string;
+}
+
+/** Every HTTP handler of the application with its declared authorisation, sorted by path and method. */
+export function listRoutes(discovery: DiscoveryService, scanner: MetadataScanner, reflector: Reflector): RouteDescription[] {
+  const routes: RouteDescription[] = [];
+  for (const wrapper of discovery.getControllers()) {
+    const controller = wrapper.metatype;
+    const instance = wrapper.instance as object | undefined;
+    if (!controller || !instance) continue;
+    const base = normalise(Reflect.getMetadata(PATH_METADATA, controller));
+    const prototype = Object.getPrototypeOf(instance) as object;
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const handler = (prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
+      const subPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+      if (subPath === undefined) continue;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+      const declaration = reflector.getAllAndOverride<RouteAuth | undefined>(ROUTE_AUTH, [handler, controller]);
+      for (const path of Array.isArray(subPath) ? subPath : [subPath]) {
+        routes.push({
+          method,
+          path: `/${[base, normalise(path)].filter(Boolean).join('/')}`,
+          auth: describeRouteAuth(declaration),
+          declaration,
+          controller: controller.name,
+        });
+      }
+    }
+  }
+  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
 /**
@@ -30,25 +67,12 @@ export class RouteInventory implements OnApplicationBootstrap {
   }
 
   list(): RouteEntry[] {
-    const routes: RouteEntry[] = [];
-    for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype;
-      const instance = wrapper.instance as object | undefined;
-      if (!controller || !instance) continue;
-      const base = normalise(Reflect.getMetadata(PATH_METADATA, controller));
-      const prototype = Object.getPrototypeOf(instance) as object;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const handler = (prototype as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
-        const subPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (subPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const auth = this.reflector.getAllAndOverride<RouteAuth | undefined>(ROUTE_AUTH, [handler, controller]);
-        for (const path of Array.isArray(subPath) ? subPath : [subPath]) {
-          routes.push({ method, path: `/${[base, normalise(path)].filter(Boolean).join('/')}`, auth: describeRouteAuth(auth) });
-        }
-      }
-    }
-    return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    return this.describe().map(({ method, path, auth }) => ({ method, path, auth }));
+  }
+
+  /** `list()` with each route's controller class and raw declaration. */
+  describe(): RouteDescription[] {
+    return listRoutes(this.discovery, this.scanner, this.reflector);
   }
 }
 

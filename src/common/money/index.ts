@@ -1,7 +1,6 @@
 export { CURRENCY_CODES, ISO_4217_EXPONENTS, isCurrencyCode } from './currencies.js';
 export {
   type CurrencyRule,
-  currencyExponent,
   currencyRule,
   formatMoney,
   fromMinorUnits,

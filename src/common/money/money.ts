@@ -59,10 +59,6 @@ export function currencyRule(currency: string): CurrencyRule {
   return RULES.get(code)!;
 }
 
-export function currencyExponent(currency: string): number {
-  return currencyRule(currency).exponent;
-}
-
 /** True for a safe integer that the currency can charge (a multiple of its step). */
 export function isValidMinorAmount(minor: number, currency: string): boolean {
   return Number.isSafeInteger(minor) && minor % currencyRule(currency).step === 0;

@@ -6,12 +6,12 @@ import {
   FREQUENCIES,
   type Frequency,
   FREQUENCY_LABELS,
-  GATEWAY_METHODS,
   MAX_FORM_AMOUNT,
   methodLabel,
   type PaymentForm,
   SUBMIT_ACTIONS,
 } from '../forms/index.js';
+import { GATEWAY_METHODS } from '../gateways/index.js';
 import type { BuilderDataDto, BuilderFieldDto, BuilderOptionDto, BuilderSectionDto } from './form-builder.dto.js';
 
 /**

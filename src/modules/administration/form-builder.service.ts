@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
-import { type CheckoutGateway, FormsService, methodLabel, parseFormSettings, type PaymentFormSettings } from '../forms/index.js';
+import { FormsService, methodLabel, parseFormSettings, type PaymentFormSettings } from '../forms/index.js';
+import type { CheckoutGateway } from '../gateways/index.js';
 import { GatewayStateService } from '../gateways/index.js';
 import { IdentityService } from '../identity/index.js';
 import { MailService, samplePaymentFacts } from '../mail/index.js';

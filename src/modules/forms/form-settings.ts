@@ -1,3 +1,5 @@
+import type { CheckoutGateway } from '../gateways/index.js';
+
 /**
  * The settings of a payment form (decisions §11). Amounts are integer minor units of `currency`.
  * These types are the contract between the forms module (which validates and stores them) and
@@ -5,13 +7,6 @@
  */
 export const FREQUENCIES = ['one-time', 'd_1', 'w_1', 'm_1', 'm_3', 'm_6', 'y_1', 'y_3'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
-
-export const GATEWAY_METHODS = {
-  gateway_a: ['ccard', 'sepa', 'device_wallet_1', 'device_wallet_2', 'regional_wallet_1', 'regional_wallet_2'],
-  gateway_b: ['standard_checkout'],
-} as const;
-export type CheckoutGateway = keyof typeof GATEWAY_METHODS;
-export const CHECKOUT_GATEWAYS = Object.keys(GATEWAY_METHODS) as CheckoutGateway[];
 
 export const CORE_FIELDS = ['email_address', 'first_name', 'last_name'] as const;
 export const SUBMIT_ACTIONS = ['email', 'redirect', 'message'] as const;

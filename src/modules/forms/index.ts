@@ -5,4 +5,4 @@ export { checkFormSettings, parseFormSettings, toFormSettings, toPaymentFormDto 
 export { PaymentFormSettingsDto, MAX_FORM_AMOUNT } from './payment-form-settings.dto.js';
 export { PaymentFormDto } from './payment-form.dto.js';
 export { describePrice, FREQUENCY_LABELS } from './price-format.js';
-export { GATEWAY_LABELS, methodLabel, PAYMENT_METHOD_LABELS } from './method-labels.js';
+export { methodLabel, PAYMENT_METHOD_LABELS } from './method-labels.js';

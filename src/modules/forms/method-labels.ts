@@ -9,8 +9,6 @@ export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
   standard_checkout: 'Wallet checkout',
 };
 
-export const GATEWAY_LABELS: Readonly<Record<string, string>> = { gateway_a: 'Card gateway', gateway_b: 'Wallet gateway' };
-
 export function methodLabel(method: string): string {
   return Object.prototype.hasOwnProperty.call(PAYMENT_METHOD_LABELS, method) ? PAYMENT_METHOD_LABELS[method] : method;
 }

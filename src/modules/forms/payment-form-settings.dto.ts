@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import { CURRENCY_CODES } from '../../common/money/index.js';
 import { IsOmittable, Trim } from '../../common/validation/index.js';
+import { GATEWAY_METHODS } from '../gateways/index.js';
 import {
   CORE_FIELDS,
   DISPLAY_LAYOUTS,
@@ -28,7 +29,6 @@ import {
   type FormField,
   FREQUENCIES,
   type Frequency,
-  GATEWAY_METHODS,
   SUBMIT_ACTIONS,
   type SubmitAction,
 } from './form-settings.js';

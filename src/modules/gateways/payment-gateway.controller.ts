@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Post, Query, Redirect } from '@nestjs/
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { GatewayAConnectService } from './gateway-a/gateway-a-connect.service.js';
 import {
   ConnectCallbackQueryDto,
   ConnectQueryDto,
@@ -22,10 +21,7 @@ const LOCATION_HEADER = { Location: { description: 'Where the browser goes next'
 @ApiTags('Payment gateway')
 @Controller('payment-gateway')
 export class PaymentGatewayController {
-  constructor(
-    private readonly connect: GatewayAConnectService,
-    private readonly gateways: PaymentGatewayService,
-  ) {}
+  constructor(private readonly gateways: PaymentGatewayService) {}
 
   @Get('connect')
   @Redirect()
@@ -37,7 +33,7 @@ export class PaymentGatewayController {
   })
   @ApiResponse({ status: 302, description: "Redirect to the proxy's OAuth page", headers: LOCATION_HEADER })
   start(@Query() query: ConnectQueryDto, @CurrentUser() user: AuthenticatedUser): { url: string; statusCode: number } {
-    return { url: this.connect.authorizeUrl(user, query.mode), statusCode: 302 };
+    return { url: this.gateways.authorizeUrl(user, query.mode), statusCode: 302 };
   }
 
   @Get('connect-callback')
@@ -52,7 +48,7 @@ export class PaymentGatewayController {
   })
   @ApiResponse({ status: 302, description: 'Redirect to the admin UI with the outcome', headers: LOCATION_HEADER })
   async callback(@Query() query: ConnectCallbackQueryDto): Promise<{ url: string; statusCode: number }> {
-    return { url: await this.connect.completeConnect(query), statusCode: 302 };
+    return { url: await this.gateways.completeConnect(query), statusCode: 302 };
   }
 
   @Post('disconnect')
@@ -91,7 +87,8 @@ export class PaymentGatewayController {
     summary: "Save a mode's webhook settings: gateway A signing secret and manual-configuration flag, or gateway B Webhook ID (secrets come back masked)",
   })
   saveWebhookSettings(@Body() body: SaveWebhookSettingsDto): Promise<WebhookSettingsDto> {
-    return this.gateways.saveWebhookSettings(body);
+    const { gateway, mode, ...settings } = body;
+    return this.gateways.saveWebhookSettings(gateway, mode, settings);
   }
 
   @Post('save-payment-method-settings')
@@ -100,6 +97,6 @@ export class PaymentGatewayController {
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySavePaymentMethodSettings', summary: 'Save the settings of one payment method (device wallets: domain verification)' })
   savePaymentMethodSettings(@Body() body: SavePaymentMethodSettingsDto): Promise<PaymentMethodSettingsDto> {
-    return this.gateways.savePaymentMethodSettings(body.method, body.settings);
+    return this.gateways.savePaymentMethodSettings(body.gateway, body.method, body.settings);
   }
 }

@@ -16,13 +16,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ToBoolean, Trim } from '../../common/validation/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS } from '../forms/index.js';
-import { GATEWAY_MODES, type GatewayMode } from './gateway-state.service.js';
+import type { ConnectCallbackInput } from './payment-gateway.port.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS, GATEWAY_MODES, type GatewayMode, METHODS_WITH_SETTINGS, type MethodWithSettings } from './gateway-catalog.js';
 
 const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
-/** Payment methods that have settings of their own (device wallets: domain verification). */
-export const CONFIGURABLE_METHODS = ['device_wallet_1', 'device_wallet_2'] as const;
-export type ConfigurableMethod = (typeof CONFIGURABLE_METHODS)[number];
 
 export class ConnectQueryDto {
   /** Mode to connect: `test` or `live` */
@@ -34,7 +31,7 @@ export class ConnectQueryDto {
  * The OAuth return. The proxy sends `code` (exchanged at its token endpoint) or the credentials
  * themselves; `error` when the merchant declined. Every outcome redirects to ADMIN_URL.
  */
-export class ConnectCallbackQueryDto {
+export class ConnectCallbackQueryDto implements ConnectCallbackInput {
   /** The signed state issued by `/payment-gateway/connect` */
   @IsOptional()
   @IsString()
@@ -119,8 +116,8 @@ export class SaveWebhookSettingsDto extends GatewayRefDto {
   @IsBoolean()
   manual_configuration_complete?: boolean;
 
-  /** Gateway B: Webhook ID of the mode; stored encrypted, never returned whole */
-  @ValidateIf((dto: SaveWebhookSettingsDto) => dto.gateway === 'gateway_b' || dto.webhook_id !== undefined)
+  /** Gateway B (required there): Webhook ID of the mode; stored encrypted, never returned whole */
+  @ValidateIf((dto: SaveWebhookSettingsDto) => dto.webhook_id !== undefined)
   @Trim()
   @IsString()
   @Matches(/^[A-Za-z0-9-]{6,64}$/, { message: 'webhook_id must be the Webhook ID shown by the gateway' })
@@ -144,13 +141,10 @@ export class DeviceWalletSettingsDto {
   domains: string[];
 }
 
-export class SavePaymentMethodSettingsDto {
-  /** Only gateway A has per-method settings */
-  @IsIn(['gateway_a'])
-  gateway: 'gateway_a';
-
-  @IsIn(CONFIGURABLE_METHODS)
-  method: ConfigurableMethod;
+export class SavePaymentMethodSettingsDto extends GatewayRefDto {
+  /** A method with settings of its own (device wallets); it must be a method of `gateway` */
+  @IsIn(METHODS_WITH_SETTINGS)
+  method: MethodWithSettings;
 
   @IsObject()
   @ValidateNested()
@@ -178,7 +172,7 @@ export class GatewayStatusDto {
 
   active_payment_methods: string[];
 
-  /** Gateway A: checkout answers 409 `checkout_paused` in the current mode; null for gateway B */
+  /** True while the gateway pauses checkout in the current mode (gateway A: webhook contract unverified); null for a gateway without such a pause */
   @ApiProperty({ type: Boolean, nullable: true })
   checkout_paused: boolean | null;
 }
@@ -223,10 +217,11 @@ export class WebhookSettingsDto {
 }
 
 export class PaymentMethodSettingsDto {
-  gateway: 'gateway_a';
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  gateway: CheckoutGateway;
 
-  @ApiProperty({ enum: CONFIGURABLE_METHODS })
-  method: ConfigurableMethod;
+  @ApiProperty({ enum: METHODS_WITH_SETTINGS })
+  method: MethodWithSettings;
 
   settings: DeviceWalletSettingsDto;
 }

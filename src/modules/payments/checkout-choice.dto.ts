@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ToInteger } from '../../common/validation/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../forms/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../gateways/index.js';
 
 /** Largest id / amount the INTEGER columns hold on every supported database. */
 export const MAX_INT = 2_147_483_647;

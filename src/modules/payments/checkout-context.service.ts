@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { currencyRule, isValidMinorAmount, MoneyFormatError, toDecimalString } from '../../common/money/index.js';
-import { type CheckoutGateway, FormsService, GATEWAY_METHODS, type PaymentForm } from '../forms/index.js';
-import { type GatewayMode, GatewayStateService } from '../gateways/index.js';
+import { FormsService, type PaymentForm } from '../forms/index.js';
+import { type CheckoutGateway, type GatewayMode, GatewayRegistry, GatewayStateService, isMethodOf } from '../gateways/index.js';
 import { MAX_INT } from './checkout-choice.dto.js';
 
 export interface PriceChoice {
@@ -39,6 +39,7 @@ export class CheckoutContextService {
   constructor(
     private readonly forms: FormsService,
     private readonly gateways: GatewayStateService,
+    private readonly registry: GatewayRegistry,
   ) {}
 
   /** For payment/sync-details: a 404 for an unknown form, a 400 naming the field for anything else. */
@@ -47,8 +48,8 @@ export class CheckoutContextService {
     // A draft form is not public: payers cannot pay through it.
     if (!form || form.status !== 'publish') throw new NotFoundError('Payment form');
     const price = choosePrice(form, input);
-    if (input.gateway === 'gateway_b' && price.frequency !== 'one-time') {
-      throw new InvalidParamsError({ payment_gateway: 'gateway_b supports one-time prices only' });
+    if (price.frequency !== 'one-time' && !this.registry.get(input.gateway).supportsRecurring) {
+      throw new InvalidParamsError({ payment_gateway: `${input.gateway} supports one-time prices only` });
     }
     const mode = await this.gateways.getMode(input.gateway);
     if (!(await this.gateways.isConnected(input.gateway, mode))) {
@@ -72,8 +73,7 @@ export class CheckoutContextService {
   }
 
   private async isMethodEnabled(form: PaymentForm, gateway: CheckoutGateway, method: string): Promise<boolean> {
-    const known: readonly string[] = GATEWAY_METHODS[gateway] ?? [];
-    if (!known.includes(method)) return false;
+    if (!isMethodOf(gateway, method)) return false;
     if (!(form.settings.payment_methods?.[gateway] ?? []).includes(method)) return false;
     return (await this.gateways.getActiveMethods(gateway)).includes(method);
   }

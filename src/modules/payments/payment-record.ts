@@ -1,5 +1,4 @@
-import type { CheckoutGateway } from '../forms/index.js';
-import type { GatewayMode } from '../gateways/index.js';
+import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import type { CustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentStatus } from './payment-status.js';

@@ -5,7 +5,7 @@ import { validate } from 'class-validator';
 import type { Request } from 'express';
 import { ROUTE_AUTH, type RouteAuth } from '../../common/auth/index.js';
 import { validationFailure } from '../../common/validation/index.js';
-import type { CheckoutGateway } from '../forms/index.js';
+import type { CheckoutGateway } from '../gateways/index.js';
 import { PaymentReferenceDto } from './payment-reference.dto.js';
 import type { PaymentRecord } from './payment-record.js';
 import { PaymentReferenceService } from './payment-reference.service.js';

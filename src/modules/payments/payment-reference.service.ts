@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { CryptoService } from '../../common/crypto/index.js';
 import { DomainError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import type { CheckoutGateway } from '../forms/index.js';
+import type { CheckoutGateway } from '../gateways/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentReferenceDto } from './payment-reference.dto.js';

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ToInteger } from '../../common/validation/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../forms/index.js';
-import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { PaymentReferenceDto } from './payment-reference.dto.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 

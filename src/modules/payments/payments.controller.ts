@@ -13,7 +13,8 @@ import {
   TransactionStatusDto,
   TransactionStatusQueryDto,
 } from './payment-status.dto.js';
-import { PaymentsService } from './payments.service.js';
+import { PaymentQueriesService } from './payment-queries.service.js';
+import { SyncDetailsService } from './sync-details.service.js';
 import { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
 
 /** Creation (no payment_id) counts against the new-row limit; updates against the public one. */
@@ -26,7 +27,10 @@ function syncDetailsLimit(request: Request): 'new_payment' | 'public_payment' {
 @ApiTags('Payment records')
 @Controller('payment')
 export class PaymentsController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly syncDetailsService: SyncDetailsService,
+    private readonly queries: PaymentQueriesService,
+  ) {}
 
   @Post('sync-details')
   @HttpCode(200)
@@ -43,7 +47,7 @@ export class PaymentsController {
   @ApiOkResponse({ type: SyncDetailsResponseDto, description: 'Record updated' })
   @ApiErrorResponses(400, 403, 404, 409, 429)
   async syncDetails(@Body() body: SyncDetailsDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SyncDetailsResponseDto> {
-    const result = await this.payments.syncDetails(body, request.ip);
+    const result = await this.syncDetailsService.syncDetails(body, request.ip);
     if (result.created) response.status(201);
     return result.body;
   }
@@ -59,7 +63,7 @@ export class PaymentsController {
   @ApiOkResponse({ type: PaymentStatusResponseDto })
   @ApiErrorResponses(400)
   status(@Body() _reference: PaymentStatusRequestDto, @VerifiedPayment() payment: PaymentRecord): PaymentStatusResponseDto {
-    return this.payments.statusOf(payment);
+    return this.queries.statusOf(payment);
   }
 }
 
@@ -67,7 +71,7 @@ export class PaymentsController {
 @ApiTags('Payments (section B)')
 @Controller('payment')
 export class PaymentHistoryController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(private readonly queries: PaymentQueriesService) {}
 
   @Get('status')
   @AdminRoute()
@@ -75,7 +79,7 @@ export class PaymentHistoryController {
   @ApiOkResponse({ type: TransactionStatusDto })
   @ApiErrorResponses(400, 404)
   transactionStatus(@Query() query: TransactionStatusQueryDto): Promise<TransactionStatusDto> {
-    return this.payments.transactionStatus(query.transaction_id);
+    return this.queries.transactionStatus(query.transaction_id);
   }
 
   @Get('history')
@@ -84,7 +88,7 @@ export class PaymentHistoryController {
   @ApiOkResponse({ type: TransactionStatusDto, isArray: true })
   @ApiErrorResponses(400)
   async history(@Query() query: PaymentHistoryQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionStatusDto[]> {
-    const { entries, total, totalPages } = await this.payments.history(query.page ?? 1, query.per_page ?? 10);
+    const { entries, total, totalPages } = await this.queries.history(query.page ?? 1, query.per_page ?? 10);
     response.setHeader('X-WP-Total', String(total));
     response.setHeader('X-WP-TotalPages', String(totalPages));
     return entries;

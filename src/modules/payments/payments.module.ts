@@ -7,18 +7,26 @@ import { MailModule } from '../mail/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
 import { PaymentEntity } from './payment.entity.js';
+import { PaymentLedgerService } from './payment-ledger.service.js';
 import { PaymentLogEntity } from './payment-log.entity.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
+import { PaymentProcessController } from './payment-process.controller.js';
+import { PaymentQueriesService } from './payment-queries.service.js';
 import { PaymentReferenceGuard } from './payment-reference.guard.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
-import { PaymentsService } from './payments.service.js';
+import { SyncDetailsService } from './sync-details.service.js';
 
+/**
+ * Payment records and their log: the public sync-details and status routes, the payment-reference
+ * guard, the ledger (the one writer of statuses and provider facts), reads, and section B's
+ * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, MailModule],
-  controllers: [PaymentsController, PaymentHistoryController],
+  controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,
     PaymentRepository,
@@ -26,9 +34,11 @@ import { PaymentsService } from './payments.service.js';
     CheckoutContextService,
     PaymentReferenceService,
     PaymentReferenceGuard,
-    PaymentsService,
+    PaymentLedgerService,
+    PaymentQueriesService,
+    SyncDetailsService,
     PaymentCompletionEmails,
   ],
-  exports: [PaymentsService, PaymentReferenceService, PaymentReferenceGuard, PaymentCompletionEmails],
+  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails],
 })
 export class PaymentsModule {}

@@ -1,3 +1,9 @@
 export { WebhooksModule } from './webhooks.module.js';
-export { GatewayAWebhookService, InvalidEventError, InvalidSignatureError } from './gateway-a-webhook.service.js';
-export { SubscriptionStateRepository } from './subscription-state.repository.js';
+export { WebhookEventRepository, type IncomingWebhookEvent, type RecordOutcome } from './webhook-event.repository.js';
+export type { WebhookEventStatus } from './webhook-event.entity.js';
+export { WebhookIntakeService, type EffectResult, type EffectStatus, type ParsedWebhookEvent, type WebhookEventSource } from './webhook-intake.service.js';
+export { WebhookVerifiers, type WebhookDelivery, type WebhookVerifier } from './webhook-verifiers.js';
+export { SignedWebhookGuard } from './signed-webhook.guard.js';
+export { WebhookModePipe } from './webhook-mode.pipe.js';
+export { InvalidEventError, InvalidSignatureError } from './webhook.errors.js';
+export { WEBHOOK_OUTCOMES, WebhookReceiptDto, type WebhookOutcome } from './webhook-receipt.dto.js';

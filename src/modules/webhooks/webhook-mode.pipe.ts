@@ -1,11 +1,11 @@
 import { Injectable, NotFoundException, type PipeTransform } from '@nestjs/common';
-import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { type GatewayMode, isGatewayMode } from '../gateways/index.js';
 
 /** `{mode}` of a webhook URL: `test` or `live`; anything else is an unknown route (404 `rest_no_route`). */
 @Injectable()
 export class WebhookModePipe implements PipeTransform<string, GatewayMode> {
   transform(value: string): GatewayMode {
-    if (!(GATEWAY_MODES as readonly string[]).includes(value)) throw new NotFoundException();
-    return value as GatewayMode;
+    if (!isGatewayMode(value)) throw new NotFoundException();
+    return value;
   }
 }

@@ -1,18 +1,21 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CheckoutModule } from '../checkout/index.js';
-import { GatewaysModule } from '../gateways/index.js';
-import { PaymentsModule } from '../payments/index.js';
-import { GatewayAEventEffectsService } from './gateway-a-event-effects.service.js';
-import { GatewayAWebhookController } from './gateway-a-webhook.controller.js';
-import { GatewayAWebhookService } from './gateway-a-webhook.service.js';
-import { SubscriptionStateEntity } from './subscription-state.entity.js';
-import { SubscriptionStateRepository } from './subscription-state.repository.js';
+import { ClockModule } from '../../common/clock/index.js';
+import { SignedWebhookGuard } from './signed-webhook.guard.js';
+import { WebhookEventEntity } from './webhook-event.entity.js';
+import { WebhookEventRepository } from './webhook-event.repository.js';
+import { WebhookIntakeService } from './webhook-intake.service.js';
+import { WebhookVerifiers } from './webhook-verifiers.js';
 
-/** Provider webhooks: signature checks, the event store, and the effects of events on payments. */
+/**
+ * Gateway-neutral webhook handling: the event store (every provider event once), the intake
+ * pipeline every provider callback uses, and the guard that enforces `@SignedWebhookRoute`
+ * with the verifiers the gateway slices register.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([SubscriptionStateEntity]), GatewaysModule, PaymentsModule, CheckoutModule],
-  controllers: [GatewayAWebhookController],
-  providers: [GatewayAWebhookService, GatewayAEventEffectsService, SubscriptionStateRepository],
+  imports: [TypeOrmModule.forFeature([WebhookEventEntity]), ClockModule, DiscoveryModule],
+  providers: [WebhookEventRepository, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard],
+  exports: [WebhookEventRepository, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard],
 })
 export class WebhooksModule {}

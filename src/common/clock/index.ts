@@ -1,0 +1,2 @@
+export { Clock } from './clock.js';
+export { ClockModule } from './clock.module.js';

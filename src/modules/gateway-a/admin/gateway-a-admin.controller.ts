@@ -1,0 +1,46 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../../common/auth/index.js';
+import { AcknowledgementDto, ApiErrorResponses } from '../../../common/openapi/index.js';
+import { PaymentResultDto } from '../../payments/index.js';
+import { GatewayAConfigDto, GatewayAPaymentRequestDto } from './gateway-a-admin.dto.js';
+import { GatewayAAdminService } from './gateway-a-admin.service.js';
+
+/** Section B's gateway-A routes. */
+@ApiTags('Gateway A (section B)')
+@Controller('gateway-a')
+export class GatewayAAdminController {
+  constructor(private readonly admin: GatewayAAdminService) {}
+
+  @Post('payment')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'gatewayAPayment',
+    summary: 'Charge a gateway A payment method (admin)',
+    description:
+      'Creates a local record and a PaymentIntent confirmed with `source` (a `pm_…` id) in the current gateway A mode. ' +
+      '`status` is `success` when the payment succeeded, else the gateway’s status; a decline is a result, not an error.',
+  })
+  @ApiOkResponse({ type: PaymentResultDto })
+  @ApiErrorResponses(400, 409, 502)
+  payment(@Body() body: GatewayAPaymentRequestDto, @CurrentUser() user: AuthenticatedUser): Promise<PaymentResultDto> {
+    return this.admin.charge({ amount: body.amount, currency: body.currency, paymentMethod: body.source, description: body.description, userId: user.id, source: 'gateway-a/payment' });
+  }
+
+  @Get('config')
+  @AdminRoute()
+  @ApiOperation({ operationId: 'gatewayAConfig', summary: 'The current mode’s publishable key and webhook URL (never a secret)' })
+  @ApiOkResponse({ type: GatewayAConfigDto })
+  config(): Promise<GatewayAConfigDto> {
+    return this.admin.configuration();
+  }
+
+  @Get('webhook')
+  @PublicRoute()
+  @ApiOperation({ operationId: 'gatewayAWebhookAck', summary: 'Acknowledgement for gateway A webhook checks; no side effect' })
+  @ApiOkResponse({ type: AcknowledgementDto })
+  webhook(): AcknowledgementDto {
+    return this.admin.webhookAcknowledgement();
+  }
+}

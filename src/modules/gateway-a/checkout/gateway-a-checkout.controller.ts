@@ -1,0 +1,58 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PaymentReferenceRoute } from '../../../common/auth/index.js';
+import { ApiErrorResponses } from '../../../common/openapi/index.js';
+import { ForGateway, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
+import {
+  GatewayACheckoutRequestDto,
+  GatewayACheckoutResponseDto,
+  GatewayAIntentRequestDto,
+  GatewayAIntentResponseDto,
+} from './gateway-a-checkout.dto.js';
+import { GatewayACheckoutService } from './gateway-a-checkout.service.js';
+import { GatewayAIntentsService } from './gateway-a-intents.service.js';
+
+/** The payer's browser: gateway-A intents and the checkout that finalises them. */
+@ApiTags('Gateway A checkout')
+@Controller('gateway-a')
+export class GatewayACheckoutController {
+  constructor(
+    private readonly intents: GatewayAIntentsService,
+    private readonly checkouts: GatewayACheckoutService,
+  ) {}
+
+  @Post('payment-intent-or-setup')
+  @HttpCode(200)
+  @PaymentReferenceRoute()
+  @ForGateway('gateway_a')
+  @ApiOperation({
+    operationId: 'gatewayACreateIntent',
+    summary: 'Create (or hand out again) the payment intent or setup intent of a payment',
+    description:
+      'One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee; ' +
+      '`save_payment_method` also saves the method for later). Recurring price: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract ' +
+      '(409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged.',
+  })
+  @ApiOkResponse({ type: GatewayAIntentResponseDto })
+  @ApiErrorResponses(400, 409, 502)
+  createIntent(@Body() body: GatewayAIntentRequestDto, @VerifiedPayment() payment: PaymentRecord): Promise<GatewayAIntentResponseDto> {
+    return this.intents.createIntent(payment, { savePaymentMethod: body.save_payment_method ?? false });
+  }
+
+  @Post('checkout')
+  @HttpCode(200)
+  @PaymentReferenceRoute()
+  @ForGateway('gateway_a')
+  @ApiOperation({
+    operationId: 'gatewayACheckout',
+    summary: 'Finalise a payment after the browser confirmed its intent',
+    description:
+      'Reads the intent back from the gateway and checks amount, currency, metadata and customer against the record ' +
+      '(409 `checkout_contract_mismatch`, record unchanged); creates the subscription of a recurring price; moves the record. Idempotent.',
+  })
+  @ApiOkResponse({ type: GatewayACheckoutResponseDto })
+  @ApiErrorResponses(400, 409, 502)
+  checkout(@Body() body: GatewayACheckoutRequestDto, @VerifiedPayment() payment: PaymentRecord): Promise<GatewayACheckoutResponseDto> {
+    return this.checkouts.checkout(payment, { intentId: body.intent_id });
+  }
+}

@@ -1,0 +1,233 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isEmail } from 'class-validator';
+import { createHash } from 'node:crypto';
+import type Stripe from 'stripe';
+import { InvalidParamsError } from '../../../common/errors/index.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
+import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
+import { type GatewayAAccount, GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { describeGatewayFailure } from '../client/gateway-a-errors.js';
+import { GatewayAFailures } from '../client/gateway-a-failures.js';
+import { expandableId } from '../client/expandable-id.js';
+import { gatewayAFees } from '../client/fee-policy.js';
+import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { isRecurring } from '../client/recurring-interval.js';
+import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
+import type { GatewayAIntentResponseDto } from './gateway-a-checkout.dto.js';
+import { methodChoice, type MethodChoice } from './payment-method-types.js';
+
+/** What a SetupIntent is for; stored in its metadata so the checkout and webhooks can tell. */
+export type SetupPurpose = 'subscription';
+
+/** Intent statuses in which the payer can still confirm it (so it may be handed out again). */
+const OPEN_STATUSES = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
+/** The payer already paid (or is paying) with this intent: no new one. */
+const PAID_STATUSES = ['processing', 'requires_capture', 'succeeded'];
+
+/**
+ * POST /gateway-a/payment-intent-or-setup. One-time price → PaymentIntent (with
+ * `setup_future_usage: off_session` when the payer asks to save the method: the card is charged
+ * and saved at once); recurring price → SetupIntent with a customer, its product and price.
+ * A SetupIntent alone never completes a one-time payment: nothing would have been charged. Every create carries an idempotency key; an open intent that still matches the record
+ * is handed out again instead of a new one. Gateway calls happen outside any transaction; the
+ * record is only written once the gateway answered.
+ */
+@Injectable()
+export class GatewayAIntentsService {
+  private readonly logger = new Logger(GatewayAIntentsService.name);
+  private readonly fees;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly contract: GatewayAContractService,
+    private readonly clients: GatewayAClientFactory,
+    private readonly catalog: GatewayACatalogService,
+    private readonly ledger: PaymentLedgerService,
+    private readonly failures: GatewayAFailures,
+  ) {
+    this.fees = gatewayAFees(config.plan);
+  }
+
+  async createIntent(payment: PaymentRecord, request: { savePaymentMethod: boolean }): Promise<GatewayAIntentResponseDto> {
+    await this.contract.assertCheckoutAvailable(payment.mode);
+    if (!payment.email_address || !isEmail(payment.email_address)) {
+      throw new InvalidParamsError({ email_address: 'the payment needs a valid email_address (send it with payment/sync-details) before an intent is created' });
+    }
+    if (payment.status !== 'pending') throw new InvalidPaymentStateError(`This payment is ${payment.status}; no new intent can be created for it.`);
+    const choice = methodChoice(payment.payment_method, payment.currency, this.config.plan);
+    const account = await this.clients.forMode(payment.mode);
+    const purpose: SetupPurpose | null = isRecurring(payment.frequency) ? 'subscription' : null;
+    try {
+      return purpose === null
+        ? await this.paymentIntent(account, payment, payment.email_address, choice, request.savePaymentMethod)
+        : await this.setupIntent(account, payment, payment.email_address, purpose, choice);
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, {
+        event: 'intent_failed',
+        what: 'Creating the gateway A intent',
+        source: 'checkout:gateway_a',
+        context: { purpose: purpose ?? 'payment' },
+      });
+    }
+  }
+
+  private async paymentIntent(
+    account: GatewayAAccount,
+    payment: PaymentRecord,
+    email: string,
+    choice: MethodChoice,
+    saveMethod: boolean,
+  ): Promise<GatewayAIntentResponseDto> {
+    const customer = await this.catalog.ensureCustomer(account, email);
+    const previous = payment.provider_payment_ref;
+    if (previous?.startsWith('pi_')) {
+      const existing = await account.client.paymentIntents.retrieve(previous);
+      if (PAID_STATUSES.includes(existing.status)) {
+        throw new InvalidPaymentStateError('This payment already has a paid or processing intent; finish it with gateway-a/checkout.');
+      }
+      if (OPEN_STATUSES.includes(existing.status) && this.matchesPayment(existing, payment, customer, saveMethod)) return answer(existing);
+    }
+    const fee = this.fees.applicationFeeAmount(payment.amount);
+    const intent = await account.client.paymentIntents.create(
+      {
+        amount: payment.amount,
+        currency: payment.currency.toLowerCase(),
+        customer,
+        capture_method: 'automatic',
+        ...choice,
+        ...(saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
+        metadata: intentMetadata(payment),
+        ...(fee !== null ? { application_fee_amount: fee } : {}),
+      },
+      {
+        idempotencyKey: idempotencyKeys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
+      },
+    );
+    await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer, applicationFeeAmount: fee });
+    await this.retire(account, payment, previous, intent.id);
+    return answer(intent);
+  }
+
+  private async setupIntent(
+    account: GatewayAAccount,
+    payment: PaymentRecord,
+    email: string,
+    purpose: SetupPurpose,
+    choice: MethodChoice,
+  ): Promise<GatewayAIntentResponseDto> {
+    const customer = await this.catalog.ensureCustomer(account, email);
+    // The subscription is created after the setup succeeds; its product and price exist from now on.
+    if (purpose === 'subscription') await this.catalog.ensureRecurringPrice(account, payment);
+    const previous = payment.provider_payment_ref;
+    if (previous?.startsWith('seti_')) {
+      const existing = await account.client.setupIntents.retrieve(previous);
+      if (existing.status === 'succeeded' || existing.status === 'processing') {
+        throw new InvalidPaymentStateError('This payment method setup already succeeded or is processing; finish it with gateway-a/checkout.');
+      }
+      if (OPEN_STATUSES.includes(existing.status) && this.matchesSetup(existing, payment, customer, purpose)) return answer(existing);
+    }
+    // `automatic_payment_methods` is a PaymentIntent/SetupIntent option alike; the rest maps 1:1.
+    const intent = await account.client.setupIntents.create(
+      {
+        customer,
+        usage: 'off_session',
+        ...choice,
+        metadata: { ...intentMetadata(payment), checkout_purpose: purpose },
+      },
+      { idempotencyKey: idempotencyKeys.setupIntent(payment.id, `${purpose}-${variant(payment.payment_method, customer, previous)}`) },
+    );
+    await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer });
+    await this.retire(account, payment, previous, intent.id);
+    return answer(intent);
+  }
+
+  /**
+   * Links the new intent to the record, but only if the record is still pending and still holds
+   * the intent this one replaces (or already this one: a concurrent double click). Otherwise the
+   * record moved on while the gateway answered (e.g. its previous intent was paid and a webhook
+   * completed it): the new intent is canceled so it can never be paid, and the caller gets 409.
+   */
+  private async storeIntent(
+    account: GatewayAAccount,
+    payment: PaymentRecord,
+    previous: string | null,
+    intent: Stripe.PaymentIntent | Stripe.SetupIntent,
+    patch: PaymentPatch,
+  ): Promise<void> {
+    const { applied, payment: current } = await this.ledger.recordProviderDetailsIf(payment.id, patch, 'checkout:gateway_a', async (_manager, latest) =>
+      latest.status === 'pending' && (latest.provider_payment_ref === previous || latest.provider_payment_ref === intent.id),
+    );
+    if (applied) return;
+    await this.retire(account, payment, intent.id, current.provider_payment_ref ?? '');
+    throw new InvalidPaymentStateError(`This payment became ${current.status} while its intent was being created; read its status before paying again.`);
+  }
+
+  private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
+    return (
+      (intent.setup_future_usage ?? null) === (saveMethod ? 'off_session' : null) &&
+      intent.amount === payment.amount &&
+      intent.currency === payment.currency.toLowerCase() &&
+      expandableId(intent.customer) === customer &&
+      intent.metadata?.checkout_payment_id === String(payment.id) &&
+      intent.metadata?.checkout_payment_method === payment.payment_method
+    );
+  }
+
+  private matchesSetup(intent: Stripe.SetupIntent, payment: PaymentRecord, customer: string, purpose: SetupPurpose): boolean {
+    return (
+      expandableId(intent.customer) === customer &&
+      intent.metadata?.checkout_payment_id === String(payment.id) &&
+      intent.metadata?.checkout_payment_method === payment.payment_method &&
+      intent.metadata?.checkout_purpose === purpose
+    );
+  }
+
+  /**
+   * Cancels the intent a new one replaced (amount, method or payer changed), so that it cannot be
+   * paid any more. Best effort, after the new reference is stored: a late event for the old
+   * intent then finds no payment.
+   */
+  private async retire(account: GatewayAAccount, payment: PaymentRecord, previous: string | null, replacement: string): Promise<void> {
+    if (!previous || previous === replacement) return;
+    try {
+      if (previous.startsWith('pi_')) {
+        const old = await account.client.paymentIntents.retrieve(previous);
+        if (OPEN_STATUSES.includes(old.status)) await account.client.paymentIntents.cancel(previous, {}, { idempotencyKey: `checkout-retire-${previous}` });
+      } else if (previous.startsWith('seti_')) {
+        const old = await account.client.setupIntents.retrieve(previous);
+        if (OPEN_STATUSES.includes(old.status)) await account.client.setupIntents.cancel(previous, {}, { idempotencyKey: `checkout-retire-${previous}` });
+      }
+    } catch (error) {
+      this.logger.warn(`Could not cancel the replaced intent of payment ${payment.id}: ${describeGatewayFailure(error)}`);
+      await this.ledger.log({ paymentId: payment.id, level: 'warning', event: 'intent_retire_failed', message: `The replaced intent could not be canceled: ${describeGatewayFailure(error)}.`, context: { source: 'checkout:gateway_a' } });
+    }
+  }
+}
+
+/** Metadata linking an intent to its record (checked again by gateway-a/checkout and webhooks). */
+function intentMetadata(payment: PaymentRecord): Record<string, string> {
+  return {
+    checkout_payment_id: String(payment.id),
+    checkout_payment_method: payment.payment_method,
+    ...(payment.form_id !== null ? { checkout_form_id: String(payment.form_id) } : {}),
+  };
+}
+
+/**
+ * What besides payment id, amount and currency makes a create different: the method, the customer
+ * and the intent it replaces. Equal requests (a retry, a concurrent double click) get equal keys
+ * and so one intent; a changed request gets a new key instead of an idempotency error.
+ */
+function variant(method: string, customer: string, previous: string | null, saveMethod = false): string {
+  return createHash('sha256').update(JSON.stringify([method, customer, previous, ...(saveMethod ? ['save'] : [])])).digest('base64url').slice(0, 16);
+}
+
+function answer(intent: Stripe.PaymentIntent | Stripe.SetupIntent): GatewayAIntentResponseDto {
+  return {
+    intent_type: intent.object === 'payment_intent' ? 'payment_intent' : 'setup_intent',
+    intent_id: intent.id,
+    client_secret: intent.client_secret ?? '',
+    requires_action: intent.status === 'requires_action',
+  };
+}

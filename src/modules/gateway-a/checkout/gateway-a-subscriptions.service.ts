@@ -1,0 +1,97 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Stripe from 'stripe';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { InvalidPaymentStateError, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
+import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
+import { expandableId } from '../client/expandable-id.js';
+import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { GatewayAFailures } from '../client/gateway-a-failures.js';
+import { gatewayAFees } from '../client/fee-policy.js';
+import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { isRecurring } from '../client/recurring-interval.js';
+
+export interface EnsuredSubscription {
+  subscriptionId: string;
+  status: string;
+}
+
+/**
+ * Creates the gateway-A subscription of a subscription record once its SetupIntent has
+ * succeeded. Called by the checkout route and by the `setup_intent.succeeded` webhook, possibly
+ * at the same time: both send the same idempotency key (from the payment id) and so get the same
+ * subscription back.
+ */
+@Injectable()
+export class GatewayASubscriptionsService {
+  private readonly fees;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clients: GatewayAClientFactory,
+    private readonly catalog: GatewayACatalogService,
+    private readonly ledger: PaymentLedgerService,
+    private readonly failures: GatewayAFailures,
+  ) {
+    this.fees = gatewayAFees(config.plan);
+  }
+
+  /**
+   * The record's subscription: the stored one if any (no gateway call), else a new one for the
+   * record's recurring price, customer and the payment method its SetupIntent saved, plus the
+   * record's setup fee (fixed when the payer's details were synced) as a one-off item of the
+   * first invoice; stores
+   * `provider_subscription_ref`, `subscription_status` and (free plan) the first invoice's
+   * `application_fee_amount`. Gateway failures: 502 `checkout_gateway_error`.
+   */
+  async ensureSubscription(payment: PaymentRecord): Promise<EnsuredSubscription> {
+    if (payment.provider_subscription_ref) {
+      return { subscriptionId: payment.provider_subscription_ref, status: payment.subscription_status ?? 'incomplete' };
+    }
+    if (payment.gateway !== 'gateway_a' || !isRecurring(payment.frequency)) {
+      throw new InvalidPaymentStateError('This payment is not a gateway A subscription.');
+    }
+    const setupIntentId = payment.provider_payment_ref;
+    const customer = payment.provider_customer_ref;
+    if (!setupIntentId?.startsWith('seti_') || !customer) {
+      throw new InvalidPaymentStateError('This subscription has no completed payment method setup yet.');
+    }
+    const setupFee = payment.setup_amount ?? 0;
+    const account = await this.clients.forMode(payment.mode);
+    let subscription: Stripe.Subscription;
+    try {
+      const setupIntent = await account.client.setupIntents.retrieve(setupIntentId);
+      const paymentMethod = expandableId(setupIntent.payment_method);
+      if (setupIntent.status !== 'succeeded' || !paymentMethod) {
+        throw new InvalidPaymentStateError('The payment method setup of this subscription has not succeeded.');
+      }
+      const { priceId, productId } = await this.catalog.ensureRecurringPrice(account, payment);
+      const feePercent = this.fees.applicationFeePercent;
+      subscription = await account.client.subscriptions.create(
+        {
+          customer,
+          items: [{ price: priceId }],
+          // The gateway puts `add_invoice_items` on the first invoice only: renewals charge the price alone.
+          ...(setupFee > 0 ? { add_invoice_items: [{ price_data: { currency: payment.currency.toLowerCase(), product: productId, unit_amount: setupFee } }] } : {}),
+          default_payment_method: paymentMethod,
+          ...(feePercent !== null ? { application_fee_percent: feePercent } : {}),
+          metadata: { checkout_payment_id: String(payment.id) },
+        },
+        { idempotencyKey: idempotencyKeys.subscription(payment.id) },
+      );
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'subscription_failed', what: 'Creating the subscription', source: 'gateway_a' });
+    }
+    await this.ledger.recordProviderDetails(
+      payment.id,
+      // Free plan: the fee percent covers the whole first invoice (price + setup fee); stored as
+      // 2 % of that total, half up, as on one-time payments.
+      {
+        providerSubscriptionRef: subscription.id,
+        subscriptionStatus: subscription.status,
+        applicationFeeAmount: this.fees.applicationFeeAmount(payment.amount + setupFee),
+      },
+      'gateway_a:subscription',
+    );
+    return { subscriptionId: subscription.id, status: subscription.status };
+  }
+}

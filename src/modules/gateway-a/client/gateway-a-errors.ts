@@ -1,0 +1,34 @@
+import Stripe from 'stripe';
+import { DomainError, GatewayError } from '../../../common/errors/index.js';
+import type { GatewayMode } from '../../gateways/index.js';
+
+/** 409 `checkout_paused`: the mode's webhook contract is not verified (decisions §2, §7). */
+export class CheckoutPausedError extends DomainError {
+  constructor(mode: GatewayMode) {
+    super('checkout_paused', 409, `Gateway A checkout is paused in ${mode} mode until its webhook configuration is verified.`, { mode });
+  }
+}
+
+/**
+ * A short, safe description of a failed gateway call for logs and stored status: status, type
+ * and code only. Provider messages are not kept (they may echo request data).
+ */
+export function describeGatewayFailure(error: unknown): string {
+  if (error instanceof Stripe.errors.StripeError) {
+    if (error.type === 'StripeConnectionError') return 'gateway unreachable';
+    const parts = [error.statusCode ? `HTTP ${error.statusCode}` : 'no status', error.type];
+    if (error.code) parts.push(error.code);
+    return `gateway refused the request (${parts.join(', ')})`;
+  }
+  return 'unexpected failure';
+}
+
+export function gatewayStatusOf(error: unknown): number | undefined {
+  return error instanceof Stripe.errors.StripeError ? error.statusCode : undefined;
+}
+
+/** A gateway failure as the client sees it: 502 `checkout_gateway_error`, no provider text. */
+export function toGatewayError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  return new GatewayError();
+}

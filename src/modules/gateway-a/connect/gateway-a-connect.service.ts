@@ -1,0 +1,186 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedUser } from '../../../common/auth/index.js';
+import { CryptoService } from '../../../common/crypto/index.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { Clock } from '../../../common/clock/index.js';
+import type { ConnectCallbackInput, GatewayMode, OAuthConnect } from '../../gateways/index.js';
+import { OptionsService } from '../../settings/index.js';
+import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { gatewayAOption } from '../gateway-a-options.js';
+import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
+import { gatewayAConnectCallbackUrl } from '../webhook/webhook-contract.js';
+import { decodeConnectState, encodeConnectState, newConnectClaims } from './connect-state.js';
+import { UsedConnectStateRepository } from './used-connect-state.repository.js';
+
+/** Why a callback stored nothing; sent to the admin UI as `?gateway_a_error=<code>`. */
+export type ConnectRefusalCode =
+  | 'missing_state'
+  | 'invalid_state'
+  | 'expired_state'
+  | 'reused_state'
+  | 'access_denied'
+  | 'missing_code'
+  | 'exchange_refused'
+  | 'exchange_failed'
+  | 'invalid_credentials'
+  | 'mode_mismatch';
+
+class ConnectRefusal extends Error {
+  constructor(readonly code: ConnectRefusalCode) {
+    super(code);
+  }
+}
+
+interface Credentials {
+  userId: string;
+  publicKey: string;
+  secretKey: string;
+  /** Only known from a token exchange. */
+  livemode?: boolean;
+}
+
+const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,64}$/;
+const PUBLIC_KEY = /^pk_(test|live)_[A-Za-z0-9]{1,247}$/;
+const SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9]{1,247}$/;
+const EXCHANGE_TIMEOUT_MS = 15_000;
+
+/**
+ * The gateway-A OAuth connect flow through the proxy: a signed, admin- and mode-bound,
+ * single-use state that expires in ten minutes; the callback stores the mode's credentials and
+ * then provisions the webhook endpoint (outside any transaction).
+ */
+@Injectable()
+export class GatewayAConnectService implements OAuthConnect {
+  private readonly logger = new Logger(GatewayAConnectService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly crypto: CryptoService,
+    private readonly clock: Clock,
+    private readonly usedStates: UsedConnectStateRepository,
+    private readonly options: OptionsService,
+    private readonly clients: GatewayAClientFactory,
+    private readonly contract: GatewayAContractService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** The proxy's OAuth page for this admin and mode (the connect route redirects there). */
+  authorizeUrl(user: AuthenticatedUser, mode: GatewayMode): string {
+    const state = encodeConnectState(newConnectClaims(user.id, mode, this.clock.now().getTime()), this.signState);
+    const url = new URL('/oauth/authorize', this.clients.proxy.origin);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      scope: 'read_write',
+      mode,
+      redirect_uri: gatewayAConnectCallbackUrl(this.config),
+      state,
+    }).toString();
+    return url.toString();
+  }
+
+  /** Handles the OAuth return and answers where to send the browser (ADMIN_URL plus the outcome). */
+  async completeConnect(input: ConnectCallbackInput): Promise<string> {
+    try {
+      const { mode, contractStatus } = await this.connect(input);
+      return this.adminUrl({ gateway_a_connected: mode, gateway_a_webhook: contractStatus });
+    } catch (error) {
+      if (!(error instanceof ConnectRefusal)) throw error;
+      this.logger.warn({ reason: error.code }, 'gateway A connect callback refused');
+      return this.adminUrl({ gateway_a_error: error.code });
+    }
+  }
+
+  private readonly signState = (data: string): Buffer => this.crypto.hmac('connect-state', data);
+
+  private async connect(input: ConnectCallbackInput): Promise<{ mode: GatewayMode; contractStatus: string }> {
+    const now = this.clock.now();
+    const check = decodeConnectState(input.state, this.signState, now.getTime());
+    if (!check.valid) throw new ConnectRefusal(check.reason);
+    const { claims } = check;
+    // Consumed before anything else: a state that reached the callback is spent, whatever follows.
+    if (!(await this.usedStates.markUsed(claims, now))) throw new ConnectRefusal('reused_state');
+    if (input.error) throw new ConnectRefusal('access_denied');
+
+    const credentials = await this.resolveCredentials(input);
+    this.assertMode(credentials, claims.mode);
+
+    const mode = claims.mode;
+    const previous = await this.contract.getRecord(mode);
+    await this.dataSource.transaction(async (manager) => {
+      await this.options.set(gatewayAOption.credential(mode, 'user_id'), credentials.userId, manager);
+      await this.options.set(gatewayAOption.credential(mode, 'public_key'), credentials.publicKey, manager);
+      await this.options.setSecret(gatewayAOption.credential(mode, 'secret_key'), credentials.secretKey, manager);
+      await this.contract.clear(mode, manager);
+      await this.contract.saveRecord(mode, { management: 'automatic', endpoint_id: null, account_id: credentials.userId, status: 'unverified' }, manager);
+    });
+    this.logger.log({ mode, account: credentials.userId, admin: claims.userId }, 'gateway A connected');
+
+    const record = await this.contract.provisionAutomatic(mode);
+    await this.retirePrevious(mode, previous, credentials.userId, record.endpoint_id);
+    return { mode, contractStatus: record.status ?? 'unverified' };
+  }
+
+  private async resolveCredentials(input: ConnectCallbackInput): Promise<Credentials> {
+    const direct = [input.user_id, input.public_key, input.secret_key];
+    if (direct.some((value) => value !== undefined)) {
+      if (input.code !== undefined || direct.some((value) => value === undefined)) throw new ConnectRefusal('invalid_credentials');
+      return this.validated({ userId: input.user_id!, publicKey: input.public_key!, secretKey: input.secret_key! });
+    }
+    if (!input.code) throw new ConnectRefusal('missing_code');
+    return this.exchange(input.code);
+  }
+
+  /** The proxy's token endpoint answers in the gateway's OAuth format (decisions §12). */
+  private async exchange(code: string): Promise<Credentials> {
+    let response: Response;
+    try {
+      response = await fetch(new URL('/oauth/token', this.clients.proxy.origin), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code }),
+        signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
+        redirect: 'error',
+      });
+    } catch {
+      throw new ConnectRefusal('exchange_failed');
+    }
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok) {
+      throw new ConnectRefusal(response.status >= 400 && response.status < 500 && body?.error === 'invalid_grant' ? 'exchange_refused' : 'exchange_failed');
+    }
+    if (!body || typeof body.livemode !== 'boolean') throw new ConnectRefusal('exchange_failed');
+    return this.validated(
+      { userId: String(body.stripe_user_id ?? ''), publicKey: String(body.stripe_publishable_key ?? ''), secretKey: String(body.access_token ?? ''), livemode: body.livemode },
+      'exchange_failed',
+    );
+  }
+
+  private validated(credentials: Credentials, refusal: ConnectRefusalCode = 'invalid_credentials'): Credentials {
+    if (!ACCOUNT_ID.test(credentials.userId) || !PUBLIC_KEY.test(credentials.publicKey) || !SECRET_KEY.test(credentials.secretKey)) {
+      throw new ConnectRefusal(refusal);
+    }
+    return credentials;
+  }
+
+  /** Test keys for test mode, live keys for live mode: a swapped pair would charge the wrong way. */
+  private assertMode(credentials: Credentials, mode: GatewayMode): void {
+    const keyModes = [PUBLIC_KEY.exec(credentials.publicKey)![1], SECRET_KEY.exec(credentials.secretKey)![2]];
+    if (keyModes.some((keyMode) => keyMode !== mode)) throw new ConnectRefusal('mode_mismatch');
+    if (credentials.livemode !== undefined && credentials.livemode !== (mode === 'live')) throw new ConnectRefusal('mode_mismatch');
+  }
+
+  /** After a reconnect of the same account, the endpoint we created before is ours to remove. */
+  private async retirePrevious(mode: GatewayMode, previous: Awaited<ReturnType<GatewayAContractService['getRecord']>>, accountId: string, newEndpointId: string | null): Promise<void> {
+    if (!previous || previous.management !== 'automatic' || !previous.endpoint_id || previous.endpoint_id === newEndpointId) return;
+    if (previous.account_id !== accountId) return;
+    const account = await this.clients.findForMode(mode, { maxNetworkRetries: 0 });
+    if (account) await this.contract.retireManagedEndpoint(account.client, previous.endpoint_id);
+  }
+
+  private adminUrl(params: Record<string, string>): string {
+    const [base, hash] = this.config.adminUrl.split('#', 2);
+    const query = new URLSearchParams(params).toString();
+    return `${base}${base.includes('?') ? '&' : '?'}${query}${hash !== undefined ? `#${hash}` : ''}`;
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InvalidParamsError } from '../../common/errors/index.js';
+import {
+  type GatewayMode,
+  GatewayRegistry,
+  type PaymentGatewayAdapter,
+  type WebhookSettingsInput,
+  type WebhookSettingsView,
+} from '../gateways/index.js';
+import { OptionsService } from '../settings/index.js';
+import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
+import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
+import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
+import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
+import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
+
+/** Gateway A (the card gateway) behind the gateway port: what the neutral routes may ask of it. */
+@Injectable()
+export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
+  readonly id = 'gateway_a' as const;
+  readonly label = 'gateway A';
+  /** Bank debit (decisions §10, spec "Bank debit: Pro-only"). */
+  readonly proOnlyMethods = ['sepa'];
+  readonly supportsRecurring = true;
+
+  constructor(
+    private readonly registry: GatewayRegistry,
+    private readonly options: OptionsService,
+    private readonly contract: GatewayAContractService,
+    private readonly clients: GatewayAClientFactory,
+    private readonly dataSource: DataSource,
+    readonly oauthConnect: GatewayAConnectService,
+    readonly adminCharges: GatewayAAdminService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async isConnected(mode: GatewayMode): Promise<boolean> {
+    const names = GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field));
+    const stored = await this.options.getMany(names);
+    return names.every((name) => stored.has(name));
+  }
+
+  async checkoutPaused(mode: GatewayMode): Promise<boolean> {
+    return !(await this.contract.isCheckoutAvailable(mode));
+  }
+
+  /**
+   * Credentials and the mode's webhook state go. The endpoint this service created is retired at
+   * the gateway first (best effort; a manual endpoint is never touched).
+   */
+  async disconnect(mode: GatewayMode): Promise<void> {
+    const record = await this.contract.getRecord(mode);
+    if (record?.management === 'automatic' && record.endpoint_id) {
+      const account = await this.clients.findForMode(mode, { maxNetworkRetries: 0, timeoutMs: 5_000 });
+      if (account && (!record.account_id || record.account_id === account.accountId)) {
+        await this.contract.retireManagedEndpoint(account.client, record.endpoint_id);
+      }
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await this.options.delete(
+        GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field)),
+        manager,
+      );
+      await this.contract.clear(mode, manager);
+    });
+  }
+
+  /** The manual path: a signing secret and/or `manual_configuration_complete` (decisions §7). */
+  async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
+    if (input.webhook_id !== undefined) throw new InvalidParamsError({ webhook_id: 'gateway_a takes a signing_secret, not a webhook_id' });
+    const { mode: _mode, ...view } = await this.contract.saveManual(mode, { signingSecret: input.signing_secret, complete: input.manual_configuration_complete });
+    return view;
+  }
+}

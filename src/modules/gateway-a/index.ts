@@ -1,0 +1,9 @@
+export { GatewayAModule } from './gateway-a.module.js';
+// For tests and operational tools only: inside src, nothing but the application module imports this slice.
+export { GatewayAClientFactory, type GatewayAAccount, type StripeClient } from './client/gateway-a-client.factory.js';
+export { CheckoutPausedError } from './client/gateway-a-errors.js';
+export { freePlanFeeAmount } from './client/fee-policy.js';
+export { GATEWAY_A_CREDENTIALS, gatewayAOption, type GatewayACredential } from './gateway-a-options.js';
+export { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
+export { GATEWAY_A_WEBHOOK_EVENTS } from './webhook/webhook-contract.js';
+export { GatewayAWebhookUpgradeTask, type WebhookUpgradeProgress } from './webhook/webhook-upgrade.task.js';

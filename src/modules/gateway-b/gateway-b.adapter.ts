@@ -1,0 +1,53 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InvalidParamsError } from '../../common/errors/index.js';
+import {
+  type GatewayMode,
+  GatewayRegistry,
+  type PaymentGatewayAdapter,
+  type WebhookSettingsInput,
+  type WebhookSettingsView,
+} from '../gateways/index.js';
+import { OptionsService } from '../settings/index.js';
+import { GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
+
+/** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
+@Injectable()
+export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
+  readonly id = 'gateway_b' as const;
+  readonly label = 'gateway B';
+  readonly proOnlyMethods: readonly string[] = [];
+  readonly supportsRecurring = false;
+
+  constructor(
+    private readonly registry: GatewayRegistry,
+    private readonly options: OptionsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async isConnected(mode: GatewayMode): Promise<boolean> {
+    const names = GATEWAY_B_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
+    const stored = await this.options.getMany(names);
+    return names.every((name) => stored.has(name));
+  }
+
+  /** Gateway B has no webhook contract that pauses checkout. */
+  async checkoutPaused(): Promise<null> {
+    return null;
+  }
+
+  async disconnect(mode: GatewayMode): Promise<void> {
+    await this.options.delete([...GATEWAY_B_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field)), gatewayBOption.webhookId(mode)]);
+  }
+
+  /** The mode's Webhook ID, sealed; answered only as a mask. */
+  async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
+    const misplaced = (['signing_secret', 'manual_configuration_complete'] as const).filter((field) => input[field] !== undefined);
+    if (misplaced.length > 0) throw new InvalidParamsError(Object.fromEntries(misplaced.map((field) => [field, `${field} is not a gateway_b setting`])));
+    if (input.webhook_id === undefined) throw new InvalidParamsError({ webhook_id: 'webhook_id is required for gateway_b' });
+    await this.options.setSecret(gatewayBOption.webhookId(mode), input.webhook_id);
+    return { webhook_id: await this.options.getSecretMask(gatewayBOption.webhookId(mode)) };
+  }
+}

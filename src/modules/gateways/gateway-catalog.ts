@@ -1,0 +1,34 @@
+/**
+ * The gateways of the interface and their payment-method ids (spec "Payment-method identifiers
+ * seen"), and the two site modes. Data only: forms validate against it, payments and the gateway
+ * routes name gateways with it; what a gateway can do lives in its adapter (payment-gateway.port.ts).
+ */
+export const GATEWAY_METHODS = {
+  gateway_a: ['ccard', 'sepa', 'device_wallet_1', 'device_wallet_2', 'regional_wallet_1', 'regional_wallet_2'],
+  gateway_b: ['standard_checkout'],
+} as const;
+export type CheckoutGateway = keyof typeof GATEWAY_METHODS;
+export const CHECKOUT_GATEWAYS = Object.keys(GATEWAY_METHODS) as CheckoutGateway[];
+
+export type GatewayMode = 'test' | 'live';
+export const GATEWAY_MODES: readonly GatewayMode[] = ['test', 'live'];
+
+export function isGatewayMode(value: unknown): value is GatewayMode {
+  return value === 'test' || value === 'live';
+}
+
+/** True when `method` is one of `gateway`'s method ids. */
+export function isMethodOf(gateway: CheckoutGateway, method: string): boolean {
+  return (GATEWAY_METHODS[gateway] as readonly string[]).includes(method);
+}
+
+/** The gateway a method id belongs to (method ids are unique across gateways). */
+export function gatewayOfMethod(method: string): CheckoutGateway {
+  const gateway = CHECKOUT_GATEWAYS.find((candidate) => isMethodOf(candidate, method));
+  if (!gateway) throw new Error(`${method} is no gateway's payment method`);
+  return gateway;
+}
+
+/** Payment methods that have settings of their own (device wallets: domain verification). */
+export const METHODS_WITH_SETTINGS = ['device_wallet_1', 'device_wallet_2'] as const;
+export type MethodWithSettings = (typeof METHODS_WITH_SETTINGS)[number];

@@ -1,0 +1,46 @@
+import { GatewayRegistry } from './gateway-registry.service.js';
+import type { PaymentGatewayAdapter } from './payment-gateway.port.js';
+
+const adapter = (id: 'gateway_a' | 'gateway_b', extra: Partial<PaymentGatewayAdapter> = {}): PaymentGatewayAdapter => ({
+  id,
+  label: id,
+  proOnlyMethods: [],
+  supportsRecurring: id === 'gateway_a',
+  isConnected: async () => false,
+  checkoutPaused: async () => null,
+  disconnect: async () => undefined,
+  saveWebhookSettings: async () => ({}),
+  ...extra,
+});
+
+describe('GatewayRegistry', () => {
+  it('answers the adapter of a gateway and refuses a second one for the same id', () => {
+    const registry = new GatewayRegistry();
+    const a = adapter('gateway_a');
+    registry.register(a);
+    expect(registry.get('gateway_a')).toBe(a);
+    expect(() => registry.register(adapter('gateway_a'))).toThrow(/second adapter/);
+  });
+
+  it('treats a missing adapter as a wiring mistake', () => {
+    expect(() => new GatewayRegistry().get('gateway_b')).toThrow(/No adapter/);
+  });
+
+  it('lists adapters in catalog order whatever the registration order', () => {
+    const registry = new GatewayRegistry();
+    registry.register(adapter('gateway_b'));
+    registry.register(adapter('gateway_a'));
+    expect(registry.all().map((entry) => entry.id)).toEqual(['gateway_a', 'gateway_b']);
+  });
+
+  it('finds the gateway that offers OAuth connect, and the one whose admin-charge token matches', () => {
+    const registry = new GatewayRegistry();
+    const oauthConnect = { authorizeUrl: () => 'https://proxy.test/oauth', completeConnect: async () => '/docs' };
+    const adminCharges = { tokenDescription: 'pm_…', accepts: (token: string) => token.startsWith('pm_'), charge: jest.fn() };
+    registry.register(adapter('gateway_a', { oauthConnect, adminCharges }));
+    registry.register(adapter('gateway_b'));
+    expect(registry.oauthConnect()).toBe(oauthConnect);
+    expect(registry.adminChargesFor('pm_card_visa')).toBe(adminCharges);
+    expect(registry.adminChargesFor('tok_visa')).toBeNull();
+  });
+});

@@ -1,0 +1,98 @@
+import type { AuthenticatedUser } from '../../common/auth/index.js';
+import type { CheckoutGateway, GatewayMode } from './gateway-catalog.js';
+
+/**
+ * What a gateway slice (gateway-a/, gateway-b/) offers the gateway-neutral routes. The core
+ * (`/payment-gateway/*`, `/payment/process`, section B `/gateway/*`, the dashboard) reaches a
+ * gateway only through this port, looked up in the GatewayRegistry; the slice registers its
+ * adapter when its module starts. Capabilities a gateway lacks are simply absent.
+ */
+export interface PaymentGatewayAdapter {
+  readonly id: CheckoutGateway;
+  /** How messages name it (`gateway A`) */
+  readonly label: string;
+  /** Methods only the Pro plan may activate (gateway A: bank debit). */
+  readonly proOnlyMethods: readonly string[];
+  /** False when the gateway takes one-time prices only. */
+  readonly supportsRecurring: boolean;
+
+  /** Connected = every credential the gateway needs for `mode` is stored. */
+  isConnected(mode: GatewayMode): Promise<boolean>;
+  /** True while checkout in `mode` is paused by the gateway (an unverified webhook contract); null when it has no such pause. */
+  checkoutPaused(mode: GatewayMode): Promise<boolean | null>;
+  /** Forgets the mode's credentials and webhook state, retiring what the service created at the provider. */
+  disconnect(mode: GatewayMode): Promise<void>;
+  /** POST /payment-gateway/save-webhook-settings: the adapter refuses (400) fields that are not its own. */
+  saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView>;
+
+  /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
+  readonly oauthConnect?: OAuthConnect;
+  /** Admin charges of a payment-method token (POST /payment/process). */
+  readonly adminCharges?: AdminCharges;
+}
+
+/** The fields of save-webhook-settings; each gateway takes its own subset. */
+export interface WebhookSettingsInput {
+  signing_secret?: string;
+  manual_configuration_complete?: boolean;
+  webhook_id?: string;
+}
+
+/** The saved webhook state of a mode as the admin sees it: secrets only as masks. */
+export interface WebhookSettingsView {
+  management?: 'automatic' | 'manual' | null;
+  status?: string;
+  checkout_paused?: boolean;
+  endpoint_id?: string | null;
+  signing_secret?: string | null;
+  verified_at?: string | null;
+  last_error?: string | null;
+  webhook_id?: string | null;
+}
+
+/** The OAuth return: a code to exchange, or the credentials themselves; `error` when declined. */
+export interface ConnectCallbackInput {
+  state?: string;
+  code?: string;
+  scope?: string;
+  error?: string;
+  error_description?: string;
+  user_id?: string;
+  public_key?: string;
+  secret_key?: string;
+}
+
+export interface OAuthConnect {
+  /** Where the admin's browser goes to authorise this site for `mode`. */
+  authorizeUrl(user: AuthenticatedUser, mode: GatewayMode): string;
+  /** Handles the OAuth return; answers where to send the browser next (ADMIN_URL with the outcome). */
+  completeConnect(input: ConnectCallbackInput): Promise<string>;
+}
+
+/** An admin's charge of a payment-method token through the gateway's current mode. */
+export interface AdminChargeRequest {
+  /** Major units, as the admin typed it */
+  amount: number | string;
+  currency: string;
+  /** The gateway's payment-method token (gateway A: `pm_…`) */
+  paymentMethod: string;
+  description?: string;
+  userId: number;
+  /** The route, for the payment log */
+  source: string;
+}
+
+/** Section B's payment result. */
+export interface AdminChargeResult {
+  transaction_id: string;
+  status: string;
+  message: string;
+}
+
+export interface AdminCharges {
+  /** The token it takes, for messages: `a gateway A payment method id (pm_…)` */
+  readonly tokenDescription: string;
+  /** Whether `paymentMethod` is one of this gateway's payment-method tokens. */
+  accepts(paymentMethod: string): boolean;
+  charge(request: AdminChargeRequest): Promise<AdminChargeResult>;
+}

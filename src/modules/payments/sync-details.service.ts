@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidParamsError } from '../../common/errors/index.js';
+import { CORE_FIELDS, type PaymentForm } from '../forms/index.js';
+import { type CheckoutContext, CheckoutContextService } from './checkout-context.service.js';
+import { type CustomFields, normaliseCustomFields } from './custom-fields.js';
+import type { PaymentEntity } from './payment.entity.js';
+import { InvalidPaymentStateError, PaymentLedgerService } from './payment-ledger.service.js';
+import { PaymentLogRepository } from './payment-log.repository.js';
+import { toPaymentRecord } from './payment-record.js';
+import { InvalidPaymentReferenceError, PaymentReferenceService } from './payment-reference.service.js';
+import type { PaymentStatus } from './payment-status.js';
+import { PaymentTransactions } from './payment-transactions.js';
+import { PaymentRepository } from './payment.repository.js';
+import type { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
+
+/** Statuses in which sync-details may still change a record (failed: a retry moves it back to pending). */
+const EDITABLE: readonly PaymentStatus[] = ['pending', 'failed'];
+
+/**
+ * POST /payment/sync-details: the payer's browser creates a partial record, then updates it while
+ * the payer types. The amount always comes from the form on the server; updates need the record's
+ * secret and stop once the record is paid or being paid.
+ */
+@Injectable()
+export class SyncDetailsService {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly logs: PaymentLogRepository,
+    private readonly transactions: PaymentTransactions,
+    private readonly ledger: PaymentLedgerService,
+    private readonly references: PaymentReferenceService,
+    private readonly context: CheckoutContextService,
+  ) {}
+
+  /** Creates (no payment_id) or updates a partial record. */
+  async syncDetails(input: SyncDetailsDto, clientIp: string | undefined): Promise<{ created: boolean; body: SyncDetailsResponseDto }> {
+    const existing = input.payment_id === undefined ? null : await this.authorisedRecord(input);
+    const checkout = await this.context.resolve({
+      formId: input.form_id,
+      gateway: input.payment_gateway,
+      method: input.payment_method,
+      planIndex: input.plan_index ?? 0,
+      priceIndex: input.price_index ?? 0,
+      amount: input.amount,
+    });
+    const customFields = input.custom_fields === undefined ? undefined : checkedCustomFields(checkout.form, input.custom_fields);
+    const row = existing
+      ? await this.updateDetails(existing.id, input, checkout, customFields)
+      : await this.createRecord(input, checkout, customFields ?? {}, clientIp);
+    const payment = toPaymentRecord(row);
+    const { token, expiresAt } = this.references.issueToken(payment);
+    return {
+      created: !existing,
+      body: {
+        payment_id: payment.id,
+        payment_secret: this.references.secretOf(row),
+        checkout_token: token,
+        checkout_token_expires_at: expiresAt.toISOString(),
+        amount: payment.amount,
+        currency: payment.currency,
+        setup_amount: payment.setup_amount,
+        mode: payment.mode,
+        status: payment.status,
+      },
+    };
+  }
+
+  /** The record to update, if id and secret match (403 otherwise, with nothing written). */
+  private async authorisedRecord(input: SyncDetailsDto): Promise<PaymentEntity> {
+    const row = await this.payments.findById(input.payment_id!);
+    if (!row || !this.references.hasSecret(row, input.payment_secret)) throw new InvalidPaymentReferenceError();
+    // A record belongs to the form it was created for.
+    if (row.formId !== input.form_id) throw new InvalidPaymentReferenceError();
+    return row;
+  }
+
+  private async createRecord(input: SyncDetailsDto, checkout: CheckoutContext, customFields: CustomFields, clientIp: string | undefined): Promise<PaymentEntity> {
+    return this.transactions.run(async (manager) => {
+      const row = await this.payments.insert(manager, {
+        formId: checkout.form.id,
+        gateway: checkout.gateway,
+        paymentMethod: checkout.method,
+        mode: checkout.mode,
+        status: 'pending',
+        amount: checkout.amount,
+        currency: checkout.currency,
+        planIndex: checkout.planIndex,
+        priceIndex: checkout.priceIndex,
+        frequency: checkout.frequency,
+        setupAmount: checkout.setupAmount,
+        emailAddress: blankToNull(input.email_address),
+        firstName: blankToNull(input.first_name),
+        lastName: blankToNull(input.last_name),
+        customFields: JSON.stringify(customFields),
+        secretNonce: this.references.newNonce(),
+        clientIp: clientIp?.slice(0, 45) ?? null,
+      });
+      await this.logs.record(
+        {
+          paymentId: row.id,
+          level: 'info',
+          event: 'payment_created',
+          message: `Payment record created for form ${checkout.form.id}.`,
+          context: { gateway: row.gateway, payment_method: row.paymentMethod, amount: row.amount, currency: row.currency, mode: row.mode },
+        },
+        manager,
+      );
+      return row;
+    });
+  }
+
+  private async updateDetails(id: number, input: SyncDetailsDto, checkout: CheckoutContext, customFields: CustomFields | undefined): Promise<PaymentEntity> {
+    const { row, refusedStatus } = await this.transactions.run(async (manager) => {
+      const locked = await this.payments.lockById(manager, id);
+      if (!locked) throw new InvalidPaymentReferenceError();
+      const status = locked.status as PaymentStatus;
+      // A subscription created at the gateway keeps charging the price it was created with (a
+      // failed first invoice can still be paid): the record must stay that price.
+      const subscribed = locked.providerSubscriptionRef !== null;
+      if (!EDITABLE.includes(status) || subscribed) {
+        const why = subscribed ? `has a ${status} gateway subscription` : `is ${status}`;
+        await this.logs.record(
+          { paymentId: id, level: 'warning', event: 'update_refused', message: `sync-details refused: the payment ${why}.`, context: { source: 'sync-details', status, subscribed } },
+          manager,
+        );
+        return { row: locked, refusedStatus: subscribed ? `${status} with a gateway subscription` : status };
+      }
+      if (status === 'failed') await this.ledger.moveLocked(manager, locked, 'pending', { source: 'sync-details', reason: 'retry after a failed attempt' });
+
+      const before = { gateway: locked.gateway, method: locked.paymentMethod, amount: locked.amount, currency: locked.currency, mode: locked.mode };
+      locked.gateway = checkout.gateway;
+      locked.paymentMethod = checkout.method;
+      locked.mode = checkout.mode;
+      locked.amount = checkout.amount;
+      locked.currency = checkout.currency;
+      locked.planIndex = checkout.planIndex;
+      locked.priceIndex = checkout.priceIndex;
+      locked.frequency = checkout.frequency;
+      locked.setupAmount = checkout.setupAmount;
+      if (input.email_address !== undefined) locked.emailAddress = blankToNull(input.email_address);
+      if (input.first_name !== undefined) locked.firstName = blankToNull(input.first_name);
+      if (input.last_name !== undefined) locked.lastName = blankToNull(input.last_name);
+      if (customFields !== undefined) locked.customFields = JSON.stringify(customFields);
+      locked.updatedAt = new Date();
+      await this.payments.save(manager, locked);
+
+      const after = { gateway: locked.gateway, method: locked.paymentMethod, amount: locked.amount, currency: locked.currency, mode: locked.mode };
+      const changed = (Object.keys(before) as Array<keyof typeof before>).filter((key) => before[key] !== after[key]);
+      if (changed.length > 0) {
+        await this.logs.record(
+          { paymentId: id, level: 'info', event: 'checkout_changed', message: `Checkout details changed: ${changed.join(', ')}.`, context: { source: 'sync-details', before, after } },
+          manager,
+        );
+      }
+      return { row: locked, refusedStatus: null };
+    });
+    if (refusedStatus) throw new InvalidPaymentStateError(`This payment is ${refusedStatus} and can no longer be changed.`);
+    return row;
+  }
+}
+
+function blankToNull(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
+}
+
+/** Custom fields must be the form's own fields (not its core fields); select values one of its options. */
+function checkedCustomFields(form: PaymentForm, values: Record<string, string | number | boolean>): CustomFields {
+  const fields = new Map((form.settings.fields ?? []).filter((field) => !(CORE_FIELDS as readonly string[]).includes(field.name)).map((field) => [field.name, field]));
+  const normalised = normaliseCustomFields(values);
+  for (const [key, value] of Object.entries(normalised)) {
+    const field = fields.get(key);
+    if (!field) throw new InvalidParamsError({ [`custom_fields.${key}`]: `${key} is not a field of this form` });
+    if (field.type === 'select' && value !== '' && !(field.options ?? []).includes(value)) {
+      throw new InvalidParamsError({ [`custom_fields.${key}`]: `${key} must be one of the field's options` });
+    }
+  }
+  return normalised;
+}
