@@ -434,6 +434,16 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
       expect(fake.calls.filter((c) => c.fault === 'status')).toHaveLength(4);
     });
 
+    it('answers a given body instead of handling (malformed answers)', async () => {
+      const before = fake.orders.all().length;
+      fake.fault({ path: '/v2/checkout/orders', body: '<html>oops</html>' });
+      const response = await fetch(`${fake.url}/v2/checkout/orders`, { method: 'POST', body: '{}' });
+      expect([response.status, await response.text()]).toEqual([200, '<html>oops</html>']);
+      fake.fault({ path: '/v2/checkout/orders', status: 201, body: { status: 'CREATED' } });
+      expect(await api('POST', '/v2/checkout/orders', { body: orderBody() })).toMatchObject({ status: 201, body: { status: 'CREATED' } });
+      expect(fake.orders.all()).toHaveLength(before);
+    });
+
     it('delays a route (the request is still handled) and drops connections before or after handling', async () => {
       const before = fake.orders.all().length;
       fake.fault({ path: '/v2/checkout/orders', delayMs: 300 });

@@ -44,14 +44,17 @@ export interface RecordedCall {
  * A fault for the next `times` (default 1, `Infinity` for all) matching requests. `delayMs`
  * holds the request before it is handled (it is still handled: a client that gave up does not
  * cancel the work); `status` answers 429/500/503 (PayPal's bodies) instead of handling;
- * `drop: 'before'` closes the connection without handling, `drop: 'after'` handles the request
- * (the order is created or captured) and closes the connection instead of answering.
+ * `body` answers that text (an object is sent as JSON) with `status` (default 200) instead of
+ * handling, for malformed answers; `drop: 'before'` closes the connection without handling,
+ * `drop: 'after'` handles the request (the order is created or captured) and closes the
+ * connection instead of answering.
  */
 export interface FaultRule {
   method?: string;
   path: string | RegExp;
   delayMs?: number;
   status?: number;
+  body?: string | Json;
   drop?: 'before' | 'after';
   times?: number;
 }
@@ -354,6 +357,12 @@ export class FakeGatewayB {
         call.fault = 'drop';
         req.socket.destroy();
         return;
+      }
+      if (fault?.body !== undefined) {
+        call.fault = 'status';
+        call.status = fault.status ?? 200;
+        res.writeHead(call.status, { 'Content-Type': 'application/json', 'Paypal-Debug-Id': randomBytes(7).toString('hex').slice(0, 13) });
+        return void res.end(typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body));
       }
       if (fault?.status) {
         call.fault = 'status';
