@@ -1,0 +1,35 @@
+export { AccessTokenCache, type GatewayBClock, type GatewayBTokenInfo } from './access-token-cache.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  GatewayBClient,
+  type GatewayBClientConfig,
+  type GatewayBClientOptions,
+  type GatewayBCreateOrderInput,
+  type GatewayBWebhookInput,
+  type GatewayBWebhookVerification,
+  isGatewayBOrderId,
+} from './gateway-b-client.js';
+export {
+  GatewayBCredentialsError,
+  GatewayBError,
+  type GatewayBIssue,
+  GatewayBMalformedResponseError,
+  type GatewayBOperation,
+  GatewayBRefusedError,
+  GatewayBUnreachableError,
+} from './gateway-b-errors.js';
+export { fromGatewayBAmount, GATEWAY_B_CURRENCIES, GATEWAY_B_WHOLE_UNIT_CURRENCIES, isGatewayBCurrency, toGatewayBAmount } from './gateway-b-money.js';
+export {
+  approvalUrl,
+  firstCapture,
+  type GatewayBCapture,
+  type GatewayBCaptureStatus,
+  type GatewayBLink,
+  type GatewayBMoney,
+  type GatewayBOrder,
+  type GatewayBOrderStatus,
+  type GatewayBPurchaseUnit,
+  type GatewayBWebhookEvent,
+  parseCaptureResource,
+} from './gateway-b-wire.js';
+export { GATEWAY_B_TRANSMISSION_HEADERS, isGatewayBWebhookId, type TransmissionHeaderName } from './webhook-postback.js';
