@@ -4,7 +4,8 @@ import { type FakeGatewayB, startFakeGatewayB } from './fake-gateway-b.js';
 import { rawMemberValue } from './json-member.js';
 import { TRANSMISSION_HEADERS } from './webhook-signing.js';
 
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A parsed JSON answer; `any` keeps the many assertions on answers short. */
+type Body = Record<string, any>;
 
 /**
  * The fake is a test double other tests trust: these checks pin it to PayPal's wire format
@@ -465,7 +466,7 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
     });
 
     it('answers PREVIOUS_REQUEST_IN_PROGRESS for the same PayPal-Request-Id while the first is held', async () => {
-      fake.fault({ path: '/v2/checkout/orders', delayMs: 300 });
+      fake.fault({ path: '/v2/checkout/orders', delayMs: 1000 });
       const headers = { 'PayPal-Request-Id': 'concurrent-1' };
       const accessToken = (await token()).body.access_token as string;
       const [first, second] = await Promise.all([

@@ -275,7 +275,7 @@ describe('GatewayBClient (against the fake gateway B)', () => {
       fake.fault({ path: '/v2/checkout/orders', delayMs: 600 });
       const slowCreate = await failure(order(c, 'create-slow'));
       expect(slowCreate).toMatchObject({ kind: 'unreachable', reason: 'timeout', operation: 'create_order', outcomeUnknown: true });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (let waited = 0; fake.orders.all().length === before && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fake.orders.all()).toHaveLength(before + 1); // created after the client gave up
       expect((await order(c, 'create-slow')).id).toBe(fake.orders.all().at(-1)!.id); // the same id finds it
     });
