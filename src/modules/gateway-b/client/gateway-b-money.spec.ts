@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { validateAmount } from '../../../../test/fakes/gateway-b/index.js';
-import { currencyExponent, MoneyFormatError, toDecimalString } from '../../../common/money/index.js';
+import { currencyRule, MoneyFormatError, toDecimalString } from '../../../common/money/index.js';
+
+const currencyExponent = (currency: string): number => currencyRule(currency).exponent;
 import { fromGatewayBAmount, GATEWAY_B_CURRENCIES, GATEWAY_B_WHOLE_UNIT_CURRENCIES, toGatewayBAmount } from './gateway-b-money.js';
 
 describe('gateway B amounts (money module → PayPal decimal strings)', () => {
