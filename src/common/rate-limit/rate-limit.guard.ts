@@ -3,13 +3,15 @@ import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from
 import type { Request } from 'express';
 import { ROUTE_AUTH, type RouteAuth } from '../auth/route-auth.js';
 import { RateLimitedError } from '../errors/index.js';
+import { clientKey } from './client-key.js';
 import { RATE_LIMIT, type RateLimitName, type RateLimitSelector } from './rate-limit.decorator.js';
 
 const REQUESTED = Symbol('checkout:rate-limits');
 
 /**
  * The throttler as an opt-in guard: only the named limits a route asks for are counted, keyed by
- * `req.ip` (Express honours TRUST_PROXY through 'trust proxy'). A route declared
+ * `clientKey(req.ip)` (Express honours TRUST_PROXY through 'trust proxy'; IPv6 per /64, the
+ * same key as the failed-login limiter). A route declared
  * `@PaymentReferenceRoute()` counts against `public_payment` unless it names its own limits.
  * Exceeding a limit is 429 `checkout_rate_limited` with Retry-After.
  */
@@ -22,6 +24,11 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
     if (!this.requested(request.context).includes(request.throttler.name as RateLimitName)) return true;
     return super.handleRequest(request);
+  }
+
+  /** The client key shared with the failed-login limiter. */
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    return clientKey((request as unknown as Request).ip);
   }
 
   /** One counter per limit and client, shared by every route that uses the limit. */

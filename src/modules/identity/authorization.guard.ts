@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError, RateLimitedError } from '../../common/errors/index.js';
+import { clientKey } from '../../common/rate-limit/index.js';
 import { FailedLoginLimiter } from './failed-login-limiter.js';
 import { IdentityService } from './identity.service.js';
 
@@ -28,15 +29,16 @@ export class AuthorizationGuard implements CanActivate {
     if (!credentials) throw new NotLoggedInError();
 
     const ip = request.ip ?? 'unknown';
-    const retryAfter = await this.failedLogins.acquire(ip);
+    const client = clientKey(request.ip);
+    const retryAfter = await this.failedLogins.acquire(client);
     if (retryAfter > 0) throw new RateLimitedError(retryAfter);
 
     let user: AuthenticatedUser | null;
     try {
       user = await this.identity.authenticate(credentials.login, credentials.password, ip);
-      if (!user) await this.failedLogins.recordFailure(ip);
+      if (!user) await this.failedLogins.recordFailure(client);
     } finally {
-      this.failedLogins.release(ip);
+      this.failedLogins.release(client);
     }
     if (!user) throw new NotLoggedInError();
     request.user = user;

@@ -1,22 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { FixedWindowCounter } from '../../common/rate-limit/index.js';
 import { REDIS_CLIENT } from '../../common/redis/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
+/** Clients tracked in memory at most (about 1.5 MB); see FixedWindowCounter for the eviction. */
+export const MAX_TRACKED_CLIENTS = 10_000;
+
 /**
- * Counts failed Basic-auth attempts per client IP in a fixed window (RATE_LIMIT_FAILED_LOGIN per
- * RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS). Once the count is reached every attempt from that IP is
- * refused before the password is checked, so guessing stops for the rest of the window.
- * Counts live in Redis when REDIS_URL is set (shared by instances), otherwise in memory.
+ * Counts failed Basic-auth attempts per client in a fixed window (RATE_LIMIT_FAILED_LOGIN per
+ * RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS). Once the count is reached every attempt from that client
+ * is refused before the password is checked, so guessing stops for the rest of the window.
+ * The client is `clientKey(req.ip)`, the key of the payment rate limits (IPv6 per /64, IPv4-mapped
+ * IPv6 as IPv4). Counts live in Redis when REDIS_URL is set (shared by instances), otherwise in a
+ * bounded in-memory store.
  *
  * A password check is only started while the failures so far plus the checks still running for
- * that IP stay under the limit; further attempts wait for a running check to finish. Otherwise a
+ * that client stay under the limit; further attempts wait for a running check to finish. Otherwise a
  * burst of parallel guesses would all pass the count before the first failure was recorded.
  */
 @Injectable()
 export class FailedLoginLimiter {
-  private readonly memory = new Map<string, { count: number; expiresAt: number }>();
-  /** Password checks running in this process, per IP, and the attempts waiting for one to end. */
+  private readonly memory: FixedWindowCounter;
+  /** Password checks running in this process, per client, and the attempts waiting for one to end. */
   private readonly running = new Map<string, { count: number; waiters: Array<() => void> }>();
   private readonly limit: number;
   private readonly windowMs: number;
@@ -27,24 +33,25 @@ export class FailedLoginLimiter {
   ) {
     this.limit = config.rateLimits.failedLogin.limit;
     this.windowMs = config.rateLimits.failedLogin.ttl;
+    this.memory = new FixedWindowCounter(this.windowMs, MAX_TRACKED_CLIENTS);
   }
 
   /**
-   * Claims a password check for `ip`: 0 when the caller may check the password (and must call
-   * `release` afterwards), otherwise the seconds until the IP may try again.
+   * Claims a password check for `client`: 0 when the caller may check the password (and must call
+   * `release` afterwards), otherwise the seconds until the client may try again.
    */
-  async acquire(ip: string): Promise<number> {
+  async acquire(client: string): Promise<number> {
     for (;;) {
       // In memory there is no await between reading the counts and claiming a check, so two
       // concurrent attempts cannot both take the last one.
-      const failures = this.redis ? Number((await this.redis.get(this.key(ip))) ?? 0) : (this.liveEntry(this.key(ip))?.count ?? 0);
+      const failures = this.redis ? Number((await this.redis.get(this.key(client))) ?? 0) : this.memory.count(this.key(client));
       if (failures >= this.limit) {
-        const retryAfter = await this.retryAfterSeconds(ip);
+        const retryAfter = await this.retryAfterSeconds(client);
         if (retryAfter > 0) return retryAfter;
         continue; // the window ended meanwhile
       }
-      const running = this.running.get(ip) ?? { count: 0, waiters: [] };
-      this.running.set(ip, running);
+      const running = this.running.get(client) ?? { count: 0, waiters: [] };
+      this.running.set(client, running);
       if (failures + running.count < this.limit) {
         running.count += 1;
         return 0;
@@ -54,48 +61,41 @@ export class FailedLoginLimiter {
   }
 
   /** Ends a check claimed by `acquire` (after `recordFailure` when the password was wrong). */
-  release(ip: string): void {
-    const running = this.running.get(ip);
+  release(client: string): void {
+    const running = this.running.get(client);
     if (!running) return;
     running.count -= 1;
     const waiters = running.waiters.splice(0);
-    if (running.count <= 0 && waiters.length === 0) this.running.delete(ip);
+    if (running.count <= 0 && waiters.length === 0) this.running.delete(client);
     for (const wake of waiters) wake();
   }
 
-  /** Seconds until the IP may try again, or 0 when it is not blocked. */
-  async retryAfterSeconds(ip: string): Promise<number> {
-    const key = this.key(ip);
+  /** Seconds until the client may try again, or 0 when it is not blocked. */
+  async retryAfterSeconds(client: string): Promise<number> {
+    const key = this.key(client);
     if (this.redis) {
       const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
       return Number(count ?? 0) >= this.limit ? Math.ceil(Math.max(ttl, 1000) / 1000) : 0;
     }
-    const entry = this.liveEntry(key);
-    return entry && entry.count >= this.limit ? Math.ceil((entry.expiresAt - Date.now()) / 1000) : 0;
+    return this.memory.count(key) >= this.limit ? Math.ceil(this.memory.msUntilReset(key) / 1000) : 0;
   }
 
-  async recordFailure(ip: string): Promise<void> {
-    const key = this.key(ip);
+  async recordFailure(client: string): Promise<void> {
+    const key = this.key(client);
     if (this.redis) {
       // The first failure opens the window; later ones only count inside it.
       await this.redis.multi().incr(key).pexpire(key, this.windowMs, 'NX').exec();
       return;
     }
-    const entry = this.liveEntry(key);
-    if (entry) entry.count += 1;
-    else this.memory.set(key, { count: 1, expiresAt: Date.now() + this.windowMs });
+    this.memory.hit(key);
   }
 
-  private liveEntry(key: string): { count: number; expiresAt: number } | undefined {
-    const entry = this.memory.get(key);
-    if (entry && entry.expiresAt <= Date.now()) {
-      this.memory.delete(key);
-      return undefined;
-    }
-    return entry;
+  /** Clients with a live in-memory count (bounded by MAX_TRACKED_CLIENTS). */
+  get trackedClients(): number {
+    return this.memory.size;
   }
 
-  private key(ip: string): string {
-    return `checkout:failed-login:${ip}`;
+  private key(client: string): string {
+    return `checkout:failed-login:${client}`;
   }
 }
