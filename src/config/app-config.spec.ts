@@ -7,6 +7,15 @@ describe('loadConfig', () => {
     expect(config.rateLimits.newPayment).toEqual({ limit: 10, ttl: 600_000 });
     expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
     expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
+    expect(config.corsOrigins).toEqual([]);
+  });
+
+  it('reads CORS_ORIGINS as exact origins, normalised the way browsers send Origin', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://Admin.Example.com, http://localhost:5173,https://admin.example.com:443/' }).corsOrigins).toEqual([
+      'https://admin.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: ' ' }).corsOrigins).toEqual([]);
   });
 
   it.each([
@@ -19,6 +28,12 @@ describe('loadConfig', () => {
     ['REST_ROOT', '/wp-json/'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_NEW_PAYMENT', '0'],
+    ['CORS_ORIGINS', 'null'],
+    ['CORS_ORIGINS', '*'],
+    ['CORS_ORIGINS', 'https://admin.example.com/app'],
+    ['CORS_ORIGINS', 'https://admin.example.com,ftp://files.example.com'],
+    ['CORS_ORIGINS', 'https://user:pw@admin.example.com'],
+    ['CORS_ORIGINS', 'admin.example.com'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {

@@ -1,4 +1,4 @@
-import { ConfigError, envBoolean, envEnum, envInteger, envString, envUrl } from './env-readers.js';
+import { ConfigError, envBoolean, envEnum, envInteger, envOriginList, envString, envUrl } from './env-readers.js';
 
 export const CHECKOUT_NAME = 'Checkout';
 export const CHECKOUT_ALIAS = 'checkout';
@@ -22,6 +22,12 @@ export interface AppConfig {
   port: number;
   host: string;
   publicBaseUrl: string;
+  /**
+   * CORS_ORIGINS: other origins (normalised `scheme://host[:port]`) whose browser pages may call
+   * admin routes. The service's own origin (PUBLIC_BASE_URL, and the Host a request was sent to)
+   * is always allowed and is not listed here.
+   */
+  corsOrigins: string[];
   restRoot: string;
   /** Undefined means the embedded SQLite file under dataDir. */
   databaseUrl?: string;
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     host,
     publicBaseUrl,
+    corsOrigins: envOriginList(env, 'CORS_ORIGINS'),
     restRoot,
     databaseUrl,
     dataDir: envString(env, 'DATA_DIR', './data'),

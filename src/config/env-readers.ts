@@ -54,3 +54,29 @@ export function envUrl(env: Env, name: string, fallback: string, protocols: stri
   if (!protocols.includes(url.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
   return value;
 }
+
+/**
+ * A comma-separated list of origins (`scheme://host[:port]`, http or https), each normalised to
+ * the form browsers send in `Origin` (lower-case host, no default port). Anything else (a path,
+ * a wildcard, `null`) is refused. Unset or empty: none.
+ */
+export function envOriginList(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const origins = new Set<string>();
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new ConfigError(name, 'must be a comma-separated list of origins (scheme://host[:port])');
+    }
+    const bare = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !entry.endsWith('#') && !entry.endsWith('?');
+    if (!['http:', 'https:'].includes(url.protocol) || !bare) {
+      throw new ConfigError(name, 'must list origins only (http or https scheme, host and optional port; no path, query or credentials)');
+    }
+    origins.add(url.origin);
+  }
+  return [...origins];
+}

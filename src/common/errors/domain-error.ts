@@ -34,9 +34,14 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * No valid credentials. Deliberately without a `WWW-Authenticate: Basic` challenge (as the host
+ * platform answers): a challenge makes browsers prompt and then cache the admin's credentials,
+ * which they would attach to requests other sites' pages start.
+ */
 export class NotLoggedInError extends DomainError {
   constructor() {
-    super('rest_not_logged_in', 401, 'You are not currently logged in.', {}, { 'WWW-Authenticate': 'Basic realm="checkout"' });
+    super('rest_not_logged_in', 401, 'You are not currently logged in.');
   }
 }
 

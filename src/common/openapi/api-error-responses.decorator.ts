@@ -5,7 +5,7 @@ import { WpErrorDto } from './wp-error.dto.js';
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (`rest_invalid_param`, `rest_missing_callback_param`, `rest_invalid_json`, or a route-specific code)',
   401: 'No valid credentials (`rest_not_logged_in`)',
-  403: 'Not allowed (`rest_forbidden`, `checkout_invalid_payment_reference`)',
+  403: 'Not allowed (`rest_forbidden`, `rest_cross_site_request`, `checkout_invalid_payment_reference`)',
   404: 'Not found (`checkout_not_found`, `rest_no_route`)',
   409: 'Conflict with the current state (`checkout_invalid_state`, `checkout_paused`, `checkout_contract_mismatch`, ...)',
   413: 'Body too large (`checkout_payload_too_large`)',

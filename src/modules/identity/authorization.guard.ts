@@ -1,23 +1,33 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError, RateLimitedError } from '../../common/errors/index.js';
 import { clientKey } from '../../common/rate-limit/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { CrossSitePolicy } from './cross-site-policy.js';
 import { FailedLoginLimiter } from './failed-login-limiter.js';
+import { CrossSiteRequestError } from './identity.errors.js';
 import { IdentityService } from './identity.service.js';
 
 /**
  * The global authorisation guard. A handler without a declaration is refused (fail closed);
- * admin routes need HTTP Basic with an application password and the declared capability.
- * Public, payment-reference and signature routes are checked by their own pipes and services.
+ * admin routes refuse requests a page of another site started (403 `rest_cross_site_request`,
+ * see CrossSitePolicy), then need HTTP Basic with an application password and the declared
+ * capability. The cross-site check comes first, so such requests never reach the failed-login
+ * count. Public, payment-reference and signature routes are checked by their own pipes and services.
  */
 @Injectable()
 export class AuthorizationGuard implements CanActivate {
+  private readonly crossSite: CrossSitePolicy;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly identity: IdentityService,
     private readonly failedLogins: FailedLoginLimiter,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.crossSite = new CrossSitePolicy(config.publicBaseUrl, config.corsOrigins);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const auth = this.reflector.getAllAndOverride<RouteAuth | undefined>(ROUTE_AUTH, [context.getHandler(), context.getClass()]);
@@ -25,6 +35,7 @@ export class AuthorizationGuard implements CanActivate {
     if (auth.kind !== 'admin') return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (!this.crossSite.check(request).allowed) throw new CrossSiteRequestError();
     const credentials = parseBasic(request.headers.authorization);
     if (!credentials) throw new NotLoggedInError();
 

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
+import { ConflictError, DomainError, InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 
 export class UserNotFoundError extends NotFoundError {
   constructor() {
@@ -15,5 +15,12 @@ export class UserExistsError extends ConflictError {
 export class UnknownRoleError extends InvalidParamsError {
   constructor() {
     super({ role: 'role must be an existing role' });
+  }
+}
+
+/** An admin request carrying a browser's cross-site signals (decisions §14); see CrossSitePolicy. */
+export class CrossSiteRequestError extends DomainError {
+  constructor() {
+    super('rest_cross_site_request', 403, 'Admin routes do not accept requests started by pages of other sites.');
   }
 }
