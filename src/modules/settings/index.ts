@@ -1,3 +1,4 @@
 export { SettingsModule } from './settings.module.js';
 export { OptionsService } from './options.service.js';
+export { InstallationService } from './installation.service.js';
 export { GATEWAY_IDS, type GatewayId } from './settings.dto.js';

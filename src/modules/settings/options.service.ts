@@ -61,6 +61,26 @@ export class OptionsService {
     throw new UnavailableError('The setting is being changed by other requests; please try again.');
   }
 
+  /**
+   * The stored value of `name`, or `create()` stored as its first value. When several processes
+   * add the same option at once, the unique option name lets exactly one insert win and every
+   * caller returns the winner's value (the host platform's add_option, made race-free).
+   */
+  async addIfAbsent<T>(name: string, create: () => T): Promise<T> {
+    const existing = await this.options.findOne({ where: { name } });
+    if (existing) return JSON.parse(existing.value) as T;
+    const value = create();
+    try {
+      await this.options.insert({ name, value: JSON.stringify(value), updatedAt: new Date() });
+      return value;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const winner = await this.options.findOne({ where: { name } });
+    if (!winner) throw new UnavailableError('The option was removed while it was being added; please try again.');
+    return JSON.parse(winner.value) as T;
+  }
+
   async delete(names: string | string[], manager?: EntityManager): Promise<void> {
     const list = Array.isArray(names) ? names : [names];
     if (list.length) await this.repo(manager).delete({ name: In(list) });

@@ -1,15 +1,25 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { InstallationService } from './installation.service.js';
 import { OptionEntity } from './option.entity.js';
 import { OptionsService } from './options.service.js';
 import { SettingsController } from './settings.controller.js';
 import { SettingsService } from './settings.service.js';
 
-/** Owns the options table; other modules read and write options through OptionsService. */
+/**
+ * Owns the options table; other modules read and write options through OptionsService. While the
+ * app initialises (before any module's onApplicationBootstrap) it loads the installation id.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([OptionEntity])],
   controllers: [SettingsController],
-  providers: [OptionsService, SettingsService],
-  exports: [OptionsService],
+  providers: [OptionsService, SettingsService, InstallationService],
+  exports: [OptionsService, InstallationService],
 })
-export class SettingsModule {}
+export class SettingsModule implements OnModuleInit {
+  constructor(private readonly installation: InstallationService) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.installation.load();
+  }
+}
