@@ -66,7 +66,13 @@ export async function startTestApp(
     .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureApp(app);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A refused boot (e.g. the secret canary) must not leave its database and Redis handles open.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
 
   const identity = app.get(IdentityService);
   const adminUser = await identity.findUserByLogin('admin');

@@ -81,6 +81,14 @@ export class OptionsService {
     return JSON.parse(winner.value) as T;
   }
 
+  /** One stored sealed secret (any option written by `setSecret`), or null when there is none. */
+  async anySealedValue(): Promise<string | null> {
+    const row = await this.options.createQueryBuilder('option').where('option.value LIKE :sealed', { sealed: '{"sealed":%' }).orderBy('option.id', 'ASC').getOne();
+    if (!row) return null;
+    const stored = JSON.parse(row.value) as { sealed?: unknown };
+    return typeof stored.sealed === 'string' ? stored.sealed : null;
+  }
+
   async delete(names: string | string[], manager?: EntityManager): Promise<void> {
     const list = Array.isArray(names) ? names : [names];
     if (list.length) await this.repo(manager).delete({ name: In(list) });
