@@ -67,7 +67,8 @@ export class GatewayError extends DomainError {
 }
 
 export class UnavailableError extends DomainError {
-  constructor(message = 'The service is temporarily unavailable.') {
-    super('checkout_unavailable', 503, message);
+  constructor(message = 'The service is temporarily unavailable.', retryAfterSeconds?: number, data: Record<string, unknown> = {}) {
+    const retry = retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(retryAfterSeconds));
+    super('checkout_unavailable', 503, message, retry === undefined ? data : { ...data, retry_after: retry }, retry === undefined ? {} : { 'Retry-After': String(retry) });
   }
 }

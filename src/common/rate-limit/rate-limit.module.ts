@@ -1,27 +1,27 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { REDIS_CLIENT } from '../redis/index.js';
+import { RedisConnection } from '../redis/index.js';
+import { FailClosedRedisThrottlerStorage } from './redis-throttler-storage.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 
 /**
  * The throttler with the limits of decisions §6. Counters live in memory, or in Redis when
- * REDIS_URL is set so that every instance shares them (the shared client of RedisModule).
+ * REDIS_URL is set so that every instance shares them (the shared connection of RedisModule;
+ * while it is down, limited routes answer 503).
  */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, REDIS_CLIENT],
-      useFactory: (config: AppConfig, redis: Redis | null) => ({
+      inject: [APP_CONFIG, RedisConnection],
+      useFactory: (config: AppConfig, redis: RedisConnection) => ({
         throttlers: [
           { name: 'new_payment', ...config.rateLimits.newPayment },
           { name: 'public_payment', ...config.rateLimits.publicPayment },
         ],
         // RateLimitedError sets Retry-After; the throttler's per-name headers would only add noise.
         setHeaders: false,
-        storage: redis ? new ThrottlerStorageRedisService(redis) : undefined,
+        storage: redis.configured ? new FailClosedRedisThrottlerStorage(redis) : undefined,
       }),
     }),
   ],

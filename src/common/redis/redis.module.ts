@@ -1,26 +1,18 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { Global, Module } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { RedisConnection } from './redis-connection.js';
 
+/**
+ * The raw ioredis client (null without REDIS_URL). Prefer RedisConnection.run: it fails fast and
+ * maps an outage to 503; a command sent on the raw client while Redis is down rejects with an
+ * ioredis error that would surface as a 500.
+ */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
-/** One shared ioredis client when REDIS_URL is set (null otherwise): limits then hold across instances. */
+/** One shared Redis connection when REDIS_URL is set: limits then hold across instances. */
 @Global()
 @Module({
-  providers: [
-    {
-      provide: REDIS_CLIENT,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): Redis | null =>
-        config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : null,
-    },
-  ],
-  exports: [REDIS_CLIENT],
+  providers: [RedisConnection, { provide: REDIS_CLIENT, inject: [RedisConnection], useFactory: (connection: RedisConnection): Redis | null => connection.client }],
+  exports: [RedisConnection, REDIS_CLIENT],
 })
-export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis | null) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.redis && this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis?.disconnect());
-  }
-}
+export class RedisModule {}

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { PublicRoute } from '../../common/auth/index.js';
 import { UnavailableError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { RedisConnection } from '../../common/redis/index.js';
 
 class HealthDto {
   status: string;
@@ -14,7 +15,10 @@ class HealthDto {
 @ApiTags('Operations')
 @Controller()
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly redis: RedisConnection,
+  ) {}
 
   @Get('healthz')
   @PublicRoute()
@@ -23,16 +27,30 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /**
+   * Ready when every dependency a request may need answers: the database, and Redis when REDIS_URL
+   * is set (rate-limited routes and admin logins cannot be served without it). A 503 names the
+   * unavailable dependencies in its message and in `data.unavailable`.
+   */
   @Get('readyz')
   @PublicRoute()
   @ApiErrorResponses(503)
-  @ApiOperation({ operationId: 'operationsReady', summary: 'Readiness: the database answers' })
+  @ApiOperation({ operationId: 'operationsReady', summary: 'Readiness: the database (and Redis, when configured) answer' })
   async ready(): Promise<HealthDto> {
-    try {
-      await this.dataSource.query('SELECT 1');
-    } catch {
-      throw new UnavailableError('The database is not reachable.');
+    const [database, redis] = await Promise.all([this.databaseAnswers(), this.redis.configured ? this.redis.ping() : Promise.resolve(true)]);
+    const unavailable = [...(database ? [] : ['database']), ...(redis ? [] : ['redis'])];
+    if (unavailable.length > 0) {
+      throw new UnavailableError(`Not ready: ${unavailable.join(' and ')} ${unavailable.length > 1 ? 'are' : 'is'} not reachable.`, undefined, { unavailable });
     }
     return { status: 'ok' };
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    try {
+      await this.dataSource.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

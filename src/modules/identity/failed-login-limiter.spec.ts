@@ -1,9 +1,13 @@
+import { RedisConnection } from '../../common/redis/index.js';
 import { loadConfig } from '../../config/index.js';
 import { FailedLoginLimiter, MAX_TRACKED_CLIENTS } from './failed-login-limiter.js';
 
 describe('FailedLoginLimiter in memory', () => {
   afterEach(() => jest.restoreAllMocks());
-  const limiter = () => new FailedLoginLimiter(loadConfig({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' }), null);
+  const limiter = () => {
+    const config = loadConfig({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+    return new FailedLoginLimiter(config, new RedisConnection(config));
+  };
 
   it('forgets clients whose window ended, not only when the same client comes back', async () => {
     let now = 1_000_000;

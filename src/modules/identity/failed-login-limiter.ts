@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { FixedWindowCounter } from '../../common/rate-limit/index.js';
-import { REDIS_CLIENT } from '../../common/redis/index.js';
+import { RedisConnection } from '../../common/redis/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 /** Clients tracked in memory at most (about 1.5 MB); see FixedWindowCounter for the eviction. */
@@ -13,7 +12,9 @@ export const MAX_TRACKED_CLIENTS = 10_000;
  * is refused before the password is checked, so guessing stops for the rest of the window.
  * The client is `clientKey(req.ip)`, the key of the payment rate limits (IPv6 per /64, IPv4-mapped
  * IPv6 as IPv4). Counts live in Redis when REDIS_URL is set (shared by instances), otherwise in a
- * bounded in-memory store.
+ * bounded in-memory store. While Redis is unreachable the limiter fails closed: a login attempt is
+ * answered 503 `checkout_unavailable` (RedisUnavailableError) before any password is checked,
+ * because a per-process count would quietly multiply the limit by the number of instances.
  *
  * A password check is only started while the failures so far plus the checks still running for
  * that client stay under the limit; further attempts wait for a running check to finish. Otherwise a
@@ -29,7 +30,7 @@ export class FailedLoginLimiter {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    private readonly redis: RedisConnection,
   ) {
     this.limit = config.rateLimits.failedLogin.limit;
     this.windowMs = config.rateLimits.failedLogin.ttl;
@@ -44,7 +45,8 @@ export class FailedLoginLimiter {
     for (;;) {
       // In memory there is no await between reading the counts and claiming a check, so two
       // concurrent attempts cannot both take the last one.
-      const failures = this.redis ? Number((await this.redis.get(this.key(client))) ?? 0) : this.memory.count(this.key(client));
+      const key = this.key(client);
+      const failures = this.redis.configured ? Number((await this.redis.run((redis) => redis.get(key))) ?? 0) : this.memory.count(key);
       if (failures >= this.limit) {
         const retryAfter = await this.retryAfterSeconds(client);
         if (retryAfter > 0) return retryAfter;
@@ -73,8 +75,8 @@ export class FailedLoginLimiter {
   /** Seconds until the client may try again, or 0 when it is not blocked. */
   async retryAfterSeconds(client: string): Promise<number> {
     const key = this.key(client);
-    if (this.redis) {
-      const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+    if (this.redis.configured) {
+      const [count, ttl] = await this.redis.run((redis) => Promise.all([redis.get(key), redis.pttl(key)]));
       return Number(count ?? 0) >= this.limit ? Math.ceil(Math.max(ttl, 1000) / 1000) : 0;
     }
     return this.memory.count(key) >= this.limit ? Math.ceil(this.memory.msUntilReset(key) / 1000) : 0;
@@ -82,9 +84,9 @@ export class FailedLoginLimiter {
 
   async recordFailure(client: string): Promise<void> {
     const key = this.key(client);
-    if (this.redis) {
+    if (this.redis.configured) {
       // The first failure opens the window; later ones only count inside it.
-      await this.redis.multi().incr(key).pexpire(key, this.windowMs, 'NX').exec();
+      await this.redis.run((redis) => redis.multi().incr(key).pexpire(key, this.windowMs, 'NX').exec());
       return;
     }
     this.memory.hit(key);

@@ -1,0 +1,22 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import type { RedisConnection } from '../redis/index.js';
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/**
+ * The throttler's Redis storage behind RedisConnection.run: while Redis is unreachable a limited
+ * route answers 503 `checkout_unavailable` with Retry-After at once (fail closed: the limit cannot
+ * be checked, so the request is not served) instead of a 500 after the client's retries.
+ */
+export class FailClosedRedisThrottlerStorage implements ThrottlerStorage {
+  private readonly storage: ThrottlerStorageRedisService;
+
+  constructor(private readonly connection: RedisConnection) {
+    this.storage = new ThrottlerStorageRedisService(connection.client!);
+  }
+
+  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    return this.connection.run(() => this.storage.increment(key, ttl, limit, blockDuration, throttlerName));
+  }
+}
