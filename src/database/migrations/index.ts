@@ -5,6 +5,7 @@ import { CreatePages1764115500000 } from './1764115500000-CreatePages.js';
 import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-CreateGatewayAConnectTables.js';
 import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
 import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
+import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateGatewayAConnectTables1764115700000,
   CreateWebhookSubscriptionStates1764115850000,
   AddPaymentSetupAmount1764115900000,
+  AddWebhookEventClaims1764116000000,
 ];

@@ -1,6 +1,12 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type WebhookEventStatus = 'received' | 'processed' | 'ignored' | 'failed';
+/**
+ * `received`: stored, not (or not successfully) applied yet: a redelivery applies it;
+ * `processing`: claimed by one delivery that is applying it right now (until `claim_expires_at`);
+ * `processed` / `ignored` / `rejected`: finished, with the reason of an ignore or a rejection.
+ */
+export type WebhookEventStatus = 'received' | 'processing' | 'processed' | 'ignored' | 'rejected';
+export type WebhookEventOutcome = Extract<WebhookEventStatus, 'processed' | 'ignored' | 'rejected'>;
 
 /** One provider event, stored once per (provider, event id). No payload: it may carry personal data. */
 @Entity({ name: 'checkout_webhook_events' })
@@ -32,4 +38,16 @@ export class WebhookEventEntity {
 
   @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
   processedAt: Date | null;
+
+  /** The delivery applying it right now (`processing`). */
+  @Column({ name: 'claimed_by', type: 'varchar', length: 64, nullable: true })
+  claimedBy: string | null;
+
+  /** After this a crashed delivery's claim lapses and a redelivery may apply the event. */
+  @Column({ name: 'claim_expires_at', type: 'datetime', precision: 3, nullable: true })
+  claimExpiresAt: Date | null;
+
+  /** Why it was ignored or rejected, or why the last attempt failed (no payload data, no secret). */
+  @Column({ name: 'reason', type: 'varchar', length: 255, nullable: true })
+  reason: string | null;
 }

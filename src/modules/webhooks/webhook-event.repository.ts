@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { isDuplicateKeyError } from '../../database/index.js';
 import type { GatewayMode } from '../gateways/index.js';
-import { WebhookEventEntity, type WebhookEventStatus } from './webhook-event.entity.js';
+import { WebhookEventEntity, type WebhookEventOutcome } from './webhook-event.entity.js';
 
 export interface IncomingWebhookEvent {
   /** Who sent it: a gateway id (`gateway_a`, `gateway_b`) */
@@ -15,7 +15,13 @@ export interface IncomingWebhookEvent {
 
 export type RecordOutcome = { recorded: true; event: WebhookEventEntity } | { recorded: false; existing: WebhookEventEntity | null };
 
-/** The webhook event store (decisions §8): every accepted event once; a redelivery changes nothing. */
+const MAX_REASON = 255;
+
+/**
+ * The webhook event store (decisions §8): every accepted event once; a redelivery changes nothing.
+ * An event is claimed by the one delivery that applies it (a conditional update, so concurrent
+ * deliveries on any number of instances cannot both win), then gets its outcome.
+ */
 @Injectable()
 export class WebhookEventRepository {
   constructor(@InjectRepository(WebhookEventEntity) private readonly events: Repository<WebhookEventEntity>) {}
@@ -36,6 +42,9 @@ export class WebhookEventRepository {
       paymentId: null,
       receivedAt: now,
       processedAt: null,
+      claimedBy: null,
+      claimExpiresAt: null,
+      reason: null,
     });
     try {
       await repo.insert(row);
@@ -46,8 +55,50 @@ export class WebhookEventRepository {
     }
   }
 
-  async markOutcome(id: number, status: Exclude<WebhookEventStatus, 'received'>, paymentId: number | null, manager?: EntityManager, now = new Date()): Promise<void> {
-    await this.repo(manager).update({ id }, { status, paymentId, processedAt: now });
+  /**
+   * Claims an unfinished event for `owner` until `expiresAt`: true for exactly one caller while the
+   * event is `received`, or `processing` under a claim that has lapsed (its delivery died).
+   */
+  async claim(id: number, owner: string, now: Date, expiresAt: Date): Promise<boolean> {
+    const result = await this.events
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'processing', claimedBy: owner, claimExpiresAt: expiresAt })
+      .where("id = :id AND (status = 'received' OR (status = 'processing' AND claim_expires_at < :now))", { id, now })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Gives an unfinished event back (the attempt failed) so that a redelivery applies it. */
+  async release(id: number, owner: string, reason: string): Promise<void> {
+    await this.events.update(
+      { id, claimedBy: owner, status: 'processing' },
+      { status: 'received', claimedBy: null, claimExpiresAt: null, reason: reason.slice(0, MAX_REASON) },
+    );
+  }
+
+  /** The outcome of an applied event; `owner` must still hold the claim when one is given. */
+  async markOutcome(
+    id: number,
+    status: WebhookEventOutcome,
+    paymentId: number | null,
+    manager?: EntityManager,
+    now = new Date(),
+    reason: string | null = null,
+    owner?: string,
+  ): Promise<void> {
+    await this.repo(manager).update(owner ? { id, claimedBy: owner } : { id }, {
+      status,
+      paymentId,
+      processedAt: now,
+      claimedBy: null,
+      claimExpiresAt: null,
+      reason: reason?.slice(0, MAX_REASON) ?? null,
+    });
+  }
+
+  findById(id: number): Promise<WebhookEventEntity | null> {
+    return this.events.findOne({ where: { id } });
   }
 
   async find(provider: string, eventId: string): Promise<WebhookEventEntity | null> {

@@ -1,19 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
+import { DomainError, UnavailableError } from '../../common/errors/index.js';
 import type { GatewayMode } from '../gateways/index.js';
+import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import type { WebhookReceiptDto } from './webhook-receipt.dto.js';
 
 /**
  * What an event did, stored with it: `processed` (the record moved or learnt something, or already
- * was there), `ignored` (nothing to do: outside the contract, unknown payment, a late event),
- * `rejected` (the event disagrees with the record it names; logged, the record is not moved).
+ * was there), `ignored` (nothing to do: outside the contract, not this installation's, unknown
+ * payment, a late event), `rejected` (the event disagrees with the record it names: logged, the
+ * record is not moved).
  */
-export type EffectStatus = 'processed' | 'ignored' | 'rejected';
+export type EffectStatus = WebhookEventOutcome;
 
 export interface EffectResult {
   status: EffectStatus;
   paymentId: number | null;
+  /** Why it was ignored or rejected (stored with the event; no payload data). */
+  reason?: string;
 }
 
 /** The least the event store needs of an event. */
@@ -24,7 +31,7 @@ export interface ParsedWebhookEvent {
 
 /**
  * One provider callback's knowledge of its events: how to read one from the verified bytes and
- * what it does to payments. The intake owns the rest (store once, mark the outcome).
+ * what it does to payments. The intake owns the rest (store once, claim, mark the outcome).
  */
 export interface WebhookEventSource<E extends ParsedWebhookEvent> {
   /** The event store's `provider` of these events (a gateway id). */
@@ -35,19 +42,36 @@ export interface WebhookEventSource<E extends ParsedWebhookEvent> {
   apply(event: E, mode: GatewayMode): Promise<EffectResult>;
 }
 
-const STORED_STATUS: Record<EffectStatus, 'processed' | 'ignored' | 'failed'> = { processed: 'processed', ignored: 'ignored', rejected: 'failed' };
+export interface IntakeTiming {
+  /** How long a claim lasts: longer than any apply (gateway calls included) can take. */
+  claimTtlMs: number;
+  /** How long a concurrent delivery waits for the claimant's outcome before asking for a retry. */
+  waitForClaimMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_INTAKE_TIMING: IntakeTiming = { claimTtlMs: 5 * 60_000, waitForClaimMs: 10_000, pollMs: 50 };
+
+const FINISHED: ReadonlySet<string> = new Set(['processed', 'ignored', 'rejected']);
 
 /**
  * The one intake of provider events (decisions §8), after the SignedWebhookGuard verified the
- * delivery: parse → record once → apply → mark the outcome.
+ * delivery: parse → record once → claim → apply → mark the outcome.
  *
- * Retries: the event row is written first with status `received` and gets its outcome only after
- * the effect. A failure in between (database down → 503, provider down → 502) leaves it
- * `received`, and the provider's redelivery applies it again; a redelivery of a finished event
- * changes nothing.
+ * Exactly once: one delivery claims the event row (a conditional update) and applies it; a
+ * concurrent delivery of the same event, on this instance or another, waits for that outcome and
+ * answers `duplicate`, and never a 200 before the event is applied: if the claimant fails it
+ * gives the event back (status `received`) and its own delivery is answered 503/502 so that the
+ * provider retries, and a waiting delivery then claims it itself. A claimant that dies holds the
+ * claim until it lapses; meanwhile redeliveries answer 503 (retry later).
  */
 @Injectable()
 export class WebhookIntakeService {
+  private readonly logger = new Logger('WebhookIntake');
+  /** This instance's name in claims (diagnostics only; uniqueness comes from the conditional update). */
+  private readonly instance = `${hostname().slice(0, 30)}:${process.pid}`;
+  timing: IntakeTiming = DEFAULT_INTAKE_TIMING;
+
   constructor(
     private readonly events: WebhookEventRepository,
     private readonly clock: Clock,
@@ -56,13 +80,32 @@ export class WebhookIntakeService {
   async receive<E extends ParsedWebhookEvent>(source: WebhookEventSource<E>, mode: GatewayMode, rawBody: Buffer | undefined): Promise<WebhookReceiptDto> {
     const event = source.parse(rawBody ?? Buffer.alloc(0), mode);
     const stored = await this.events.recordEventOnce({ provider: source.provider, eventId: event.id, type: event.type, mode }, undefined, this.clock.now());
-    let rowId: number;
-    if (stored.recorded) rowId = stored.event.id;
-    else if (stored.existing && stored.existing.status === 'received') rowId = stored.existing.id; // an earlier attempt did not finish
-    else return { received: true, outcome: 'duplicate' };
+    let row: WebhookEventEntity | null = stored.recorded ? stored.event : stored.existing;
+    if (!row) throw new UnavailableError();
+    const owner = `${this.instance}:${randomUUID().slice(0, 8)}`;
+    const giveUpAt = Date.now() + this.timing.waitForClaimMs;
+    for (;;) {
+      if (FINISHED.has(row.status)) return { received: true, outcome: 'duplicate' };
+      const now = this.clock.now();
+      if (await this.events.claim(row.id, owner, now, new Date(now.getTime() + this.timing.claimTtlMs))) break;
+      // Another delivery is applying it: wait for its outcome rather than answer before it is applied.
+      if (Date.now() >= giveUpAt) throw new UnavailableError();
+      await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
+      row = await this.events.findById(row.id);
+      if (!row) throw new UnavailableError();
+    }
 
-    const effect = await source.apply(event, mode);
-    await this.events.markOutcome(rowId, STORED_STATUS[effect.status], effect.paymentId, undefined, this.clock.now());
+    let effect: EffectResult;
+    try {
+      effect = await source.apply(event, mode);
+      await this.events.markOutcome(row.id, effect.status, effect.paymentId, undefined, this.clock.now(), effect.reason ?? null, owner);
+    } catch (error) {
+      await this.events.release(row.id, owner, `attempt failed: ${error instanceof DomainError ? error.code : 'internal error'}`).catch((releaseError: unknown) => {
+        // The claim lapses on its own (claimTtlMs); a redelivery then applies the event.
+        this.logger.warn({ event_id: event.id, err: releaseError instanceof Error ? releaseError.message : String(releaseError) }, 'webhook event claim not released');
+      });
+      throw error;
+    }
     return { received: true, outcome: effect.status };
   }
 }
