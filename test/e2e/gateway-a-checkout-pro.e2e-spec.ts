@@ -6,7 +6,7 @@ import { connectThroughProxy, startFakeGatewayA, TEST_ADMIN_URL } from '../suppo
 import { createIntent, createRecord, finishCheckout, gatewayClient, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, installationIdOf } from '../support/test-app.js';
 
 /**
  * The Pro plan: API calls go to GATEWAY_A_API_BASE (one fake) and never to the proxy (another
@@ -16,6 +16,7 @@ describe('gateway A checkout (Pro plan, direct to the gateway API)', () => {
   let proxy: FakeGatewayA;
   let api: FakeGatewayA;
   let t: TestApp;
+  const installationId = () => installationIdOf(t);
   let form: PaymentForm;
 
   beforeAll(async () => {
@@ -54,7 +55,7 @@ describe('gateway A checkout (Pro plan, direct to the gateway API)', () => {
     const [create] = api.requestsTo('POST', '/v1/payment_intents');
     expect(create.body).toMatchObject({ amount: '1999', currency: 'usd', capture_method: 'automatic' });
     expect(create.body).not.toHaveProperty('application_fee_amount');
-    expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-pi-${record.sync.payment_id}-1999-usd-`));
+    expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-pi-${record.sync.payment_id}-1999-usd-`));
     expect(await paymentRow(t, record.sync.payment_id)).toMatchObject({ application_fee_amount: null, provider_payment_ref: res.body.intent_id });
 
     api.resources.setIntentStatus(res.body.intent_id, 'succeeded');

@@ -1,5 +1,6 @@
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import request from 'supertest';
+import { installationIdOf } from '../support/test-app.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
@@ -22,6 +23,7 @@ describe('section B gateway A routes', () => {
   afterEach(() => bed.fake.clearFailures());
 
   const t = () => bed.t;
+  const installationId = () => installationIdOf(bed.t);
   const post = (path: string, body: object, auth: string | null = t().admin.auth) => {
     const req = request(t().http).post(`${t().base}${path}`);
     return (auth ? req.set('Authorization', auth) : req).send(body);
@@ -114,7 +116,7 @@ describe('section B gateway A routes', () => {
       expect(res.body).toEqual({ transaction_id: expect.stringMatching(/^pi_/), status: 'success', message: 'Payment succeeded.' });
       const id = localIdOf(res.body.transaction_id);
       const [create] = bed.fake.requestsTo('POST', '/v1/payment_intents');
-      expect(create.idempotencyKey).toBe(`checkout-charge-${id}`);
+      expect(create.idempotencyKey).toBe(`checkout-${installationId()}-charge-${id}`);
       expect(create.body).toMatchObject({
         amount: '1999',
         currency: 'usd',
@@ -203,7 +205,7 @@ describe('section B gateway A routes', () => {
       expect(unknownRow).toMatchObject({ status: 'pending', provider_payment_ref: null });
       // The SDK's retries carried the same idempotency key.
       const keys = new Set(bed.fake.requestsTo('POST', '/v1/payment_intents').slice(-3).map((r) => r.idempotencyKey));
-      expect([...keys]).toEqual([`checkout-charge-${unknownRow.id}`]);
+      expect([...keys]).toEqual([`checkout-${installationId()}-charge-${unknownRow.id}`]);
     });
 
     describe('POST /payment/process (virtual terminal)', () => {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { installationIdOf } from '../support/test-app.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
@@ -42,6 +43,7 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
   afterAll(() => bed.close());
 
   const t = () => bed.t;
+  const installationId = () => installationIdOf(bed.t);
   const subscriptionCreates = () => bed.fake.requestsTo('POST', '/v1/subscriptions');
   const fakeObject = (id: string) => ({ ...bed.fake.resources.get(id)! }) as Json;
   const deliver = (type: string, object: Json) => {
@@ -135,7 +137,7 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
 
     expect((await deliver('setup_intent.succeeded', fakeObject(setupId))).body).toEqual({ received: true, outcome: 'processed' });
     const [create] = subscriptionCreates();
-    expect(create.idempotencyKey).toBe(`checkout-sub-${id}`);
+    expect(create.idempotencyKey).toBe(`checkout-${installationId()}-sub-${id}`);
     expect(create.body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'eur', product: await cachedProductOf(0), unit_amount: '500' } }], application_fee_percent: '2' });
     const processing = await paymentRow(t(), id);
     expect(processing).toMatchObject({ status: 'processing', application_fee_amount: 30 });

@@ -5,13 +5,13 @@ import request from 'supertest';
 import Stripe from 'stripe';
 import { CHECKOUT_VERSION } from '../../src/config/index.js';
 import { Clock } from '../../src/common/clock/index.js';
-import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAClientFactory, GatewayAContractService, GatewayAWebhookUpgradeTask, type WebhookUpgradeProgress, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAClientFactory, GatewayAContractService, GatewayAWebhookUpgradeTask, gatewayAOption, InstallationScope, type WebhookUpgradeProgress } from '../../src/modules/gateway-a/index.js';
 import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
 import { UpgradeRegistry } from '../../src/modules/plugin/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { advanceClock, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, installationIdOf } from '../support/test-app.js';
 
 /** What release 1.5.2 subscribed its endpoints to (fewer events than the 1.5.3 contract). */
 const LEGACY_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'setup_intent.succeeded', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.deleted'];
@@ -70,6 +70,7 @@ async function runToRest(task: GatewayAWebhookUpgradeTask): Promise<WebhookUpgra
 
 describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
   let bed: GatewayATestBed;
+  const installationId = () => installationIdOf(bed.t);
   let task: GatewayAWebhookUpgradeTask;
   let contract: GatewayAContractService;
 
@@ -102,7 +103,7 @@ describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
     expect(updatesOf(site.managed.id)).toHaveLength(1);
     expect(Object.keys(call.body)).toEqual(['enabled_events']);
     expect(new Set(call.body.enabled_events as string[])).toEqual(new Set(GATEWAY_A_WEBHOOK_EVENTS));
-    expect(call.idempotencyKey).toBe(`checkout-1.5.3-events-${site.managed.id}`);
+    expect(call.idempotencyKey).toBe(`checkout-${installationId()}-1.5.3-events-${site.managed.id}`);
     expect(bed.fake.requestsTo('POST', '/v1/webhook_endpoints')).toHaveLength(0);
     expect(bed.fake.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
 
@@ -224,6 +225,7 @@ describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
       app.get(TaskLeaseRepository),
       app.get(Clock),
       new UpgradeRegistry(),
+      app.get(InstallationScope),
     );
     bed.fake.latencyMs = 30;
     await update();

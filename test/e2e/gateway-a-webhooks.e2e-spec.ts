@@ -4,7 +4,7 @@ import { GatewayAClientFactory, GatewayAContractService, gatewayAOption } from '
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
 import { type PaymentPatch, PaymentLedgerService, type PaymentStatus } from '../../src/modules/payments/index.js';
-import { OptionsService } from '../../src/modules/settings/index.js';
+import { InstallationService, OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
@@ -102,6 +102,8 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     states: await t.dataSource.query(`SELECT * FROM ${table.states} ORDER BY id`),
   });
 
+  /** The metadata this installation writes on every gateway object it creates. */
+  const ours = (fields: Record<string, string> = {}) => ({ checkout_installation_id: t.app.get(InstallationService).id(), ...fields });
   const intent = (id: string, paymentId: number | null, fields: Record<string, unknown> = {}) => ({
     id,
     object: 'payment_intent',
@@ -109,14 +111,14 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     amount_received: 0,
     currency: 'usd',
     status: 'requires_payment_method',
-    ...(paymentId === null ? { metadata: {} } : { metadata: { checkout_payment_id: String(paymentId) } }),
+    metadata: paymentId === null ? ours() : ours({ checkout_payment_id: String(paymentId) }),
     ...fields,
   });
   const setupIntent = (id: string, paymentId: number, fields: Record<string, unknown> = {}) => ({
     id,
     object: 'setup_intent',
     status: 'succeeded',
-    metadata: { checkout_payment_id: String(paymentId) },
+    metadata: ours({ checkout_payment_id: String(paymentId) }),
     ...fields,
   });
   const invoice = (id: string, subscription: string, fields: Record<string, unknown> = {}) => ({
@@ -126,7 +128,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     amount_paid: 999,
     currency: 'eur',
     billing_reason: 'subscription_cycle',
-    parent: { type: 'subscription_details', subscription_details: { subscription, metadata: {} } },
+    parent: { type: 'subscription_details', subscription_details: { subscription, metadata: ours() } },
     status: 'paid',
     ...fields,
   });
@@ -134,7 +136,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     id,
     object: 'subscription',
     status,
-    metadata: paymentId === null ? {} : { checkout_payment_id: String(paymentId) },
+    metadata: paymentId === null ? ours() : ours({ checkout_payment_id: String(paymentId) }),
   });
 
   describe('payment intents', () => {
@@ -179,10 +181,12 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(await row(id)).toMatchObject({ status: 'completed' });
     });
 
-    it('records the intent id from the metadata when the record has none yet', async () => {
+    it('never gives a record an intent it does not hold: rejected, the record keeps no provider reference', async () => {
       const id = await paymentIn('pending');
-      await deliver('payment_intent.processing', intent('pi_learnt', id));
-      expect(await row(id)).toMatchObject({ status: 'processing', provider_payment_ref: 'pi_learnt' });
+      const res = await deliver('payment_intent.succeeded', intent('pi_never_stored', id, { amount_received: 1000 }));
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await row(id)).toMatchObject({ status: 'pending', provider_payment_ref: null, amount_received: null });
+      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'rejected', reason: 'the record holds no provider_payment_ref' });
     });
 
     it('a late processing after succeeded leaves the record completed (logged, 200)', async () => {
@@ -215,7 +219,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(res.body).toEqual({ received: true, outcome: 'rejected' });
       expect(await row(id)).toMatchObject({ status: 'pending', amount_received: null });
       expect(await logEvents(id)).toContain('webhook_contract_mismatch');
-      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'failed', paymentId: id });
+      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'rejected', paymentId: id, reason: 'amount or currency differs from the record' });
     });
 
     it('metadata naming a record that holds another intent is a mismatch', async () => {
@@ -339,14 +343,14 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(Number((await row(parent)).amount_received)).toBe(999);
       expect(await renewalsOf(parent)).toEqual([]);
 
-      const renewal = await deliver('invoice.paid', invoice('in_second', 'sub_paid', { amount_paid: 1099, amount_due: 1099, currency: 'usd' }));
+      const renewal = await deliver('invoice.paid', invoice('in_second', 'sub_paid', { amount_paid: 1099, amount_due: 1099 }));
       expect(renewal.body).toEqual({ received: true, outcome: 'processed' });
       const rows = await renewalsOf(parent);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({
         parent_payment_id: parent,
         status: 'completed',
-        currency: 'USD',
+        currency: 'EUR',
         provider_payment_ref: 'in_second',
         provider_subscription_ref: 'sub_paid',
         provider_customer_ref: 'cus_sub',
@@ -360,16 +364,24 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(await storedEvent(renewal.eventId)).toMatchObject({ status: 'processed', paymentId: Number(rows[0].id) });
 
       // The same invoice under another event id (e.g. a resend from the dashboard): still one row.
-      const resent = await deliver('invoice.paid', invoice('in_second', 'sub_paid', { amount_paid: 1099, amount_due: 1099, currency: 'usd' }));
+      const resent = await deliver('invoice.paid', invoice('in_second', 'sub_paid', { amount_paid: 1099, amount_due: 1099 }));
       expect(resent.status).toBe(200);
       expect(await renewalsOf(parent)).toHaveLength(1);
     });
 
-    it('finds the subscription payment through the invoice metadata too', async () => {
+    it('an invoice that overtakes the recording of its subscription is retried (503), and applies once the record holds it', async () => {
       const id = await paymentIn('processing', { providerPaymentRef: 'seti_meta', providerCustomerRef: 'cus_meta' }, [1, 1]);
       const object = invoice('in_meta', 'sub_meta', { billing_reason: 'subscription_create' });
-      (object.parent.subscription_details as { metadata: Record<string, string> }).metadata = { checkout_payment_id: String(id) };
-      await deliver('invoice.paid', object);
+      (object.parent.subscription_details as { metadata: Record<string, string> }).metadata = ours({ checkout_payment_id: String(id) });
+      const early = await deliver('invoice.paid', object);
+      expect(early.status).toBe(503);
+      expectWpError(early.body, 'checkout_unavailable', 503);
+      expect(await row(id)).toMatchObject({ status: 'processing', provider_subscription_ref: null });
+      expect(await storedEvent(early.eventId)).toMatchObject({ status: 'received' });
+
+      await payments.recordProviderDetails(id, { providerSubscriptionRef: 'sub_meta' }, 'test');
+      const redelivered = await deliver('invoice.paid', object, { id: early.eventId });
+      expect(redelivered.body).toEqual({ received: true, outcome: 'processed' });
       expect(await row(id)).toMatchObject({ status: 'completed', provider_subscription_ref: 'sub_meta' });
     });
 
@@ -449,9 +461,13 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(await row(id)).toMatchObject({ subscription_status: 'canceled' });
     });
 
-    it('a subscription event found through its metadata records the subscription id', async () => {
+    it('a subscription event for a subscription its record does not hold yet is retried (503), never adopted', async () => {
       const id = await paymentIn('processing', { providerPaymentRef: 'seti_sub_meta' }, [1, 1]);
-      await deliver('customer.subscription.created', subscriptionObject('sub_from_meta', 'active', id));
+      const early = await deliver('customer.subscription.created', subscriptionObject('sub_from_meta', 'active', id));
+      expect(early.status).toBe(503);
+      expect(await row(id)).toMatchObject({ provider_subscription_ref: null, subscription_status: null });
+      await payments.recordProviderDetails(id, { providerSubscriptionRef: 'sub_from_meta' }, 'test');
+      expect((await deliver('customer.subscription.created', subscriptionObject('sub_from_meta', 'active', id), { id: early.eventId })).body.outcome).toBe('processed');
       expect(await row(id)).toMatchObject({ provider_subscription_ref: 'sub_from_meta', subscription_status: 'active' });
     });
 
@@ -466,6 +482,20 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
   describe('signatures, envelope and answers', () => {
     const paymentEvent = () => intent('pi_signature_checks', null);
 
+    it('answers 503, never 500, to an unauthenticated post when the signing secret cannot be opened', async () => {
+      const options = t.app.get(OptionsService);
+      const name = gatewayAOption.webhookSecret('live');
+      await options.set(name, { sealed: 'v1.not-a-sealed-value' });
+      try {
+        const { body } = signedEvent('payment_intent.succeeded', paymentEvent(), 'whsec_anyone', { livemode: true });
+        const res = await post(body, { 'Gateway-A-Signature': 't=1,v1=00' }, 'live');
+        expect(res.status).toBe(503);
+        expectWpError(res.body, 'checkout_unavailable', 503);
+      } finally {
+        await options.delete([name]);
+      }
+    });
+
     it('accepts the gateway\'s own Stripe-Signature header', async () => {
       const id = await paymentIn('pending', { providerPaymentRef: 'pi_stripe_header' });
       const { body, signature } = signedEvent('payment_intent.processing', intent('pi_stripe_header', id), secret);
@@ -477,7 +507,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     it('verifies the raw bytes as sent (whitespace and key order a re-serialisation would change)', async () => {
       const id = await paymentIn('pending', { providerPaymentRef: 'pi_raw_bytes' });
       const eventId = nextEventId();
-      const body = `{\n  "type": "payment_intent.processing",\n  "livemode": false,\n  "created": ${now()},\n  "id": "${eventId}",\n  "object": "event",\n  "data": { "object": { "object": "payment_intent", "id": "pi_raw_bytes", "amount": 1000, "currency": "usd", "metadata": { "checkout_payment_id": "${id}" } } }\n}`;
+      const body = `{\n  "type": "payment_intent.processing",\n  "livemode": false,\n  "created": ${now()},\n  "id": "${eventId}",\n  "object": "event",\n  "data": { "object": { "object": "payment_intent", "id": "pi_raw_bytes", "amount": 1000, "currency": "usd", "metadata": { "checkout_payment_id": "${id}", "checkout_installation_id": "${t.app.get(InstallationService).id()}" } } }\n}`;
       const res = await post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
       expect(res.status).toBe(200);
       expect(await row(id)).toMatchObject({ status: 'processing' });
@@ -533,7 +563,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ received: true, outcome: 'rejected' });
         expect(await row(id)).toMatchObject({ status: 'pending' });
-        expect(await storedEvent(JSON.parse(body).id)).toMatchObject({ mode: 'live', status: 'failed', paymentId: id });
+        expect(await storedEvent(JSON.parse(body).id)).toMatchObject({ mode: 'live', status: 'rejected', paymentId: id });
       } finally {
         await options.delete([gatewayAOption.webhookSecret('live')]);
       }
@@ -637,6 +667,63 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
     });
   });
 
+  describe("events not tied to this installation's own objects (hardening)", () => {
+    const otherInstallation = '5d1c9a7e-0b2f-4e3a-8c6d-1f2e3a4b5c6d';
+
+    it('an event of another installation on the same gateway account never moves the record its payment id names', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_shared_account' });
+      const foreign = intent('pi_shared_account', id, { amount_received: 1000, metadata: { checkout_payment_id: String(id), checkout_installation_id: otherInstallation } });
+      const res = await deliver('payment_intent.succeeded', foreign);
+      expect(res.body).toEqual({ received: true, outcome: 'ignored' });
+      expect(await row(id)).toMatchObject({ status: 'pending', amount_received: null });
+      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'ignored', paymentId: null, reason: 'the object was not created by this installation' });
+    });
+
+    it('an event whose object carries no installation id is ignored', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_no_installation' });
+      const res = await deliver('payment_intent.succeeded', intent('pi_no_installation', id, { amount_received: 1000, metadata: { checkout_payment_id: String(id) } }));
+      expect(res.body).toEqual({ received: true, outcome: 'ignored' });
+      expect(await row(id)).toMatchObject({ status: 'pending' });
+    });
+
+    it('a payment intent this service never created does not complete a pending record', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_ours_pending' });
+      const res = await deliver('payment_intent.succeeded', intent('pi_made_elsewhere', id, { amount_received: 1000 }));
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await row(id)).toMatchObject({ status: 'pending', provider_payment_ref: 'pi_ours_pending', amount_received: null });
+    });
+
+    it('a first invoice of 1 never completes a one-time 10.00 USD record, nor records 1 as received', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_one_time_target' });
+      const attack = invoice('in_attack', 'sub_attack', { billing_reason: 'subscription_create', amount_paid: 1, amount_due: 1, currency: 'usd' });
+      (attack.parent.subscription_details as { metadata: Record<string, string> }).metadata = ours({ checkout_payment_id: String(id) });
+      const res = await deliver('invoice.paid', attack);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await row(id)).toMatchObject({ status: 'pending', amount_received: null, provider_subscription_ref: null });
+      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'rejected', reason: 'the record is not a subscription payment' });
+    });
+
+    it('a first invoice for another amount than the recurring amount plus setup fee is rejected', async () => {
+      const id = await paymentIn('processing', { providerPaymentRef: 'seti_first_amount', providerCustomerRef: 'cus_first_amount', providerSubscriptionRef: 'sub_first_amount' }, [1, 1]);
+      const res = await deliver('invoice.paid', invoice('in_first_amount', 'sub_first_amount', { billing_reason: 'subscription_create', amount_paid: 1 }));
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await row(id)).toMatchObject({ status: 'processing', amount_received: null });
+    });
+
+    it.each([
+      ['a renewal', { billing_reason: 'subscription_cycle', amount_paid: 2_147_483_648, amount_due: 2_147_483_648 }],
+      ['a first invoice', { billing_reason: 'subscription_create', amount_paid: 2_147_483_648, amount_due: 2_147_483_648 }],
+    ])('%s with an amount beyond the columns is rejected (200), never a 500 left for the provider to retry', async (_what, fields) => {
+      const parent = await paymentIn('completed', { providerPaymentRef: `seti_huge_${fields.billing_reason}`, providerSubscriptionRef: `sub_huge_${fields.billing_reason}` }, [1, 1]);
+      const res = await deliver('invoice.paid', invoice(`in_huge_${fields.billing_reason}`, `sub_huge_${fields.billing_reason}`, fields));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, outcome: 'rejected' });
+      expect(await storedEvent(res.eventId)).toMatchObject({ status: 'rejected', reason: 'the invoice amount is out of range' });
+      expect(await t.dataSource.query(`SELECT id FROM ${table.payments} WHERE parent_payment_id = ?`, [parent])).toEqual([]);
+    });
+  });
+
   describe('concurrency', () => {
     it('concurrent deliveries of one renewal invoice create one row', async () => {
       const parent = await paymentIn('completed', { providerPaymentRef: 'seti_concurrent', providerSubscriptionRef: 'sub_concurrent' }, [1, 1]);
@@ -645,6 +732,37 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       const renewals = await t.dataSource.query(`SELECT id, status FROM ${table.payments} WHERE parent_payment_id = ?`, [parent]);
       expect(renewals).toHaveLength(1);
       expect(renewals[0].status).toBe('completed');
+    });
+  });
+
+  describe('exactly once', () => {
+    it('twenty simultaneous deliveries of one event: one applies it, nineteen answer duplicate', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_twenty' });
+      const { body, signature } = signedEvent('payment_intent.succeeded', intent('pi_twenty', id, { amount_received: 1000 }), secret, { id: nextEventId() });
+      const results = await Promise.all(Array.from({ length: 20 }, () => post(body, { 'Gateway-A-Signature': signature })));
+      expect(results.map((res) => res.status)).toEqual(Array(20).fill(200));
+      const outcomes = results.map((res) => res.body.outcome as string).sort();
+      expect(outcomes).toEqual([...Array(19).fill('duplicate'), 'processed']);
+      expect((await logEvents(id)).filter((event) => event === 'status_changed')).toHaveLength(1);
+      expect(await row(id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('a delivery arriving while another applies the event waits for it, and takes over when that attempt fails', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_takeover' });
+      const { body } = signedEvent('payment_intent.succeeded', intent('pi_takeover', id, { amount_received: 1000 }), secret, { id: nextEventId() });
+      // The first attempt fails after a while (its effect hits a broken database), the second waits and then applies.
+      const transition = payments.transition.bind(payments);
+      jest.spyOn(payments, 'transition').mockImplementationOnce(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        throw connectionLost();
+      }).mockImplementation(transition);
+      const first = post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const second = post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.status).toBe(503);
+      expect(b.body).toEqual({ received: true, outcome: 'processed' });
+      expect(await row(id)).toMatchObject({ status: 'completed' });
     });
   });
 
@@ -683,7 +801,7 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       const afterSetup = await row(id);
       expect(afterSetup).toMatchObject({ status: 'processing', provider_subscription_ref: expect.stringMatching(/^sub_/) });
       const subscription = fakeObject(afterSetup.provider_subscription_ref as string);
-      expect(subscription.metadata).toEqual({ checkout_payment_id: String(id) });
+      expect(subscription.metadata).toEqual(ours({ checkout_payment_id: String(id) }));
       const invoiceObject = fakeObject(subscription.latest_invoice as string);
 
       expect((await deliver('customer.subscription.created', subscription)).body.outcome).toBe('processed');

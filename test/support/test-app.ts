@@ -9,6 +9,7 @@ import { configureApp } from '../../src/bootstrap.js';
 import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
+import { InstallationService } from '../../src/modules/settings/index.js';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-application-password';
 export const TEST_SECRET = 'test-checkout-secret-of-at-least-32-bytes!!';
@@ -103,4 +104,9 @@ async function emptyDatabase(config: AppConfig): Promise<void> {
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** The installation id of an app (it prefixes every gateway idempotency key and marks its gateway objects). */
+export function installationIdOf(t: TestApp): string {
+  return t.app.get(InstallationService).id();
 }

@@ -4,12 +4,14 @@ import { InvalidParamsError } from '../../common/errors/index.js';
 import {
   type GatewayMode,
   GatewayRegistry,
+  type HeldProviderPayment,
   type PaymentGatewayAdapter,
   type WebhookSettingsInput,
   type WebhookSettingsView,
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
 import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
+import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
@@ -30,6 +32,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly contract: GatewayAContractService,
     private readonly clients: GatewayAClientFactory,
     private readonly dataSource: DataSource,
+    private readonly intents: GatewayAIntentsService,
     readonly oauthConnect: GatewayAConnectService,
     readonly adminCharges: GatewayAAdminService,
   ) {}
@@ -67,6 +70,10 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
       );
       await this.contract.clear(mode, manager);
     });
+  }
+
+  paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {
+    return this.intents.paymentUnderway(payment);
   }
 
   /** The manual path: a signing secret and/or `manual_configuration_complete` (decisions §7). */

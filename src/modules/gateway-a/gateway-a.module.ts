@@ -22,6 +22,7 @@ import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js'
 import { GatewayASubscriptionsService } from './checkout/gateway-a-subscriptions.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAFailures } from './client/gateway-a-failures.js';
+import { InstallationScope } from './client/installation-scope.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
 import { UsedConnectStateEntity } from './connect/used-connect-state.entity.js';
 import { UsedConnectStateRepository } from './connect/used-connect-state.repository.js';
@@ -61,6 +62,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAAdapter,
     GatewayAClientFactory,
     GatewayAFailures,
+    InstallationScope,
     GatewayAConnectService,
     UsedConnectStateRepository,
     GatewayACustomerRepository,

@@ -3,6 +3,7 @@ export { GatewayAModule } from './gateway-a.module.js';
 export { GatewayAClientFactory, type GatewayAAccount, type StripeClient } from './client/gateway-a-client.factory.js';
 export { CheckoutPausedError } from './client/gateway-a-errors.js';
 export { freePlanFeeAmount } from './client/fee-policy.js';
+export { INSTALLATION_METADATA_KEY, InstallationScope } from './client/installation-scope.js';
 export { GATEWAY_A_CREDENTIALS, gatewayAOption, type GatewayACredential } from './gateway-a-options.js';
 export { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 export { GATEWAY_A_WEBHOOK_EVENTS } from './webhook/webhook-contract.js';

@@ -10,6 +10,7 @@ const adapter = (id: 'gateway_a' | 'gateway_b', extra: Partial<PaymentGatewayAda
   checkoutPaused: async () => null,
   disconnect: async () => undefined,
   saveWebhookSettings: async () => ({}),
+  paymentUnderway: async () => false,
   ...extra,
 });
 

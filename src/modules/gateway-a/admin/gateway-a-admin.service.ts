@@ -12,7 +12,7 @@ import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
-import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { intentOutcome } from '../checkout/intent-outcome.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { gatewayAWebhookUrl } from '../webhook/webhook-contract.js';
@@ -46,6 +46,7 @@ export class GatewayAAdminService implements AdminCharges {
     private readonly options: OptionsService,
     private readonly ledger: PaymentLedgerService,
     private readonly failures: GatewayAFailures,
+    private readonly scope: InstallationScope,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
@@ -86,10 +87,10 @@ export class GatewayAAdminService implements AdminCharges {
           capture_method: 'automatic',
           allowed_payment_method_types: ['card'],
           ...(request.description ? { description: request.description } : {}),
-          metadata: { checkout_payment_id: String(payment.id), checkout_source: 'admin_charge' },
+          metadata: this.scope.metadata({ checkout_payment_id: String(payment.id), checkout_source: 'admin_charge' }),
           ...(fee !== null ? { application_fee_amount: fee } : {}),
         },
-        { idempotencyKey: idempotencyKeys.adminCharge(payment.id) },
+        { idempotencyKey: this.scope.keys.adminCharge(payment.id) },
       );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) {

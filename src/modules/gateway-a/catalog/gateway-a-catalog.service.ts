@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FormsService } from '../../forms/index.js';
 import type { PaymentRecord } from '../../payments/index.js';
 import type { GatewayAAccount } from '../client/gateway-a-client.factory.js';
-import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { recurringInterval } from '../client/recurring-interval.js';
 import { GatewayACustomerRepository, GatewayAPriceRepository, GatewayAProductRepository } from './gateway-a-cache.repository.js';
 
@@ -19,6 +19,7 @@ export class GatewayACatalogService {
     private readonly products: GatewayAProductRepository,
     private readonly prices: GatewayAPriceRepository,
     private readonly forms: FormsService,
+    private readonly scope: InstallationScope,
   ) {}
 
   /** The provider customer of (account, mode, email). */
@@ -26,9 +27,9 @@ export class GatewayACatalogService {
     const identity = { accountId: account.accountId, mode: account.mode, emailAddress: email.toLowerCase() };
     const cached = await this.customers.find(identity);
     if (cached) return cached.providerCustomerId;
-    const params = { email: identity.emailAddress, metadata: { checkout_managed: 'true' } };
+    const params = { email: identity.emailAddress, metadata: this.scope.metadata({ checkout_managed: 'true' }) };
     const customer = await account.client.customers.create(params, {
-      idempotencyKey: idempotencyKeys.catalog('customer', [identity.accountId, identity.mode, identity.emailAddress], params),
+      idempotencyKey: this.scope.keys.catalog('customer', [identity.accountId, identity.mode, identity.emailAddress], params),
     });
     return (await this.customers.store(identity, customer.id)).providerCustomerId;
   }
@@ -57,10 +58,10 @@ export class GatewayACatalogService {
       unit_amount: payment.amount,
       currency: payment.currency.toLowerCase(),
       recurring: interval,
-      metadata: { checkout_form_id: String(payment.form_id), checkout_plan_index: String(payment.plan_index), checkout_price_index: String(payment.price_index) },
+      metadata: this.scope.metadata({ checkout_form_id: String(payment.form_id), checkout_plan_index: String(payment.plan_index), checkout_price_index: String(payment.price_index) }),
     };
     const price = await account.client.prices.create(params, {
-      idempotencyKey: idempotencyKeys.catalog('price', Object.values(identity), params),
+      idempotencyKey: this.scope.keys.catalog('price', Object.values(identity), params),
     });
     const stored = await this.prices.store(identity, productId, price.id);
     return { priceId: stored.providerPriceId, productId: stored.providerProductId };
@@ -74,9 +75,9 @@ export class GatewayACatalogService {
     const form = await this.forms.findById(formId);
     const planTitle = form?.settings.plans?.[planIndex]?.title;
     const name = [form?.title || `Form ${formId}`, planTitle || `Plan ${planIndex + 1}`].join(' – ').slice(0, 250);
-    const params = { name, metadata: { checkout_form_id: String(formId), checkout_plan_index: String(planIndex) } };
+    const params = { name, metadata: this.scope.metadata({ checkout_form_id: String(formId), checkout_plan_index: String(planIndex) }) };
     const product = await account.client.products.create(params, {
-      idempotencyKey: idempotencyKeys.catalog('product', Object.values(identity), params),
+      idempotencyKey: this.scope.keys.catalog('product', Object.values(identity), params),
     });
     return (await this.products.store(identity, product.id)).providerProductId;
   }

@@ -126,16 +126,37 @@ describe('contractDifferences', () => {
 });
 
 describe('idempotencyKeys', () => {
-  it('derives intent keys from the payment, amount and currency', () => {
-    expect(idempotencyKeys.paymentIntent(7, 1999, 'USD', 'v')).toBe('checkout-pi-7-1999-usd-v');
-    expect(idempotencyKeys.subscription(7)).toBe('checkout-sub-7');
+  const INSTALLATION = '0b8e7c2e-3f5a-4d61-9c2a-5b7f1e2d3c4a';
+  const keys = idempotencyKeys(INSTALLATION);
+
+  it('derives intent keys from the installation, the payment, amount and currency', () => {
+    expect(keys.paymentIntent(7, 1999, 'USD', 'v')).toBe(`checkout-${INSTALLATION}-pi-7-1999-usd-v`);
+    expect(keys.subscription(7)).toBe(`checkout-${INSTALLATION}-sub-7`);
+    expect(keys.adminCharge(7)).toBe(`checkout-${INSTALLATION}-charge-7`);
+  });
+
+  it('never gives two installations on one gateway account the same key (their payment ids collide)', () => {
+    const other = idempotencyKeys('5d1c9a7e-0b2f-4e3a-8c6d-1f2e3a4b5c6d');
+    const derive = (k: typeof keys) => [
+      k.paymentIntent(7, 1999, 'usd', 'v'),
+      k.setupIntent(7, 'v'),
+      k.subscription(7),
+      k.adminCharge(7),
+      k.retire('pi_1'),
+      k.catalog('customer', ['acct_1', 'test', 'a@b.test'], {}),
+      k.webhookEndpoint('test', 'attempt'),
+      k.webhookUpgrade('1.5.3', 'we_1'),
+    ];
+    const mine = derive(keys);
+    derive(other).forEach((key, index) => expect(key).not.toBe(mine[index]));
+    expect(mine.every((key) => key.includes(INSTALLATION) || key.startsWith(`checkout-${INSTALLATION}`))).toBe(true);
   });
 
   it('gives catalog objects one key per identity and parameters, without payer data', () => {
-    const key = idempotencyKeys.catalog('customer', ['acct_1', 'test', 'payer@example.test'], { email: 'payer@example.test' });
-    expect(key).toBe(idempotencyKeys.catalog('customer', ['acct_1', 'test', 'payer@example.test'], { email: 'payer@example.test' }));
+    const key = keys.catalog('customer', ['acct_1', 'test', 'payer@example.test'], { email: 'payer@example.test' });
+    expect(key).toBe(keys.catalog('customer', ['acct_1', 'test', 'payer@example.test'], { email: 'payer@example.test' }));
     expect(key).not.toContain('payer');
-    expect(key).not.toBe(idempotencyKeys.catalog('customer', ['acct_1', 'live', 'payer@example.test'], { email: 'payer@example.test' }));
+    expect(key).not.toBe(keys.catalog('customer', ['acct_1', 'live', 'payer@example.test'], { email: 'payer@example.test' }));
     expect(key.length).toBeLessThanOrEqual(255);
   });
 });

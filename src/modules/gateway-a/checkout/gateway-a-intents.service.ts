@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import { InvalidParamsError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import type { HeldProviderPayment } from '../../gateways/index.js';
 import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
 import { type GatewayAAccount, GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
@@ -11,7 +12,7 @@ import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { expandableId } from '../client/expandable-id.js';
 import { gatewayAFees } from '../client/fee-policy.js';
-import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
 import type { GatewayAIntentResponseDto } from './gateway-a-checkout.dto.js';
@@ -45,6 +46,7 @@ export class GatewayAIntentsService {
     private readonly catalog: GatewayACatalogService,
     private readonly ledger: PaymentLedgerService,
     private readonly failures: GatewayAFailures,
+    private readonly scope: InstallationScope,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
@@ -97,11 +99,11 @@ export class GatewayAIntentsService {
         capture_method: 'automatic',
         ...choice,
         ...(saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
-        metadata: intentMetadata(payment),
+        metadata: this.scope.metadata(intentMetadata(payment)),
         ...(fee !== null ? { application_fee_amount: fee } : {}),
       },
       {
-        idempotencyKey: idempotencyKeys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
+        idempotencyKey: this.scope.keys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
       },
     );
     await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer, applicationFeeAmount: fee });
@@ -133,9 +135,9 @@ export class GatewayAIntentsService {
         customer,
         usage: 'off_session',
         ...choice,
-        metadata: { ...intentMetadata(payment), checkout_purpose: purpose },
+        metadata: this.scope.metadata({ ...intentMetadata(payment), checkout_purpose: purpose }),
       },
-      { idempotencyKey: idempotencyKeys.setupIntent(payment.id, `${purpose}-${variant(payment.payment_method, customer, previous)}`) },
+      { idempotencyKey: this.scope.keys.setupIntent(payment.id, `${purpose}-${variant(payment.payment_method, customer, previous)}`) },
     );
     await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer });
     await this.retire(account, payment, previous, intent.id);
@@ -143,10 +145,28 @@ export class GatewayAIntentsService {
   }
 
   /**
-   * Links the new intent to the record, but only if the record is still pending and still holds
-   * the intent this one replaces (or already this one: a concurrent double click). Otherwise the
-   * record moved on while the gateway answered (e.g. its previous intent was paid and a webhook
-   * completed it): the new intent is canceled so it can never be paid, and the caller gets 409.
+   * True while the intent the record holds is paid or being paid (succeeded, processing,
+   * authorised): sync-details must not change the amount under it. Read from the gateway, not
+   * from the record, which learns it only with the webhook.
+   */
+  async paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {
+    const ref = payment.provider_payment_ref;
+    if (!ref || !(ref.startsWith('pi_') || ref.startsWith('seti_'))) return false;
+    const account = await this.clients.forMode(payment.mode);
+    try {
+      const intent = ref.startsWith('pi_') ? await account.client.paymentIntents.retrieve(ref) : await account.client.setupIntents.retrieve(ref);
+      return PAID_STATUSES.includes(intent.status);
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'intent_read_failed', what: 'Reading the intent before a change of the payment', source: 'sync-details' });
+    }
+  }
+
+  /**
+   * Links the new intent to the record, but only if the record is still pending, still holds the
+   * intent this one replaces (or already this one: a concurrent double click) and still asks for
+   * the amount and currency the intent was made for. Otherwise the record moved on while the
+   * gateway answered (its previous intent was paid and a webhook completed it, or sync-details
+   * changed the amount): the new intent is canceled so it can never be paid, and the caller gets 409.
    */
   private async storeIntent(
     account: GatewayAAccount,
@@ -156,11 +176,14 @@ export class GatewayAIntentsService {
     patch: PaymentPatch,
   ): Promise<void> {
     const { applied, payment: current } = await this.ledger.recordProviderDetailsIf(payment.id, patch, 'checkout:gateway_a', async (_manager, latest) =>
-      latest.status === 'pending' && (latest.provider_payment_ref === previous || latest.provider_payment_ref === intent.id),
+      latest.status === 'pending' &&
+      latest.amount === payment.amount &&
+      latest.currency === payment.currency &&
+      (latest.provider_payment_ref === previous || latest.provider_payment_ref === intent.id),
     );
     if (applied) return;
     await this.retire(account, payment, intent.id, current.provider_payment_ref ?? '');
-    throw new InvalidPaymentStateError(`This payment became ${current.status} while its intent was being created; read its status before paying again.`);
+    throw new InvalidPaymentStateError(`This payment changed (now ${current.status}, ${current.amount} ${current.currency}) while its intent was being created; read its status before paying again.`);
   }
 
   private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
@@ -193,10 +216,10 @@ export class GatewayAIntentsService {
     try {
       if (previous.startsWith('pi_')) {
         const old = await account.client.paymentIntents.retrieve(previous);
-        if (OPEN_STATUSES.includes(old.status)) await account.client.paymentIntents.cancel(previous, {}, { idempotencyKey: `checkout-retire-${previous}` });
+        if (OPEN_STATUSES.includes(old.status)) await account.client.paymentIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) });
       } else if (previous.startsWith('seti_')) {
         const old = await account.client.setupIntents.retrieve(previous);
-        if (OPEN_STATUSES.includes(old.status)) await account.client.setupIntents.cancel(previous, {}, { idempotencyKey: `checkout-retire-${previous}` });
+        if (OPEN_STATUSES.includes(old.status)) await account.client.setupIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) });
       }
     } catch (error) {
       this.logger.warn(`Could not cancel the replaced intent of payment ${payment.id}: ${describeGatewayFailure(error)}`);

@@ -7,7 +7,7 @@ import { expandableId } from '../client/expandable-id.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
-import { idempotencyKeys } from '../client/idempotency-keys.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
 
 export interface EnsuredSubscription {
@@ -31,6 +31,7 @@ export class GatewayASubscriptionsService {
     private readonly catalog: GatewayACatalogService,
     private readonly ledger: PaymentLedgerService,
     private readonly failures: GatewayAFailures,
+    private readonly scope: InstallationScope,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
@@ -74,9 +75,9 @@ export class GatewayASubscriptionsService {
           ...(setupFee > 0 ? { add_invoice_items: [{ price_data: { currency: payment.currency.toLowerCase(), product: productId, unit_amount: setupFee } }] } : {}),
           default_payment_method: paymentMethod,
           ...(feePercent !== null ? { application_fee_percent: feePercent } : {}),
-          metadata: { checkout_payment_id: String(payment.id) },
+          metadata: this.scope.metadata({ checkout_payment_id: String(payment.id) }),
         },
-        { idempotencyKey: idempotencyKeys.subscription(payment.id) },
+        { idempotencyKey: this.scope.keys.subscription(payment.id) },
       );
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'subscription_failed', what: 'Creating the subscription', source: 'gateway_a' });

@@ -8,6 +8,7 @@ import { Clock } from '../../../common/clock/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { GatewayAClientFactory, type StripeClient } from '../client/gateway-a-client.factory.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { CheckoutPausedError, describeGatewayFailure, gatewayStatusOf } from '../client/gateway-a-errors.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { GATEWAY_A_WEBHOOK_EVENTS, type GatewayAWebhookRecord, gatewayAWebhookUrl, isContractEventSet } from './webhook-contract.js';
@@ -46,6 +47,7 @@ export class GatewayAContractService {
     private readonly clients: GatewayAClientFactory,
     private readonly clock: Clock,
     private readonly dataSource: DataSource,
+    private readonly scope: InstallationScope,
   ) {}
 
   // --- reads -----------------------------------------------------------------------------------------
@@ -123,9 +125,9 @@ export class GatewayAContractService {
           enabled_events: [...GATEWAY_A_WEBHOOK_EVENTS],
           api_version: this.clients.apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion,
           description: `Checkout (${mode} mode)`,
-          metadata: { checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: mode },
+          metadata: this.scope.metadata({ checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: mode }),
         },
-        { idempotencyKey: `checkout-webhook-endpoint-${mode}-${randomUUID()}` },
+        { idempotencyKey: this.scope.keys.webhookEndpoint(mode, randomUUID()) },
       );
     } catch (error) {
       return this.fail(mode, base, describeGatewayFailure(error), error);

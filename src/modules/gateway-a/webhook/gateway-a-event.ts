@@ -69,6 +69,13 @@ export function metadataPaymentId(metadata: unknown): number | null {
   return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : null;
 }
 
+/** `metadata.checkout_installation_id`: the installation that created the object (decisions §14). */
+export function metadataInstallationId(metadata: unknown): string | null {
+  if (!isObject(metadata)) return null;
+  const value = metadata.checkout_installation_id;
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
 /** An invoice's subscription (API 2026-10-28: `parent.subscription_details`) and its metadata. */
 export function invoiceSubscription(invoice: JsonObject): { subscriptionRef: string | null; metadata: unknown } {
   const parent = isObject(invoice.parent) ? invoice.parent : undefined;

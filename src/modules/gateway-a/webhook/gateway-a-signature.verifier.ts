@@ -1,5 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../../common/clock/index.js';
+import { DomainError, UnavailableError } from '../../../common/errors/index.js';
+import type { GatewayMode } from '../../gateways/index.js';
 import { InvalidSignatureError, type WebhookDelivery, type WebhookVerifier, WebhookVerifiers } from '../../webhooks/index.js';
 import { GatewayAContractService } from './gateway-a-contract.service.js';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyGatewayASignature } from './webhook-signature.js';
@@ -24,9 +26,24 @@ export class GatewayASignatureVerifier implements WebhookVerifier, OnModuleInit 
     this.verifiers.register(this);
   }
 
+  /**
+   * The mode's signing secret. Reading it must not fail an unauthenticated caller with a 500: a
+   * database outage or a secret that no longer opens (CHECKOUT_SECRET changed; the boot canary
+   * normally stops the service first) is 503, so the provider retries once it is fixed.
+   */
+  private async signingSecret(mode: GatewayMode): Promise<string | null> {
+    try {
+      return await this.contracts.getSigningSecret(mode);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.error({ mode, err: error instanceof Error ? error.name : 'unknown' }, 'gateway A webhook: the signing secret cannot be read');
+      throw new UnavailableError();
+    }
+  }
+
   async verify(delivery: WebhookDelivery): Promise<void> {
     if (!delivery.mode) throw new InvalidSignatureError();
-    const secret = await this.contracts.getSigningSecret(delivery.mode);
+    const secret = await this.signingSecret(delivery.mode);
     const signature = delivery.header('gateway-a-signature') ?? delivery.header('stripe-signature');
     const check = verifyGatewayASignature(delivery.rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, this.clock.now().getTime());
     if (!check.valid) {

@@ -10,6 +10,7 @@ import { OptionsService } from '../../settings/index.js';
 import { TaskLeaseRepository } from '../../tasks/index.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure, gatewayStatusOf } from '../client/gateway-a-errors.js';
+import { InstallationScope } from '../client/installation-scope.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { GatewayAContractService } from './gateway-a-contract.service.js';
 import { GATEWAY_A_WEBHOOK_EVENTS, isContractEventSet } from './webhook-contract.js';
@@ -88,6 +89,7 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
     private readonly leases: TaskLeaseRepository,
     private readonly clock: Clock,
     private readonly upgrades: UpgradeRegistry,
+    private readonly scope: InstallationScope,
   ) {}
 
   onModuleInit(): void {
@@ -243,7 +245,7 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
       await account.client.webhookEndpoints.update(
         endpoint.id,
         { enabled_events: [...GATEWAY_A_WEBHOOK_EVENTS] },
-        { idempotencyKey: `checkout-${WEBHOOK_UPGRADE_RELEASE}-events-${endpoint.id}` },
+        { idempotencyKey: this.scope.keys.webhookUpgrade(WEBHOOK_UPGRADE_RELEASE, endpoint.id) },
       );
       outcome = 'updated';
     }
