@@ -1,9 +1,13 @@
 import request from 'supertest';
+import { installationIdOf, startTestApp, type TestApp } from '../support/test-app.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { freePlanFeeAmount } from '../../src/modules/gateway-a/index.js';
+import { freePlanFeeAmount, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
-import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { OptionsService } from '../../src/modules/settings/index.js';
+import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
+import { callbackPath, connectThroughProxy, followCallback, type GatewayATestBed, issueState, startGatewayATestBed, TEST_ADMIN_URL } from '../support/gateway-a.js';
+import { peerDatabaseUrl } from '../support/peer-database.js';
 import {
   type CheckoutRecord,
   createIntent,
@@ -12,6 +16,7 @@ import {
   gatewayClient,
   logEvents,
   paymentRow,
+  syncBodyOf,
   tableRows,
 } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
@@ -33,6 +38,7 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
   afterEach(() => bed.fake.clearFailures());
 
   const t = () => bed.t;
+  const installationId = () => installationIdOf(bed.t);
   const piCreates = () => bed.fake.requestsTo('POST', '/v1/payment_intents');
 
   describe('before the webhook contract is verified', () => {
@@ -85,8 +91,8 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
         allowed_payment_method_types: ['card'],
         metadata: { checkout_payment_id: String(id), checkout_payment_method: 'ccard' },
       });
-      expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-pi-${id}-1000-usd-`));
-      expect(bed.fake.requestsTo('POST', '/v1/customers')[0].idempotencyKey).toMatch(/^checkout-customer-/);
+      expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-pi-${id}-1000-usd-`));
+      expect(bed.fake.requestsTo('POST', '/v1/customers')[0].idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-customer-`));
       const intent = bed.fake.resources.get(res.body.intent_id)!;
       expect(intent).toMatchObject({ amount: 1000, currency: 'usd', application_fee_amount: 20, capture_method: 'automatic' });
       expect(await paymentRow(t(), id)).toMatchObject({
@@ -231,7 +237,7 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(res.body).toMatchObject({ intent_type: 'setup_intent', intent_id: expect.stringMatching(/^seti_/), requires_action: false });
       const [setup] = bed.fake.requestsTo('POST', '/v1/setup_intents');
       expect(setup.body).toMatchObject({ usage: 'off_session', customer: expect.stringMatching(/^cus_/), metadata: { checkout_payment_id: String(id), checkout_purpose: 'subscription' } });
-      expect(setup.idempotencyKey).toMatch(new RegExp(`^checkout-seti-${id}-subscription-`));
+      expect(setup.idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-seti-${id}-subscription-`));
       const [price] = bed.fake.requestsTo('POST', '/v1/prices');
       expect(price.body).toMatchObject({ unit_amount: '999', currency: 'eur', recurring: { interval: 'month', interval_count: '1' } });
       expect(bed.fake.requestsTo('POST', '/v1/products')).toHaveLength(1);
@@ -245,7 +251,7 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(done.body).toEqual({ status: 'completed', payment_id: id, requires_action: false });
 
       const [subscription] = bed.fake.requestsTo('POST', '/v1/subscriptions');
-      expect(subscription.idempotencyKey).toBe(`checkout-sub-${id}`);
+      expect(subscription.idempotencyKey).toBe(`checkout-${installationId()}-sub-${id}`);
       expect(subscription.body).toMatchObject({
         customer: setup.body.customer,
         default_payment_method: 'pm_card_visa',
@@ -316,6 +322,46 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', provider_payment_ref: null });
     });
 
+    it('refuses to change the amount (409) while the record\'s intent is paid at the gateway, before the webhook arrives', async () => {
+      const record = await createRecord(t(), form, { plan_index: 1, price_index: 0, amount: 5000, email_address: 'underway@example.test' });
+      const intent = await createIntent(t(), record);
+      await (await gatewayClient(t())).paymentIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
+      const change = await request(t().http)
+        .post(`${t().base}/payment/sync-details`)
+        .send({ ...syncBodyOf(record), plan_index: 1, price_index: 0, amount: 100 });
+      expect(change.status).toBe(409);
+      expectWpError(change.body, 'checkout_invalid_state', 409);
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'pending', amount: 5000, provider_payment_ref: intent.body.intent_id });
+      expect(await logEvents(t(), record.sync.payment_id)).toContain('update_refused');
+      // The payer's details can change again once nothing is paid: an open intent does not block.
+      const open = await createRecord(t(), form, { plan_index: 1, price_index: 0, amount: 5000, email_address: 'open@example.test' });
+      await createIntent(t(), open);
+      const changed = await request(t().http).post(`${t().base}/payment/sync-details`).send({ ...syncBodyOf(open), plan_index: 1, price_index: 0, amount: 100 });
+      expect(changed.status).toBe(200);
+      expect(changed.body.amount).toBe(100);
+    });
+
+    it('never stores an intent made for an amount the record no longer asks for (sync-details raced it): 409, intent canceled', async () => {
+      const record = await createRecord(t(), form, { plan_index: 1, price_index: 0, amount: 5000, email_address: 'amount-race@example.test' });
+      bed.fake.clearRequests();
+      bed.fake.latencyMs = 150;
+      let res;
+      try {
+        const pending = createIntent(t(), record).then((answer) => answer);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const changed = await request(t().http).post(`${t().base}/payment/sync-details`).send({ ...syncBodyOf(record), plan_index: 1, price_index: 0, amount: 100 });
+        expect(changed.status).toBe(200);
+        res = await pending;
+      } finally {
+        bed.fake.latencyMs = 0;
+      }
+      expect(res.status).toBe(409);
+      expectWpError(res.body, 'checkout_invalid_state', 409);
+      const intents = bed.fake.resources.list('payment_intent').filter((intent) => (intent.metadata as Record<string, string>).checkout_payment_id === String(record.sync.payment_id));
+      expect(intents).toEqual([expect.objectContaining({ amount: 5000, status: 'canceled' })]);
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ amount: 100, provider_payment_ref: null });
+    });
+
     it('creates one customer, product and price for concurrent intent calls', async () => {
       const email = 'concurrent@example.test';
       const concurrentForm = await createPaymentForm(t(), { plans: [{ title: 'Club', prices: [{ amount: 1500, currency: 'USD', frequency: 'y_1' }] }] });
@@ -373,5 +419,51 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(checkout.status).toBe(502);
       expect(await paymentRow(t(), record.sync.payment_id)).toEqual(stored);
     });
+  });
+});
+
+describe('two installations on one gateway account (staging and production)', () => {
+  let fake: FakeGatewayA;
+  let first: TestApp;
+  let second: TestApp;
+  const env = (fakeUrl: string) => ({ CHECKOUT_PROXY_URL: fakeUrl, GATEWAY_A_API_BASE: fakeUrl, ADMIN_URL: TEST_ADMIN_URL });
+
+  beforeAll(async () => {
+    fake = await startFakeGatewayA();
+    first = await startTestApp(env(fake.url));
+    await connectThroughProxy({ t: first, fake, close: async () => undefined }, 'test');
+    // The second site is connected with the very same account keys.
+    const options = first.app.get(OptionsService);
+    const credentials = {
+      user_id: await options.get<string>(gatewayAOption.credential('test', 'user_id'), ''),
+      public_key: await options.get<string>(gatewayAOption.credential('test', 'public_key'), ''),
+      secret_key: (await options.getSecret(gatewayAOption.credential('test', 'secret_key')))!,
+    };
+    second = await startTestApp({ ...env(fake.url), DATABASE_URL: await peerDatabaseUrl() });
+    const landing = await followCallback(second, callbackPath(second, { state: await issueState(second, 'test'), ...credentials }));
+    expect(landing.searchParams.get('gateway_a_connected')).toBe('test');
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await fake?.stop();
+  });
+
+  it("never hands one site the other's paid intent, although their payment ids collide", async () => {
+    expect(installationIdOf(first)).not.toBe(installationIdOf(second));
+    const paid = await createRecord(first, await createPaymentForm(first));
+    const other = await createRecord(second, await createPaymentForm(second));
+    expect(other.sync.payment_id).toBe(paid.sync.payment_id);
+
+    const paidIntent = await createIntent(first, paid);
+    await (await gatewayClient(first)).paymentIntents.confirm(paidIntent.body.intent_id, { payment_method: 'pm_card_visa' });
+    expect((await finishCheckout(first, paid)).body).toMatchObject({ status: 'completed' });
+
+    const otherIntent = await createIntent(second, other);
+    expect(otherIntent.status).toBe(200);
+    expect(otherIntent.body.intent_id).not.toBe(paidIntent.body.intent_id);
+    expect((await finishCheckout(second, other)).body).toEqual({ status: 'pending', payment_id: other.sync.payment_id, requires_action: true });
+    expect(await paymentRow(second, other.sync.payment_id)).toMatchObject({ status: 'pending', amount_received: null });
+    expect(fake.resources.get(otherIntent.body.intent_id)!.metadata).toMatchObject({ checkout_installation_id: installationIdOf(second) });
   });
 });

@@ -18,13 +18,14 @@ import {
   visitProxy,
 } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
-import { startTestApp } from '../support/test-app.js';
+import { startTestApp, installationIdOf } from '../support/test-app.js';
 
 const WEBHOOK_URL = (mode: string) => `http://checkout.test/wp-json/checkout/v1/webhook/gateway-a-callback/${mode}`;
 const CALLBACK_URL = 'http://checkout.test/wp-json/checkout/v1/payment-gateway/connect-callback';
 
 describe('gateway A connect flow (through the stripe SDK against the fake gateway)', () => {
   let bed: GatewayATestBed;
+  const installationId = () => installationIdOf(bed.t);
   let options: OptionsService;
   let contract: GatewayAContractService;
   let state: GatewayStateService;
@@ -83,6 +84,23 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
       expect(await issueState(bed.t, 'test')).not.toBe(target.searchParams.get('state'));
     });
 
+    it('answers { authorize_url } as JSON to a client that asks for JSON (an admin UI), and still redirects a browser navigation', async () => {
+      const connect = (accept: string) => request(bed.t.http).get(`${bed.t.base}/payment-gateway/connect`).query({ mode: 'test' }).set('Authorization', bed.t.admin.auth).set('Accept', accept);
+      const json = await connect('application/json');
+      expect(json.status).toBe(200);
+      expect(json.headers['content-type']).toMatch(/^application\/json/);
+      expect(Object.keys(json.body)).toEqual(['authorize_url']);
+      const target = new URL(json.body.authorize_url);
+      expect(target.origin).toBe(bed.fake.url);
+      expect(target.searchParams.get('redirect_uri')).toBe(CALLBACK_URL);
+      expect(target.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      for (const accept of ['text/html,application/xhtml+xml,*/*;q=0.8', '*/*']) {
+        const navigation = await connect(accept);
+        expect(navigation.status).toBe(302);
+        expect(new URL(navigation.headers.location).origin).toBe(bed.fake.url);
+      }
+    });
+
     it('refuses an unknown mode, a missing mode, no login and a user without the capability', async () => {
       for (const query of [{ mode: 'prod' }, {}]) {
         const res = await request(bed.t.http).get(`${bed.t.base}/payment-gateway/connect`).query(query).set('Authorization', bed.t.admin.auth);
@@ -119,13 +137,13 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
       // Exactly the spec's 12 events, our URL, the SDK's API version, our marker; with the account's key.
       const [create] = bed.fake.requestsTo('POST', '/v1/webhook_endpoints');
       expect(create.apiKey).toBe(grant.accessToken);
-      expect(create.idempotencyKey).toMatch(/^checkout-webhook-endpoint-test-/);
+      expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-webhook-endpoint-test-`));
       expect(create.body).toEqual({
         url: WEBHOOK_URL('test'),
         enabled_events: [...GATEWAY_A_WEBHOOK_EVENTS],
         api_version: Stripe.API_VERSION,
         description: 'Checkout (test mode)',
-        metadata: { checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: 'test' },
+        metadata: { checkout_installation_id: installationId(), checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: 'test' },
       });
       expect(create.body.enabled_events).toHaveLength(12);
       expect(new Set(create.body.enabled_events as string[])).toEqual(

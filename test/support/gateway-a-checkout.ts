@@ -51,3 +51,9 @@ export async function logEvents(t: TestApp, id: number): Promise<string[]> {
 export async function gatewayClient(t: TestApp, mode: GatewayMode = 'test'): Promise<StripeClient> {
   return (await t.app.get(GatewayAClientFactory).forMode(mode)).client;
 }
+
+/** The sync-details body that updates `record` (its id and secret, same form, gateway and method). */
+export function syncBodyOf(record: CheckoutRecord): Record<string, unknown> {
+  const { payment_id, payment_secret, form_id, payment_gateway, payment_method } = record.reference;
+  return { payment_id, payment_secret, form_id, payment_gateway, payment_method };
+}

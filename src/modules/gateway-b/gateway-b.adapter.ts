@@ -42,6 +42,11 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     await this.options.delete([...GATEWAY_B_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field)), gatewayBOption.webhookId(mode)]);
   }
 
+  /** Gateway B takes no payment yet (its orders arrive with the gateway B checkout). */
+  async paymentUnderway(): Promise<boolean> {
+    return false;
+  }
+
   /** The mode's Webhook ID, sealed; answered only as a mask. */
   async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
     const misplaced = (['signing_secret', 'manual_configuration_complete'] as const).filter((field) => input[field] !== undefined);

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Redirect } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Query, Redirect, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import {
   ConnectCallbackQueryDto,
   ConnectQueryDto,
+  ConnectStartDto,
   GatewayRefDto,
   GatewayStatusDto,
   PaymentMethodSettingsDto,
@@ -24,16 +26,25 @@ export class PaymentGatewayController {
   constructor(private readonly gateways: PaymentGatewayService) {}
 
   @Get('connect')
-  @Redirect()
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({
     operationId: 'paymentGatewayConnect',
-    summary: "Start gateway A's OAuth connect flow: 302 to the proxy with a signed, single-use state (10 minutes)",
+    summary: "Start gateway A's OAuth connect flow: the proxy's authorisation URL with a signed, single-use state (10 minutes)",
+    description:
+      'A browser navigation gets a 302 to the proxy. A client that asks for JSON (`Accept: application/json`) gets ' +
+      '`{ authorize_url }` instead and sends the admin there itself, so the flow can start from an admin UI without a navigation that relies on cached credentials.',
   })
   @ApiResponse({ status: 302, description: "Redirect to the proxy's OAuth page", headers: LOCATION_HEADER })
-  start(@Query() query: ConnectQueryDto, @CurrentUser() user: AuthenticatedUser): { url: string; statusCode: number } {
-    return { url: this.gateways.authorizeUrl(user, query.mode), statusCode: 302 };
+  @ApiOkResponse({ type: ConnectStartDto, description: 'With `Accept: application/json`: where to send the admin' })
+  start(@Query() query: ConnectQueryDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Res() response: Response): void {
+    const url = this.gateways.authorizeUrl(user, query.mode);
+    // JSON only when the client prefers it over HTML: a navigation (Accept: text/html or */*) is redirected.
+    if (request.accepts(['text/html', 'application/json']) === 'application/json') {
+      response.status(200).json({ authorize_url: url } satisfies ConnectStartDto);
+      return;
+    }
+    response.redirect(302, url);
   }
 
   @Get('connect-callback')

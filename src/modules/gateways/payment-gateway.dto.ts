@@ -27,6 +27,12 @@ export class ConnectQueryDto {
   mode: GatewayMode;
 }
 
+/** GET /payment-gateway/connect asked for JSON: where the admin's browser goes to authorise this site. */
+export class ConnectStartDto {
+  /** The proxy's OAuth page with the signed state */
+  authorize_url: string;
+}
+
 /**
  * The OAuth return. The proxy sends `code` (exchanged at its token endpoint) or the credentials
  * themselves; `error` when the merchant declined. Every outcome redirects to ADMIN_URL.

@@ -24,11 +24,23 @@ export interface PaymentGatewayAdapter {
   disconnect(mode: GatewayMode): Promise<void>;
   /** POST /payment-gateway/save-webhook-settings: the adapter refuses (400) fields that are not its own. */
   saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView>;
+  /**
+   * Re-reads, at the provider, the provider payment a record holds: true while it is paid or being
+   * paid (sync-details then refuses to change the record). False when the record holds none.
+   */
+  paymentUnderway(payment: HeldProviderPayment): Promise<boolean>;
 
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
   readonly adminCharges?: AdminCharges;
+}
+
+/** The part of a payment record an adapter reads to find the provider payment it holds. */
+export interface HeldProviderPayment {
+  id: number;
+  mode: GatewayMode;
+  provider_payment_ref: string | null;
 }
 
 /** The fields of save-webhook-settings; each gateway takes its own subset. */

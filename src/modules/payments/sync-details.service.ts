@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { CORE_FIELDS, type PaymentForm } from '../forms/index.js';
+import { type CheckoutGateway, type GatewayMode, GatewayRegistry } from '../gateways/index.js';
 import { type CheckoutContext, CheckoutContextService } from './checkout-context.service.js';
 import { type CustomFields, normaliseCustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
@@ -30,6 +31,7 @@ export class SyncDetailsService {
     private readonly ledger: PaymentLedgerService,
     private readonly references: PaymentReferenceService,
     private readonly context: CheckoutContextService,
+    private readonly registry: GatewayRegistry,
   ) {}
 
   /** Creates (no payment_id) or updates a partial record. */
@@ -44,6 +46,7 @@ export class SyncDetailsService {
       amount: input.amount,
     });
     const customFields = input.custom_fields === undefined ? undefined : checkedCustomFields(checkout.form, input.custom_fields);
+    if (existing) await this.refuseWhileUnderway(existing);
     const row = existing
       ? await this.updateDetails(existing.id, input, checkout, customFields)
       : await this.createRecord(input, checkout, customFields ?? {}, clientIp);
@@ -63,6 +66,24 @@ export class SyncDetailsService {
         status: payment.status,
       },
     };
+  }
+
+  /**
+   * A record whose provider payment is paid or being paid at the gateway (the record learns it
+   * only with the webhook) must not change under it: 409, read from the gateway, nothing written.
+   */
+  private async refuseWhileUnderway(row: PaymentEntity): Promise<void> {
+    if (!row.providerPaymentRef || !EDITABLE.includes(row.status as PaymentStatus)) return;
+    const held = { id: row.id, mode: row.mode as GatewayMode, provider_payment_ref: row.providerPaymentRef };
+    if (!(await this.registry.get(row.gateway as CheckoutGateway).paymentUnderway(held))) return;
+    await this.logs.record({
+      paymentId: row.id,
+      level: 'warning',
+      event: 'update_refused',
+      message: 'sync-details refused: the payment is being paid at the gateway.',
+      context: { source: 'sync-details', status: row.status, underway: true },
+    });
+    throw new InvalidPaymentStateError('This payment is being paid at the gateway and can no longer be changed; read its status.');
   }
 
   /** The record to update, if id and secret match (403 otherwise, with nothing written). */
