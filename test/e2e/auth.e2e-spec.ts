@@ -1,4 +1,7 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
 import request from 'supertest';
+import type { Repository } from 'typeorm';
+import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
@@ -158,5 +161,61 @@ describe('failed login rate limit shared through Redis', () => {
     const blocked = await request(second.http).get(`${second.base}/plugin/info`).set('Authorization', second.admin.auth);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('failed-login limiter under a burst of parallel guesses', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('checks at most the limit of passwords, even when the guesses arrive all at once', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-guess-${i}`))),
+    );
+    const checked = guesses.filter((res) => res.status === 401).length;
+    expect(guesses.filter((res) => res.status === 429)).toHaveLength(30 - checked);
+    expect(checked).toBeLessThanOrEqual(3);
+    const blocked = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth);
+    expectWpError(blocked.body, 'checkout_rate_limited', 429);
+  });
+});
+
+describe('failed-login limiter and parallel valid logins', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('lets more parallel requests with the right password through than the limit counts', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+  });
+});
+
+describe('password check timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('does the same database work for an unknown login as for a known login with a wrong password', async () => {
+    const passwords = t.app.get<Repository<ApplicationPasswordEntity>>(getRepositoryToken(ApplicationPasswordEntity));
+    const lookups = jest.spyOn(passwords, 'findOne');
+    try {
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', 'wrong-password-for-admin')).expect(401);
+      const forKnownLogin = lookups.mock.calls.length;
+      lookups.mockClear();
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('no-such-user', 'wrong-password-for-admin')).expect(401);
+      expect(forKnownLogin).toBe(1);
+      // Otherwise the missing query makes unknown logins answer measurably faster (login enumeration).
+      expect(lookups.mock.calls.length).toBe(forKnownLogin);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });
