@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
+import { signedEvent } from '../fakes/gateway-a/index.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -94,5 +95,23 @@ describe('__proto__, constructor and prototype as field names', () => {
     const res = await request(t.http).post(`${t.base}/tags`).set('Authorization', t.admin.auth).send({ tag: 'constructor' });
     expect(res.status).toBe(201);
     expect((await request(t.http).post(`${t.base}/payment/status`).send(reference)).status).toBe(200);
+  });
+
+  it('leaves signed webhooks alone: a provider event may carry such keys in metadata someone else wrote', async () => {
+    const secret = 'whsec_prototypekeystestsecret0123456789';
+    const saved = await request(t.http)
+      .post(`${t.base}/payment-gateway/save-webhook-settings`)
+      .set('Authorization', t.admin.auth)
+      .send({ gateway: 'gateway_a', mode: 'test', signing_secret: secret, manual_configuration_complete: true });
+    expect(saved.status).toBe(200);
+    const object = { id: 'pi_foreign_1', object: 'payment_intent', amount: 1000, currency: 'usd', status: 'succeeded', metadata: { constructor: 'x', prototype: 'y' } };
+    const { body, signature } = signedEvent('payment_intent.succeeded', object, secret, { id: 'evt_prototype_keys_1' });
+    const res = await request(t.http)
+      .post(`${t.base}/webhook/gateway-a-callback/test`)
+      .set('Content-Type', 'application/json')
+      .set('Gateway-A-Signature', signature)
+      .send(body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, outcome: 'ignored' });
   });
 });

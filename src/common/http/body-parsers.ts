@@ -11,7 +11,7 @@ export type RawBodyRequest = Request & { rawBody?: Buffer };
  * (`__proto__`, `constructor`, `prototype`) are refused here, in the body and in the query string,
  * for every route: class-transformer crashes on them (a 500 from any DTO, guard or pipe that
  * transforms the body), Nest's ValidationPipe would silently drop them, and the form and query
- * parsers (qs) silently drop `__proto__` but keep the others.
+ * parsers (qs) silently drop `__proto__` but keep the others. Webhook routes are exempt (below).
  */
 export function installBodyParsers(app: INestApplication, options: { webhookPathPrefix: string; limit: number; webhookLimit: number }): void {
   const keepRaw = (req: Request, _res: Response, buffer: Buffer) => {
@@ -22,10 +22,11 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
     express.urlencoded({ limit, verify: keepRaw, extended: true, parameterLimit: 200 }),
   ];
   const general = parsersFor(options.limit);
-  const webhook = parsersFor(options.webhookLimit);
+  const webhookParsers = parsersFor(options.webhookLimit);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const chain = req.path.startsWith(options.webhookPathPrefix) ? webhook : general;
+    const webhook = req.path.startsWith(options.webhookPathPrefix);
+    const chain = webhook ? webhookParsers : general;
     runChain(chain, req, res, (error?: unknown) => {
       if (error) return sendParseError(res, error);
       if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
@@ -35,7 +36,10 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
       if (shape.tooDeep) {
         return res.status(400).json(wpError('rest_invalid_json', `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`, 400));
       }
-      const reserved = shape.reservedKey ?? reservedFormKey(req) ?? reservedQueryKey(req);
+      // Not on webhooks: their routes read the signed raw bytes (no DTO), and a provider event may
+      // carry such a key in metadata another API user of the account wrote; refusing it would make
+      // the provider retry the event and eventually disable the endpoint.
+      const reserved = webhook ? null : (shape.reservedKey ?? reservedFormKey(req) ?? reservedQueryKey(req));
       if (reserved) {
         return res
           .status(400)
