@@ -35,7 +35,8 @@ export class AuthorizationGuard implements CanActivate {
     if (auth.kind !== 'admin') return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (!this.crossSite.check(request).allowed) throw new CrossSiteRequestError();
+    const crossSite = this.crossSite.check(request);
+    if (!crossSite.allowed) throw new CrossSiteRequestError(crossSite.reason);
     const credentials = parseBasic(request.headers.authorization);
     if (!credentials) throw new NotLoggedInError();
 
