@@ -29,6 +29,11 @@ export interface PaymentGatewayAdapter {
    * paid (sync-details then refuses to change the record). False when the record holds none.
    */
   paymentUnderway(payment: HeldProviderPayment): Promise<boolean>;
+  /**
+   * What the admin dashboard shows of this gateway: per-mode facts, its background upgrade task and
+   * the notifications it raises. `currentMode` is the gateway's site mode (the core knows it).
+   */
+  dashboardFacts(currentMode: GatewayMode): Promise<GatewayDashboardFacts>;
 
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
@@ -107,4 +112,68 @@ export interface AdminCharges {
   /** Whether `paymentMethod` is one of this gateway's payment-method tokens. */
   accepts(paymentMethod: string): boolean;
   charge(request: AdminChargeRequest): Promise<AdminChargeResult>;
+}
+
+// --- dashboard -------------------------------------------------------------------------------------------
+
+/**
+ * State of a mode's webhook contract that gates checkout: `verified` (checked automatically),
+ * `manual` (an administrator completed the manual configuration) or `paused` (checkout refused).
+ */
+export type WebhookContractState = 'verified' | 'manual' | 'paused';
+
+export interface GatewayModeFacts {
+  /** Every credential the mode needs is stored (same answer as `isConnected`). */
+  connected: boolean;
+  /** True when the stored credentials are test keys, false for live keys; null when none are stored or the gateway cannot tell. */
+  testKeys: boolean | null;
+  /** The mode's webhook settings are stored (gateway A: a signing secret; gateway B: the Webhook ID). */
+  webhookConfigured: boolean;
+  /** The contract that gates checkout; null for a gateway without one. */
+  contract: {
+    state: WebhookContractState;
+    /** The gateway's own status word (gateway A: unconfigured, unverified, verified, failed) */
+    status: string;
+    management: 'automatic' | 'manual' | null;
+    lastError: string | null;
+    verifiedAt: string | null;
+  } | null;
+}
+
+/** Progress of a bounded background upgrade task of the gateway (gateway A: the 1.5.3 webhook update). */
+export interface GatewayUpgradeFacts {
+  task: string;
+  release: string;
+  status: 'scheduled' | 'running' | 'retrying' | 'completed' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  /** Outcome per mode, in the task's own words */
+  modes: Partial<Record<GatewayMode, string>>;
+  scheduledAt: string;
+  finishedAt: string | null;
+}
+
+export type NoticeSeverity = 'info' | 'warning' | 'error';
+
+/** A condition the gateway wants the administrator to see. */
+export interface GatewayNotice {
+  /** Stable id, unique across the service: `<gateway>.<condition>[.<mode>]` */
+  id: string;
+  severity: NoticeSeverity;
+  message: string;
+  /** The admin route that fixes it (`POST /payment-gateway/save-webhook-settings`), if one does */
+  route?: string;
+  /** The setting (environment variable or option) that fixes it, if one does */
+  setting?: string;
+  /** The facts of the condition: a dismissed notice shows again when these change. */
+  facts: Record<string, string | number | boolean | null>;
+}
+
+export interface GatewayDashboardFacts {
+  modes: Record<GatewayMode, GatewayModeFacts>;
+  /** Null when the gateway has no such task or it was never scheduled. */
+  upgrade: GatewayUpgradeFacts | null;
+  notices: GatewayNotice[];
 }
