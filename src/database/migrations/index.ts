@@ -7,6 +7,7 @@ import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-Cr
 import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
 import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
 import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourceTemplate.js';
+import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AddPaymentSetupAmount1764115900000,
   AddWebhookEventClaims1764116000000,
   AddFormSourceTemplate1764116100000,
+  CreateNotificationDismissals1764116110000,
 ];
