@@ -50,6 +50,8 @@ export interface AppConfig {
   webhookBodyLimitBytes: number;
   /** Lifetime of a checkout token issued by payment/sync-details, in seconds. */
   checkoutTokenTtlSeconds: number;
+  /** Where tagging-area answers are also sent (form-encoded POST); unset = kept locally only. */
+  featuresApiUrl?: string;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -115,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     checkoutTokenTtlSeconds: envInteger(env, 'CHECKOUT_TOKEN_TTL_SECONDS', 3600, { min: 60, max: 86400 }),
+    featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),

@@ -8,6 +8,7 @@ import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSe
 import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
 import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourceTemplate.js';
 import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
+import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AddWebhookEventClaims1764116000000,
   AddFormSourceTemplate1764116100000,
   CreateNotificationDismissals1764116110000,
+  CreateTagAssignments1764116120000,
 ];
