@@ -32,7 +32,7 @@ export class DashboardGatewayModeDto {
   /** 1 when every credential of the mode is stored */
   @ApiProperty({ enum: [0, 1] })
   is_connected: number;
-  /** True when the stored credentials are test keys, false for live keys; null when none are stored or the gateway cannot tell (gateway B) */
+  /** True when a stored key is a test key, false for live keys; null when none (or an incomplete set) are stored or the gateway cannot tell (gateway B) */
   @ApiProperty({ type: Boolean, nullable: true })
   test_keys: boolean | null;
   /** The mode's webhook settings are stored (gateway A: signing secret; gateway B: Webhook ID) */

@@ -64,6 +64,8 @@ describe('gateway A dashboard facts', () => {
     });
     expect(facts.modes.live).toMatchObject({ connected: true, testKeys: false, contract: { state: 'manual', management: 'manual' } });
     expect(facts.notices).toEqual([]);
+    const partial = buildGatewayADashboardFacts(input({ modes: { test: { ...none, publicKey: 'pk_test_1' }, live: { ...none, publicKey: 'pk_live_1' } } }));
+    expect([partial.modes.test.testKeys, partial.modes.live.testKeys]).toEqual([true, null]);
     expect(buildGatewayADashboardFacts(input()).modes.live).toEqual({
       connected: false,
       testKeys: null,
@@ -96,6 +98,8 @@ describe('gateway A dashboard facts', () => {
     // live keys in live mode, or nothing stored at all, or the site in test mode: no notice
     expect(live({ test: connected('test'), live: connected('live') })).not.toContain('gateway_a.live_mode_test_keys');
     expect(live({ test: none, live: none })).not.toContain('gateway_a.live_mode_test_keys');
+    // an incomplete live pair and no test key anywhere: not connected, but no test keys either
+    expect(live({ test: none, live: { ...none, publicKey: 'pk_live_1' } })).not.toContain('gateway_a.live_mode_test_keys');
     expect(ids(buildGatewayADashboardFacts(input({ currentMode: 'test', modes: { test: connected('test'), live: none } })))).toEqual([]);
   });
 

@@ -19,6 +19,11 @@ export interface GatewayADashboardInput {
   upgrade: WebhookUpgradeProgress | null;
 }
 
+/** Whether a stored key of the mode is a test key (`pk_test_`, `sk_test_`). */
+function holdsTestKey(publicKey: string | null, secretKey: string | null): boolean {
+  return Boolean(publicKey?.startsWith('pk_test_') || secretKey?.startsWith('sk_test_'));
+}
+
 export function keyKind(publicKey: string | null, secretKey: string | null): GatewayAKeyKind {
   if (publicKey === null && secretKey === null) return 'none';
   if (publicKey?.startsWith('pk_live_') && secretKey?.startsWith('sk_live_')) return 'live';
@@ -49,7 +54,8 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
     const paused = contract.checkout_paused;
     modes[mode] = {
       connected,
-      testKeys: kind === 'none' ? null : kind !== 'live',
+      // true: a test key is stored; false: live keys; null: nothing stored, or an incomplete pair of live keys
+      testKeys: holdsTestKey(publicKey, secretKey) ? true : kind === 'live' ? false : null,
       webhookConfigured: contract.signing_secret !== null,
       contract: {
         state: paused ? 'paused' : contract.management === 'manual' ? 'manual' : 'verified',
@@ -77,8 +83,8 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
   const live = input.modes.live;
   const liveKind = keyKind(live.publicKey, live.secretKey);
   const testKind = keyKind(input.modes.test.publicKey, input.modes.test.secretKey);
-  const liveHoldsTestKeys = liveKind === 'test' || liveKind === 'mixed';
-  if (input.currentMode === 'live' && !(live.connected && liveKind === 'live') && (testKind !== 'none' || liveHoldsTestKeys)) {
+  const testKeysStored = testKind !== 'none' || holdsTestKey(live.publicKey, live.secretKey);
+  if (input.currentMode === 'live' && !(live.connected && liveKind === 'live') && testKeysStored) {
     notices.push({
       id: 'gateway_a.live_mode_test_keys',
       severity: 'error',

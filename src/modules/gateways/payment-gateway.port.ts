@@ -125,7 +125,7 @@ export type WebhookContractState = 'verified' | 'manual' | 'paused';
 export interface GatewayModeFacts {
   /** Every credential the mode needs is stored (same answer as `isConnected`). */
   connected: boolean;
-  /** True when the stored credentials are test keys, false for live keys; null when none are stored or the gateway cannot tell. */
+  /** True when a stored key is a test key, false for live keys; null when none (or an incomplete set) are stored or the gateway cannot tell. */
   testKeys: boolean | null;
   /** The mode's webhook settings are stored (gateway A: a signing secret; gateway B: the Webhook ID). */
   webhookConfigured: boolean;
