@@ -384,7 +384,8 @@ describe('administration dashboard, notifications and quick setup', () => {
       expect.arrayContaining(['skipped_quick_setup', 'quick_setup_steps', 'payment_gateways', 'plan', 'upgrades', 'notifications', 'templates']),
     );
     expect(schemas.NotificationDto.properties.severity.enum).toEqual(['info', 'warning', 'error']);
-    expect(schemas.DismissNotificationDto.properties.id).toMatchObject({ type: 'string', maxLength: 100 });
+    expect(schemas.DismissNotificationDto.properties.id).toMatchObject({ type: 'string', maxLength: 100, example: 'mail.outbox' });
+    expect(schemas.DismissNotificationResultDto.properties.fingerprint.type).toBe('string');
   });
 });
 

@@ -149,6 +149,7 @@ export class DashboardDto {
 
 export class DismissNotificationDto {
   /** Id of a notification the dashboard currently shows */
+  @ApiProperty({ example: 'mail.outbox' })
   @Trim()
   @Matches(/^[a-z0-9_.-]+$/, { message: 'id must be a notification id such as mail.outbox' })
   @MaxLength(100)
