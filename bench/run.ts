@@ -32,8 +32,12 @@ const HELP = `npm run bench -- [options]
   --logs WHERE      file | null: where the service's info logs go (default file, in the run's temp dir)
   --no-docs         do not write docs/benchmarks.md
   --check           exit 1 when a target of bench/targets.json is missed (otherwise always 0)
-  --profile DIR     CPU profile per scenario, heap snapshots and memory reports of the service into DIR
-                    (loads the bench/profiling agent; numbers include profiler overhead, docs not written)`;
+  --profile DIR     CPU profile of the boot and of each scenario, SQL statements per scenario, heap
+                    snapshots and memory reports of the service into DIR (loads bench/profiling/agent.js;
+                    numbers include profiler overhead, docs not written); then
+                    node dist/bench/profiling/analyze.js DIR
+  --node-arg FLAG   extra node flag for the service, repeatable (e.g. --node-arg=--cpu-prof
+                    --node-arg=--cpu-prof-dir=/tmp/prof for one whole-process profile, written at exit)`;
 
 interface Options {
   durationS: number;
@@ -48,6 +52,7 @@ interface Options {
   docs: boolean;
   check: boolean;
   profileDir?: string;
+  nodeArgs: string[];
 }
 
 function options(): Options {
@@ -65,6 +70,7 @@ function options(): Options {
       'no-docs': { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       profile: { type: 'string' },
+      'node-arg': { type: 'string', multiple: true },
       help: { type: 'boolean', default: false },
     },
   });
@@ -97,6 +103,7 @@ function options(): Options {
     docs: !values['no-docs'] && values.profile === undefined,
     check: values.check!,
     profileDir: values.profile,
+    nodeArgs: values['node-arg'] ?? [],
   };
 }
 
@@ -153,7 +160,7 @@ interface Measured {
   otherCores: number;
 }
 
-async function measure(opts: Options, target: Target, plan: () => LoadPlan, workDir: string, around?: { before(): Promise<void>; after(requests: number): Promise<void> }): Promise<Measured> {
+async function measure(opts: Options, target: Target, plan: () => LoadPlan, workDir: string, around?: { before(): Promise<void>; after(): Promise<void> }): Promise<Measured> {
   if (opts.warmupS > 0) await runLoad(opts.tool, plan(), opts.warmupS, opts.connections, workDir);
   const pid = target.child.pid!;
   await around?.before();
@@ -164,7 +171,7 @@ async function measure(opts: Options, target: Target, plan: () => LoadPlan, work
   const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
   const machine1 = machineCpuSeconds();
   const server = cpuSecondsOf(pid) - cpu0;
-  await around?.after(load.requests);
+  await around?.after();
   return {
     load,
     cpuUsPerRequest: load.requests > 0 ? (server / load.requests) * 1e6 : Number.NaN,
@@ -190,7 +197,17 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
   let service: Target | undefined;
   try {
     bareNode = await startTarget({ name: 'bare node', args: [join(DIST, 'bench', 'baselines', 'bare-node.js')], env: baselineEnv, cwd: ROOT, readyPath: '/healthz', logFile: join(runDir, 'bare-node.log') });
-    bareNest = await startTarget({ name: 'bare nest', args: [join(DIST, 'bench', 'baselines', 'bare-nest.js')], env: baselineEnv, cwd: ROOT, readyPath: '/healthz', logFile: join(runDir, 'bare-nest.log') });
+    const profiling = opts.profileDir !== undefined;
+    const agentPath = join(DIST, 'bench', 'profiling', 'agent.js');
+    bareNest = await startTarget({
+      name: 'bare nest',
+      args: [...(profiling ? ['--require', agentPath] : []), join(DIST, 'bench', 'baselines', 'bare-nest.js')],
+      env: baselineEnv,
+      cwd: ROOT,
+      readyPath: '/healthz',
+      logFile: join(runDir, 'bare-nest.log'),
+      ipc: profiling,
+    });
 
     let databaseUrl = '';
     if (db === 'mysql') {
@@ -199,14 +216,13 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     }
     const dataDir = join(runDir, 'data');
     mkdirSync(dataDir);
-    const profiling = opts.profileDir !== undefined;
-    const agentPath = join(DIST, 'bench', 'profiling', 'agent.js');
     log(`${db}: starting the service (${opts.logs === 'file' ? `logs in ${logFile}` : 'logs to /dev/null'})`);
     service = await startTarget({
       name: 'service',
-      args: [...(profiling ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
+      args: [...opts.nodeArgs, ...(profiling ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
       env: {
         ...process.env,
+        ...(profiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl,
@@ -230,8 +246,13 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
 
     const pid = service.child.pid!;
     const rssAtReady = memoryOf(pid).rssMb;
+    if (agent) {
+      await agent.send('cpu-stop', { file: profileFile('boot.cpuprofile') });
+      writeFileSync(profileFile('boot.meta.json'), JSON.stringify({ label: `service boot (spawn to /readyz 200 in ${service.readyMs.toFixed(0)} ms)`, requests: 0 }));
+    }
     await sleep(opts.settleS * 1000);
     const rssSettled = memoryOf(pid).rssMb;
+    const bareIdleRss = { node: memoryOf(bareNode.child.pid!).rssMb, nest: memoryOf(bareNest.child.pid!).rssMb };
     log(`${db}: ready in ${service.readyMs.toFixed(0)} ms; RSS ${rssAtReady.toFixed(0)} MB at ready, ${rssSettled.toFixed(0)} MB after ${opts.settleS} s idle`);
     if (agent) {
       await agent.send('memory', { file: profileFile('idle-memory.json') });
@@ -242,27 +263,39 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     const runs: RunResult[] = [];
     for (let run = 1; run <= opts.runs; run += 1) {
       const rows: Row[] = [];
-      const baseline = async (id: string, label: string, target: Target) => {
-        const m = await measure(opts, target, () => ({ port: target.port, request: { method: 'GET', path: '/healthz', headers: {} } }), runDir);
+      const baseline = async (id: string, label: string, target: Target, profileAs?: string) => {
+        const baselineAgent = profileAs ? new Agent(target.child) : undefined;
+        const around = baselineAgent && {
+          before: () => baselineAgent.send('cpu-start', { interval: 500 }),
+          after: () => baselineAgent.send('cpu-stop', { file: profileFile(`run${run}-${profileAs}.cpuprofile`) }),
+        };
+        const m = await measure(opts, target, () => ({ port: target.port, request: { method: 'GET', path: '/healthz', headers: {} } }), runDir, around);
+        if (profileAs) writeFileSync(profileFile(`run${run}-${profileAs}.meta.json`), JSON.stringify({ scenario: profileAs, label, requests: m.load.requests, cpuUsPerRequest: m.cpuUsPerRequest, rps: m.load.rps }));
         const row: Row = { id, label, kind: 'baseline', ...m };
         logRow(db, run, row);
         return row;
       };
       rows.push(await baseline('bare-node', 'bare Node http GET /healthz', bareNode));
-      const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest);
+      const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest, profiling ? 'bare-nest' : undefined);
       rows.push(nestBefore);
       let loadSeconds = 0;
       for (const scenario of opts.scenarios) {
         await probe(scenario, service.port, fixture);
         const around = agent && {
-          before: () => agent.send('cpu-start', { interval: 500 }),
-          after: async (requests: number) => {
+          before: async () => {
+            await agent.send('queries-start');
+            await agent.send('cpu-start', { interval: 500 });
+          },
+          after: async () => {
             await agent.send('cpu-stop', { file: profileFile(`run${run}-${scenario.id}.cpuprofile`) });
-            const meta = { scenario: scenario.id, label: scenario.label, requests, seconds: opts.durationS };
-            writeFileSync(profileFile(`run${run}-${scenario.id}.meta.json`), JSON.stringify(meta));
+            await agent.send('queries-stop', { file: profileFile(`run${run}-${scenario.id}.queries.json`) });
           },
         };
         const m = await measure(opts, service, () => scenario.plan(service!.port, fixture), runDir, around);
+        if (agent) {
+          const meta = { scenario: scenario.id, label: scenario.label, requests: m.load.requests, cpuUsPerRequest: m.cpuUsPerRequest, rps: m.load.rps };
+          writeFileSync(profileFile(`run${run}-${scenario.id}.meta.json`), JSON.stringify(meta));
+        }
         loadSeconds += opts.warmupS + m.load.seconds;
         const row: Row = { id: scenario.id, label: scenario.label, kind: scenario.kind, ...m };
         logRow(db, run, row);
@@ -289,7 +322,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version} (${hostname()})`,
       loadAverage: { start: loadStart, end: loadavg() },
       readyMs: { service: service.readyMs, bareNode: bareNode.readyMs, bareNest: bareNest.readyMs },
-      idleRssMb: { atReady: rssAtReady, settled: rssSettled, bareNode: memoryOf(bareNode.child.pid!).rssMb, bareNest: memoryOf(bareNest.child.pid!).rssMb },
+      idleRssMb: { atReady: rssAtReady, settled: rssSettled, bareNode: bareIdleRss.node, bareNest: bareIdleRss.nest },
       settleS: opts.settleS,
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
       runs,
