@@ -44,6 +44,8 @@ export interface BenchReport {
   logs: string;
   runs: RunResult[];
   profiled: boolean;
+  /** --env and --node-arg given to the service (what-if runs) */
+  overrides: string[];
 }
 
 export interface Targets {
@@ -132,6 +134,7 @@ function runTable(report: BenchReport, run: RunResult): string[] {
 export function markdownSection(report: BenchReport, checks: Check[]): string {
   const out: string[] = [];
   out.push(`### ${report.db === 'sqlite' ? 'SQLite (embedded default)' : 'MariaDB'}${report.profiled ? ' (PROFILED: numbers include profiler overhead)' : ''}`);
+  if (report.overrides.length > 0) out.push('', `**What-if run, not the service's defaults**: ${report.overrides.join(', ')}`);
   out.push('');
   out.push(`- Date: ${report.date}`);
   out.push(`- Command: \`${report.command}\``);

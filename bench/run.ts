@@ -30,12 +30,18 @@ const HELP = `npm run bench -- [options]
   --tool T          wrk | autocannon (default wrk when it is on PATH, else autocannon)
   --settle S        seconds idle after ready before the idle RSS is read (default 3)
   --logs WHERE      file | null: where the service's info logs go (default file, in the run's temp dir)
-  --no-docs         do not write docs/benchmarks.md
+  --no-docs         do not write docs/benchmarks.md (never written with --profile, --env, --node-arg or --variant)
   --check           exit 1 when a target of bench/targets.json is missed (otherwise always 0)
   --profile DIR     CPU profile of the boot and of each scenario, SQL statements per scenario, heap
                     snapshots and memory reports of the service into DIR (loads bench/profiling/agent.js;
                     numbers include profiler overhead, docs not written); then
                     node dist/bench/profiling/analyze.js DIR
+  --env KEY=VALUE   extra environment for the service, repeatable, applied after the bench's own
+                    (what-if experiments, e.g. --env LOG_LEVEL=warn; shown in the report)
+  --variant KEY=VALUE, --variant-node-arg FLAG
+                    also start a second instance of the service with these overrides and measure
+                    each scenario on it right after the default one (A/B in one run; rows marked
+                    [variant]; on MariaDB it gets its own <database>_variant)
   --node-arg FLAG   extra node flag for the service, repeatable (e.g. --node-arg=--cpu-prof
                     --node-arg=--cpu-prof-dir=/tmp/prof for one whole-process profile, written at exit)`;
 
@@ -53,6 +59,8 @@ interface Options {
   check: boolean;
   profileDir?: string;
   nodeArgs: string[];
+  serviceEnv: Record<string, string>;
+  variant?: { env: Record<string, string>; nodeArgs: string[] };
 }
 
 function options(): Options {
@@ -71,6 +79,9 @@ function options(): Options {
       check: { type: 'boolean', default: false },
       profile: { type: 'string' },
       'node-arg': { type: 'string', multiple: true },
+      env: { type: 'string', multiple: true },
+      variant: { type: 'string', multiple: true },
+      'variant-node-arg': { type: 'string', multiple: true },
       help: { type: 'boolean', default: false },
     },
   });
@@ -100,11 +111,25 @@ function options(): Options {
     tool: (values.tool as Tool | undefined) ?? (wrkAvailable() ? 'wrk' : 'autocannon'),
     settleS: number('settle', values.settle!, 0),
     logs: values.logs as 'file' | 'null',
-    docs: !values['no-docs'] && values.profile === undefined,
+    // profiled and what-if runs never replace the defaults' table
+    docs: !values['no-docs'] && values.profile === undefined && values.env === undefined && values['node-arg'] === undefined && values.variant === undefined && values['variant-node-arg'] === undefined,
     check: values.check!,
     profileDir: values.profile,
     nodeArgs: values['node-arg'] ?? [],
+    serviceEnv: envPairs('env', values.env),
+    variant:
+      values.variant || values['variant-node-arg'] ? { env: envPairs('variant', values.variant), nodeArgs: values['variant-node-arg'] ?? [] } : undefined,
   };
+}
+
+function envPairs(flag: string, pairs: string[] | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (pairs ?? []).map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new Error(`--${flag} ${pair}: expected KEY=VALUE`);
+      return [pair.slice(0, eq), pair.slice(eq + 1)];
+    }),
+  );
 }
 
 /** Talks to bench/profiling/agent.ts inside the service over the IPC channel. */
@@ -180,6 +205,10 @@ async function measure(opts: Options, target: Target, plan: () => LoadPlan, work
   };
 }
 
+function variantLabel(opts: Options): string {
+  return [...(opts.variant?.nodeArgs.map((flag) => `node ${flag}`) ?? []), ...Object.entries(opts.variant?.env ?? {}).map(([k, v]) => `${k}=${v}`)].join(' ');
+}
+
 function logRow(db: Db, run: number, row: Row): void {
   const l = row.load;
   log(
@@ -195,6 +224,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
   let bareNode: Target | undefined;
   let bareNest: Target | undefined;
   let service: Target | undefined;
+  let variant: Target | undefined;
   try {
     bareNode = await startTarget({ name: 'bare node', args: [join(DIST, 'bench', 'baselines', 'bare-node.js')], env: baselineEnv, cwd: ROOT, readyPath: '/healthz', logFile: join(runDir, 'bare-node.log') });
     const profiling = opts.profileDir !== undefined;
@@ -214,32 +244,35 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       databaseUrl = process.env.DATABASE_URL && /^(mysql|mariadb):/.test(process.env.DATABASE_URL) ? process.env.DATABASE_URL : DEFAULT_MYSQL_URL;
       await recreateMysqlDatabase(databaseUrl);
     }
-    const dataDir = join(runDir, 'data');
-    mkdirSync(dataDir);
+    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string) => {
+      mkdirSync(dataDir);
+      return startTarget({
+        name,
+        args: [...nodeArgs, ...(profiling ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
+        env: {
+          ...process.env,
+          ...(profiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: url,
+          CHECKOUT_ADMIN_PASSWORD: ADMIN_PASSWORD,
+          // The two public payment limits, raised so that the load generator's one IP is not throttled.
+          RATE_LIMIT_NEW_PAYMENT: '100000000',
+          RATE_LIMIT_PUBLIC_PAYMENT: '100000000',
+          // The connect callback provisions a webhook endpoint at the gateway: no gateway here, so it
+          // fails fast on a closed local port instead of waiting on the default public proxy.
+          CHECKOUT_PROXY_URL: 'http://127.0.0.1:9',
+          LOG_LEVEL: 'info',
+          ...env,
+        },
+        cwd: ROOT,
+        readyPath: '/readyz',
+        logFile: log,
+        ipc: profiling,
+      });
+    };
     log(`${db}: starting the service (${opts.logs === 'file' ? `logs in ${logFile}` : 'logs to /dev/null'})`);
-    service = await startTarget({
-      name: 'service',
-      args: [...opts.nodeArgs, ...(profiling ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
-      env: {
-        ...process.env,
-        ...(profiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        CHECKOUT_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        // The two public payment limits, raised so that the load generator's one IP is not throttled.
-        RATE_LIMIT_NEW_PAYMENT: '100000000',
-        RATE_LIMIT_PUBLIC_PAYMENT: '100000000',
-        // The connect callback provisions a webhook endpoint at the gateway: no gateway here, so it
-        // fails fast on a closed local port instead of waiting on the default public proxy.
-        CHECKOUT_PROXY_URL: 'http://127.0.0.1:9',
-        LOG_LEVEL: 'info',
-      },
-      cwd: ROOT,
-      readyPath: '/readyz',
-      logFile,
-      ipc: profiling,
-    });
+    service = await startService('service', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile);
     const agent = profiling ? new Agent(service.child) : undefined;
     const profileFile = (name: string) => join(opts.profileDir!, `${db}-${name}`);
     if (profiling) mkdirSync(opts.profileDir!, { recursive: true });
@@ -259,6 +292,20 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       await agent.send('heap', { file: profileFile('idle.heapsnapshot') });
     }
 
+    let variantFixture: Fixture | undefined;
+    if (opts.variant) {
+      let variantUrl = '';
+      if (db === 'mysql') {
+        const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+        url.pathname = `${url.pathname}_variant`;
+        variantUrl = url.toString();
+        await recreateMysqlDatabase(variantUrl);
+      }
+      const variantLog = opts.logs === 'file' ? join(runDir, 'variant.log') : '/dev/null';
+      variant = await startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant.nodeArgs, { ...opts.serviceEnv, ...opts.variant.env }, variantLog);
+      log(`${db}: variant ready in ${variant.readyMs.toFixed(0)} ms, RSS ${memoryOf(variant.child.pid!).rssMb.toFixed(0)} MB (${variantLabel(opts)})`);
+      variantFixture = await prepareFixture(variant.port);
+    }
     const fixture: Fixture = await prepareFixture(service.port);
     const runs: RunResult[] = [];
     for (let run = 1; run <= opts.runs; run += 1) {
@@ -300,6 +347,15 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         const row: Row = { id: scenario.id, label: scenario.label, kind: scenario.kind, ...m };
         logRow(db, run, row);
         rows.push(row);
+        if (variant && variantFixture) {
+          const target = variant;
+          const vf = variantFixture;
+          await probe(scenario, target.port, vf);
+          const v = await measure(opts, target, () => scenario.plan(target.port, vf), runDir);
+          const variantRow: Row = { id: `${scenario.id}@variant`, label: `${scenario.label} [variant: ${variantLabel(opts)}]`, kind: scenario.kind, ...v };
+          logRow(db, run, variantRow);
+          rows.push(variantRow);
+        }
       }
       const nestAfter = await baseline('bare-nest', 'bare Nest GET /healthz (after)', bareNest);
       rows.push(nestAfter);
@@ -327,9 +383,10 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
       runs,
       profiled: profiling,
+      overrides: [...opts.nodeArgs.map((flag) => `node ${flag}`), ...Object.entries(opts.serviceEnv).map(([k, v]) => `${k}=${v}`)],
     };
   } finally {
-    await Promise.all([stopTarget(service), stopTarget(bareNest), stopTarget(bareNode)]);
+    await Promise.all([stopTarget(service), stopTarget(variant), stopTarget(bareNest), stopTarget(bareNode)]);
   }
 }
 
