@@ -81,7 +81,7 @@ const INCLUSIVE: Array<[string, RegExp]> = [
   ['pino logging calls (serialise + write)', /node_modules\/(pino|sonic-boom)\//],
   ['node:crypto', /^node:internal\/crypto|^node:crypto/],
   ['async_hooks (AsyncLocalStorage promise hooks)', /^node:internal\/async_hooks|^node:async_hooks/],
-  ['response writing (socket writev)', /^node:internal\/stream_base_commons/],
+  ['socket writes (HTTP responses; on MariaDB also the DB protocol)', /^node:internal\/stream_base_commons/],
   ['module loading (require: resolve, read, compile, run the module body)', /^node:internal\/modules\//],
 ];
 
