@@ -38,7 +38,8 @@ export interface BenchReport {
   command: string;
   machine: string;
   loadAverage: { start: number[]; end: number[] };
-  readyMs: { service: number; bareNode: number; bareNest: number };
+  /** service: the restart that is measured; firstBoot: on the fresh data (migrations, first admin) */
+  readyMs: { service: number; firstBoot: number; bareNode: number; bareNest: number };
   idleRssMb: { atReady: number; settled: number; bareNode: number; bareNest: number };
   settleS: number;
   logs: string;
@@ -70,6 +71,13 @@ export function ratio(run: RunResult, row: Row): number {
   return row.load.rps / baselineRps(run);
 }
 
+/** bare Nest CPU per request ÷ the row's: what the req/s ratio would be with a CPU-bound server. */
+export function cpuRatio(run: RunResult, row: Row): number {
+  const nest = run.rows.filter((r) => r.id === 'bare-nest');
+  const nestCpu = nest.reduce((sum, r) => sum + r.cpuUsPerRequest, 0) / nest.length;
+  return nestCpu / row.cpuUsPerRequest;
+}
+
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
@@ -84,7 +92,12 @@ export function evaluate(report: BenchReport, targets: Targets): Check[] {
     const minRatio = typeof target?.min_ratio === 'number' ? target.min_ratio : target?.min_ratio?.[report.db];
     if (minRatio !== undefined) {
       const value = ratio(last, row);
-      checks.push({ what: `${row.label}: req/s ÷ bare Nest`, target: `>= ${minRatio}`, measured: f2(value), pass: value >= minRatio });
+      checks.push({
+        what: `${row.label}: req/s ÷ bare Nest`,
+        target: `>= ${minRatio}`,
+        measured: `${f2(value)} (CPU ratio ${f2(cpuRatio(last, row))})`,
+        pass: value >= minRatio,
+      });
     }
     if (target?.max_p99_ms !== undefined) {
       checks.push({ what: `${row.label}: p99`, target: `<= ${target.max_p99_ms} ms`, measured: `${f1(row.load.p99Ms)} ms`, pass: row.load.p99Ms <= target.max_p99_ms });
@@ -113,19 +126,25 @@ export function evaluate(report: BenchReport, targets: Targets): Check[] {
   }
   const maxReady = targets.startup.max_ready_ms[report.db];
   if (maxReady !== undefined) {
-    checks.push({ what: 'start to ready (spawn -> /readyz 200)', target: `<= ${maxReady} ms`, measured: `${f0(report.readyMs.service)} ms`, pass: report.readyMs.service <= maxReady });
+    checks.push({ what: 'start to ready, restart (spawn -> /readyz 200)', target: `<= ${maxReady} ms`, measured: `${f0(report.readyMs.service)} ms`, pass: report.readyMs.service <= maxReady });
+    checks.push({
+      what: 'start to ready, first boot on fresh data (migrations)',
+      target: `<= ${maxReady} ms`,
+      measured: `${f0(report.readyMs.firstBoot)} ms`,
+      pass: report.readyMs.firstBoot <= maxReady,
+    });
   }
   return checks;
 }
 
 function runTable(report: BenchReport, run: RunResult): string[] {
   const lines = [
-    '| scenario | req/s | ratio to bare Nest | p50 ms | p99 ms | non-2xx | errors | CPU µs/req | server cores | other load (cores) |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| scenario | req/s | ratio to bare Nest | p50 ms | p99 ms | non-2xx | errors | CPU µs/req | CPU ratio | server cores | other load (cores) |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const row of run.rows) {
     lines.push(
-      `| ${row.label} | ${f0(row.load.rps)} | ${f2(ratio(run, row))} | ${f2(row.load.p50Ms)} | ${f2(row.load.p99Ms)} | ${row.load.non2xx} | ${row.load.errors} | ${f0(row.cpuUsPerRequest)} | ${f2(row.serverCores)} | ${f2(row.otherCores)} |`,
+      `| ${row.label} | ${f0(row.load.rps)} | ${f2(ratio(run, row))} | ${f2(row.load.p50Ms)} | ${f2(row.load.p99Ms)} | ${row.load.non2xx} | ${row.load.errors} | ${f0(row.cpuUsPerRequest)} | ${f2(cpuRatio(run, row))} | ${f2(row.serverCores)} | ${f2(row.otherCores)} |`,
     );
   }
   return lines;
@@ -141,7 +160,7 @@ export function markdownSection(report: BenchReport, checks: Check[]): string {
   out.push(`- Machine: ${report.machine}; load average ${report.loadAverage.start.map(f2).join(' ')} at start, ${report.loadAverage.end.map(f2).join(' ')} at the end`);
   out.push(`- Load: ${report.tool}, ${report.connections} connections, ${report.warmupS} s warm-up + ${report.durationS} s per scenario; service logs at \`info\` to ${report.logs}`);
   out.push(
-    `- Start to ready: service ${f0(report.readyMs.service)} ms (bare Node ${f0(report.readyMs.bareNode)} ms, bare Nest ${f0(report.readyMs.bareNest)} ms)`,
+    `- Start to ready (spawn -> first 200 of /readyz): service ${f0(report.readyMs.service)} ms on a restart, ${f0(report.readyMs.firstBoot)} ms on its first boot (fresh data: migrations, first admin); bare Node ${f0(report.readyMs.bareNode)} ms, bare Nest ${f0(report.readyMs.bareNest)} ms`,
   );
   out.push(
     `- Idle RSS: service ${f0(report.idleRssMb.atReady)} MB at ready, ${f0(report.idleRssMb.settled)} MB after ${report.settleS} s idle (bare Node ${f0(report.idleRssMb.bareNode)} MB, bare Nest ${f0(report.idleRssMb.bareNest)} MB)`,
@@ -174,8 +193,11 @@ const DOC_HEADER = `# Benchmarks
 Written by \`npm run bench\` (see bench/README.md): each database's section below is replaced by the
 latest run on that database. Absolute numbers depend on the machine and on what else runs on it;
 read the ratios to the bare NestJS route measured in the same run, and the CPU time per request.
-"Other load" is how many cores the rest of the machine kept busy during the window (other
-engineers' test suites on a shared machine): when it is well above 0, throughput is noisy.
+"CPU ratio" is bare Nest's CPU per request divided by the scenario's: what the req/s ratio would
+be if the server had a core to itself (it is far less sensitive to the machine's load; targets
+are still judged on req/s). "Other load" is how many cores the rest of the machine kept busy
+during the window (other engineers' test suites on a shared machine): when it is well above 0,
+req/s and latency are noise, and "server cores" shows how little CPU the service got.
 `;
 
 /** Replaces (or appends) the section of `db` in docs/benchmarks.md, leaving the rest as it is. */

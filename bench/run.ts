@@ -36,6 +36,8 @@ const HELP = `npm run bench -- [options]
                     snapshots and memory reports of the service into DIR (loads bench/profiling/agent.js;
                     numbers include profiler overhead, docs not written); then
                     node dist/bench/profiling/analyze.js DIR
+  --memory-only     with --profile: only the memory reports and heap snapshots (no CPU profiles,
+                    no statement counting), so the RSS after the run is the service's own
   --env KEY=VALUE   extra environment for the service, repeatable, applied after the bench's own
                     (what-if experiments, e.g. --env LOG_LEVEL=warn; shown in the report)
   --variant KEY=VALUE, --variant-node-arg FLAG
@@ -58,6 +60,7 @@ interface Options {
   docs: boolean;
   check: boolean;
   profileDir?: string;
+  memoryOnly: boolean;
   nodeArgs: string[];
   serviceEnv: Record<string, string>;
   variant?: { env: Record<string, string>; nodeArgs: string[] };
@@ -78,6 +81,7 @@ function options(): Options {
       'no-docs': { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       profile: { type: 'string' },
+      'memory-only': { type: 'boolean', default: false },
       'node-arg': { type: 'string', multiple: true },
       env: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
@@ -115,6 +119,7 @@ function options(): Options {
     docs: !values['no-docs'] && values.profile === undefined && values.env === undefined && values['node-arg'] === undefined && values.variant === undefined && values['variant-node-arg'] === undefined,
     check: values.check!,
     profileDir: values.profile,
+    memoryOnly: values['memory-only']!,
     nodeArgs: values['node-arg'] ?? [],
     serviceEnv: envPairs('env', values.env),
     variant:
@@ -228,6 +233,8 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
   try {
     bareNode = await startTarget({ name: 'bare node', args: [join(DIST, 'bench', 'baselines', 'bare-node.js')], env: baselineEnv, cwd: ROOT, readyPath: '/healthz', logFile: join(runDir, 'bare-node.log') });
     const profiling = opts.profileDir !== undefined;
+    // CPU profiles and statement counts (not with --memory-only)
+    const cpuProfiling = profiling && !opts.memoryOnly;
     const agentPath = join(DIST, 'bench', 'profiling', 'agent.js');
     bareNest = await startTarget({
       name: 'bare nest',
@@ -244,14 +251,14 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       databaseUrl = process.env.DATABASE_URL && /^(mysql|mariadb):/.test(process.env.DATABASE_URL) ? process.env.DATABASE_URL : DEFAULT_MYSQL_URL;
       await recreateMysqlDatabase(databaseUrl);
     }
-    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string) => {
-      mkdirSync(dataDir);
+    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string, withAgent = profiling) => {
+      mkdirSync(dataDir, { recursive: true });
       return startTarget({
         name,
-        args: [...nodeArgs, ...(profiling ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
+        args: [...nodeArgs, ...(withAgent ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
         env: {
           ...process.env,
-          ...(profiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
+          ...(withAgent && cpuProfiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
           DATABASE_URL: url,
@@ -268,10 +275,15 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         cwd: ROOT,
         readyPath: '/readyz',
         logFile: log,
-        ipc: profiling,
+        ipc: withAgent,
       });
     };
     log(`${db}: starting the service (${opts.logs === 'file' ? `logs in ${logFile}` : 'logs to /dev/null'})`);
+    // First boot on the fresh data directory or database (migrations, first admin, secret key),
+    // stopped, then the restart that is measured and loaded, as a deployed service restarts.
+    const firstBoot = await startService('service (first boot)', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile, false);
+    await stopTarget(firstBoot);
+    log(`${db}: first boot (fresh data, migrations) ready in ${firstBoot.readyMs.toFixed(0)} ms; restarting`);
     service = await startService('service', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile);
     const agent = profiling ? new Agent(service.child) : undefined;
     const profileFile = (name: string) => join(opts.profileDir!, `${db}-${name}`);
@@ -279,7 +291,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
 
     const pid = service.child.pid!;
     const rssAtReady = memoryOf(pid).rssMb;
-    if (agent) {
+    if (agent && cpuProfiling) {
       await agent.send('cpu-stop', { file: profileFile('boot.cpuprofile') });
       writeFileSync(profileFile('boot.meta.json'), JSON.stringify({ label: `service boot (spawn to /readyz 200 in ${service.readyMs.toFixed(0)} ms)`, requests: 0 }));
     }
@@ -323,23 +335,26 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         return row;
       };
       rows.push(await baseline('bare-node', 'bare Node http GET /healthz', bareNode));
-      const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest, profiling ? 'bare-nest' : undefined);
+      const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest, cpuProfiling ? 'bare-nest' : undefined);
       rows.push(nestBefore);
       let loadSeconds = 0;
       for (const scenario of opts.scenarios) {
         await probe(scenario, service.port, fixture);
-        const around = agent && {
-          before: async () => {
-            await agent.send('queries-start');
-            await agent.send('cpu-start', { interval: 500 });
-          },
-          after: async () => {
-            await agent.send('cpu-stop', { file: profileFile(`run${run}-${scenario.id}.cpuprofile`) });
-            await agent.send('queries-stop', { file: profileFile(`run${run}-${scenario.id}.queries.json`) });
-          },
-        };
+        const around =
+          agent && cpuProfiling
+            ? {
+                before: async () => {
+                  await agent.send('queries-start');
+                  await agent.send('cpu-start', { interval: 500 });
+                },
+                after: async () => {
+                  await agent.send('cpu-stop', { file: profileFile(`run${run}-${scenario.id}.cpuprofile`) });
+                  await agent.send('queries-stop', { file: profileFile(`run${run}-${scenario.id}.queries.json`) });
+                },
+              }
+            : undefined;
         const m = await measure(opts, service, () => scenario.plan(service!.port, fixture), runDir, around);
-        if (agent) {
+        if (agent && cpuProfiling) {
           const meta = { scenario: scenario.id, label: scenario.label, requests: m.load.requests, cpuUsPerRequest: m.cpuUsPerRequest, rps: m.load.rps };
           writeFileSync(profileFile(`run${run}-${scenario.id}.meta.json`), JSON.stringify(meta));
         }
@@ -377,7 +392,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version} (${hostname()})`,
       loadAverage: { start: loadStart, end: loadavg() },
-      readyMs: { service: service.readyMs, bareNode: bareNode.readyMs, bareNest: bareNest.readyMs },
+      readyMs: { service: service.readyMs, firstBoot: firstBoot.readyMs, bareNode: bareNode.readyMs, bareNest: bareNest.readyMs },
       idleRssMb: { atReady: rssAtReady, settled: rssSettled, bareNode: bareIdleRss.node, bareNest: bareIdleRss.nest },
       settleS: opts.settleS,
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
