@@ -251,14 +251,14 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       databaseUrl = process.env.DATABASE_URL && /^(mysql|mariadb):/.test(process.env.DATABASE_URL) ? process.env.DATABASE_URL : DEFAULT_MYSQL_URL;
       await recreateMysqlDatabase(databaseUrl);
     }
-    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string, withAgent = profiling) => {
+    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string, bootProfile = true, withAgent = profiling) => {
       mkdirSync(dataDir, { recursive: true });
       return startTarget({
         name,
         args: [...nodeArgs, ...(withAgent ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
         env: {
           ...process.env,
-          ...(withAgent && cpuProfiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
+          ...(withAgent && bootProfile && cpuProfiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
           DATABASE_URL: url,
@@ -281,13 +281,20 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     log(`${db}: starting the service (${opts.logs === 'file' ? `logs in ${logFile}` : 'logs to /dev/null'})`);
     // First boot on the fresh data directory or database (migrations, first admin, secret key),
     // stopped, then the restart that is measured and loaded, as a deployed service restarts.
-    const firstBoot = await startService('service (first boot)', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile, false);
+    // With --profile the idle heap snapshot is taken here, in the first boot's process: once V8 has
+    // taken a snapshot it tracks object moves for good, which slows GC and grows memory, so the
+    // measured process never takes one before its load.
+    const profileFile = (name: string) => join(opts.profileDir!, `${db}-${name}`);
+    if (profiling) mkdirSync(opts.profileDir!, { recursive: true });
+    const firstBoot = await startService('service (first boot)', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile, false, profiling);
+    if (profiling) {
+      await sleep(opts.settleS * 1000);
+      await new Agent(firstBoot.child).send('heap', { file: profileFile('idle-first-boot.heapsnapshot') });
+    }
     await stopTarget(firstBoot);
     log(`${db}: first boot (fresh data, migrations) ready in ${firstBoot.readyMs.toFixed(0)} ms; restarting`);
     service = await startService('service', join(runDir, 'data'), databaseUrl, opts.nodeArgs, opts.serviceEnv, logFile);
     const agent = profiling ? new Agent(service.child) : undefined;
-    const profileFile = (name: string) => join(opts.profileDir!, `${db}-${name}`);
-    if (profiling) mkdirSync(opts.profileDir!, { recursive: true });
 
     const pid = service.child.pid!;
     const rssAtReady = memoryOf(pid).rssMb;
@@ -301,7 +308,6 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     log(`${db}: ready in ${service.readyMs.toFixed(0)} ms; RSS ${rssAtReady.toFixed(0)} MB at ready, ${rssSettled.toFixed(0)} MB after ${opts.settleS} s idle`);
     if (agent) {
       await agent.send('memory', { file: profileFile('idle-memory.json') });
-      await agent.send('heap', { file: profileFile('idle.heapsnapshot') });
     }
 
     let variantFixture: Fixture | undefined;
