@@ -263,9 +263,16 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
           DATA_DIR: dataDir,
           DATABASE_URL: url,
           CHECKOUT_ADMIN_PASSWORD: ADMIN_PASSWORD,
-          // The two public payment limits, raised so that the load generator's one IP is not throttled.
+          // The two public payment limits, raised so that the load generator's one IP is not
+          // throttled, over a 1 s window: the in-memory throttler stores one expiry per hit in the
+          // window and takes Math.min(...hits) on every request, so a raised limit over the default
+          // 10-minute window would make the guard O(hits in 10 min) per request (and past ~120k
+          // hits a RangeError): a bench artifact. In production at most `limit` (10, 60) hits are
+          // kept per IP; a 1 s window keeps the bench's one IP in that order (~rate entries).
           RATE_LIMIT_NEW_PAYMENT: '100000000',
+          RATE_LIMIT_NEW_PAYMENT_WINDOW_SECONDS: '1',
           RATE_LIMIT_PUBLIC_PAYMENT: '100000000',
+          RATE_LIMIT_PUBLIC_PAYMENT_WINDOW_SECONDS: '1',
           // The connect callback provisions a webhook endpoint at the gateway: no gateway here, so it
           // fails fast on a closed local port instead of waiting on the default public proxy.
           CHECKOUT_PROXY_URL: 'http://127.0.0.1:9',
