@@ -434,7 +434,7 @@ async function main(): Promise<void> {
       log(`docs/benchmarks.md: ${db} section written`);
     }
   }
-  // Kept when the run throws (service logs), or when profiling (the profiles are in --profile DIR).
+  // Left in place when the run throws, for the service logs (its path is printed at the start).
   rmSync(workDir, { recursive: true, force: true });
   process.exitCode = opts.check && failed ? 1 : 0;
 }
