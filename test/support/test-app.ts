@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/bootstrap.js';
@@ -43,8 +44,9 @@ export function basicAuth(login: string, password: string): string {
 
 /**
  * Boots the whole AppModule against a fresh database: in-memory SQLite by default, or the
- * MySQL/MariaDB of DATABASE_URL (emptied first). `env` overrides configuration variables.
- * `keepDatabase` starts a second instance on the same MySQL database without emptying it.
+ * MySQL/MariaDB of DATABASE_URL (created when missing, emptied first). Under Jest, DATABASE_URL
+ * already names this worker's own database (test/setup-env.js). `env` overrides configuration
+ * variables. `keepDatabase` starts a second instance on the same MySQL database without emptying it.
  */
 export async function startTestApp(
   env: Record<string, string | undefined> = {},
@@ -95,9 +97,20 @@ export async function startTestApp(
   };
 }
 
-/** Drops every table of the MySQL/MariaDB test database so each test file starts clean. */
+/**
+ * Creates the MySQL/MariaDB test database when missing (a worker's first test file) and drops
+ * every table of it, so each test file starts clean.
+ */
 async function emptyDatabase(config: AppConfig): Promise<void> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config), migrationsRun: false });
+  const options = buildDataSourceOptions(config);
+  if (options.type !== 'mysql') throw new Error('emptyDatabase is for MySQL/MariaDB');
+  const server = await createConnection({ host: options.host, port: options.port, user: options.username, password: options.password });
+  try {
+    await server.query('CREATE DATABASE IF NOT EXISTS ??', [options.database]);
+  } finally {
+    await server.end();
+  }
+  const dataSource = new DataSource({ ...options, migrationsRun: false });
   await dataSource.initialize();
   try {
     await dataSource.dropDatabase();
