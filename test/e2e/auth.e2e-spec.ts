@@ -4,6 +4,7 @@ import type { Repository } from 'typeorm';
 import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
+import { redisNamespace } from '../support/redis.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
 import { RouteInventory } from '../../src/common/auth/index.js';
 
@@ -134,33 +135,33 @@ describe('failed login rate limit', () => {
 });
 
 describe('failed login rate limit shared through Redis', () => {
-  const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  // The counters live under a prefix of this run: test files in other workers (and suites of other
+  // checkouts on the same Redis) count their own failed logins from 127.0.0.1.
+  const redis = redisNamespace('failed-login');
   let first: TestApp;
   let second: TestApp;
 
   beforeAll(async () => {
-    const env = { REDIS_URL, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
     first = await startTestApp(env);
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys('checkout:failed-login:*');
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
     // Two instances: on SQLite they share only Redis; on MariaDB the database as well.
     second = await startTestApp(env, { keepDatabase: true });
   });
   afterAll(async () => {
-    await first.close();
-    await second.close();
+    await first?.close();
+    await second?.close();
+    await redis.clear();
   });
 
   it('counts failures from one instance against the other', async () => {
+    expect(await redis.keys()).toEqual([]);
     for (let i = 0; i < 2; i += 1) {
       await request(first.http).get(`${first.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-${i}`)).expect(401);
     }
     const blocked = await request(second.http).get(`${second.base}/plugin/info`).set('Authorization', second.admin.auth);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await redis.keys()).some((key) => key.includes('checkout:failed-login:'))).toBe(true);
   });
 });
 
