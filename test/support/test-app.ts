@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -52,11 +52,12 @@ export async function startTestApp(
   env: Record<string, string | undefined> = {},
   options: { keepDatabase?: boolean } = {},
 ): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-'));
   const config = loadConfig({
     CHECKOUT_SECRET: TEST_SECRET,
     CHECKOUT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     DATABASE_URL: process.env.DATABASE_URL || 'sqlite::memory:',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'checkout-test-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://checkout.test',
     ...env,
@@ -93,7 +94,10 @@ export async function startTestApp(
       const { password } = await identity.createApplicationPassword(user.id, 'test');
       return { id: user.id, login, password, auth: basicAuth(login, password) };
     },
-    close: () => app.close(),
+    async close(): Promise<void> {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
