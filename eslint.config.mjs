@@ -43,9 +43,10 @@ export function checkoutLintConfig(root) {
     {
       files: ['**/*.ts'],
       rules: {
-        // `const { field: _unused, ...rest } = x` is how a test drops a field from a body; every
+        // `const { field: _unused, ...rest } = x` is how code drops a field from an object, and a
+        // parameter named `_x` is one a decorator needs (e.g. a validated but unread @Body()); every
         // other unused name is still an error.
-        '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+        '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
       },
     },
 

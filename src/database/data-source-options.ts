@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { ensurePrivateDir, ensurePrivateFile, restrictToOwner } from '../common/storage/private-files.js';
-import type { AppConfig } from '../config/app-config.js';
+import { ensurePrivateDir, ensurePrivateFile, restrictToOwner } from '../common/storage/index.js';
+import type { AppConfig } from '../config/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseKind = 'sqlite' | 'mysql';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../storage/private-files.js';
+import { ensurePrivateDir } from '../storage/index.js';
 
 /**
  * The site's master secret: CHECKOUT_SECRET when set, otherwise a random key kept in

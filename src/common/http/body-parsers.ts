@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { wpError } from '../errors/wp-error.js';
+import { wpError } from '../errors/index.js';
 
 export type RawBodyRequest = Request & { rawBody?: Buffer };
 

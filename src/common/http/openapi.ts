@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/app-config.js';
+import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/index.js';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
