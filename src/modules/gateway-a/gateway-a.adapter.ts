@@ -4,6 +4,7 @@ import { InvalidParamsError } from '../../common/errors/index.js';
 import {
   GATEWAY_MODES,
   type GatewayDashboardFacts,
+  type GatewayDiagnosis,
   type GatewayMode,
   GatewayRegistry,
   type HeldProviderPayment,
@@ -16,8 +17,10 @@ import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
 import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
+import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
 import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a-dashboard-facts.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
+import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 
@@ -39,6 +42,8 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly intents: GatewayAIntentsService,
     readonly oauthConnect: GatewayAConnectService,
     readonly adminCharges: GatewayAAdminService,
+    readonly reconciler: GatewayAReconciler,
+    private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
   ) {}
 
@@ -75,6 +80,10 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
       );
       await this.contract.clear(mode, manager);
     });
+  }
+
+  diagnose(mode: GatewayMode): Promise<GatewayDiagnosis[]> {
+    return this.diagnostics.diagnose(mode);
   }
 
   paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {

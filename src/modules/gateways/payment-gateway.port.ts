@@ -35,6 +35,10 @@ export interface PaymentGatewayAdapter {
    */
   dashboardFacts(currentMode: GatewayMode): Promise<GatewayDashboardFacts>;
 
+  /** Re-reads records from the provider when their webhook did not arrive (the reconciliation sweep). */
+  readonly reconciler?: Reconciler;
+  /** Checks, with the provider, what `doctor` reports for a mode: credentials accepted, webhook setup pointing here. */
+  diagnose?(mode: GatewayMode): Promise<GatewayDiagnosis[]>;
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
@@ -46,6 +50,36 @@ export interface HeldProviderPayment {
   id: number;
   mode: GatewayMode;
   provider_payment_ref: string | null;
+}
+
+/** What reconciling one record did. */
+export interface ReconcileResult {
+  /**
+   * moved: the record's status changed as the provider's object says; unchanged: the provider
+   * agrees with the record; skipped: nothing this gateway can read for it; mismatch: the provider's
+   * object disagrees with the record (logged as a contract mismatch, the record is not moved).
+   */
+  outcome: 'moved' | 'unchanged' | 'skipped' | 'mismatch';
+  from: string;
+  to: string;
+  detail?: string;
+}
+
+export interface Reconciler {
+  /**
+   * Reads the provider object the record holds and moves the record through the same status
+   * machine and effects as its webhook would (payment log source `reconcile`). Provider failures
+   * throw (502/503) so the sweep can back off.
+   */
+  reconcile(paymentId: number): Promise<ReconcileResult>;
+}
+
+/** One line of `doctor` about a gateway. Never a secret in `message` or `fix`. */
+export interface GatewayDiagnosis {
+  check: string;
+  status: 'ok' | 'warn' | 'fail';
+  message: string;
+  fix?: string;
 }
 
 /** The fields of save-webhook-settings; each gateway takes its own subset. */

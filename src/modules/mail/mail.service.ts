@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { DomainError } from '../../common/errors/index.js';
-import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from '../../common/storage/private-files.js';
+import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from '../../common/storage/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import type { PaymentForm } from '../forms/index.js';
 import { buildPaymentEmails, type EmailMessage, type PaymentEmailFacts } from './payment-email.builder.js';
@@ -64,6 +64,13 @@ export class MailService implements OnModuleDestroy {
     const sent: SentEmail[] = [];
     for (const message of messages) sent.push(await this.sendOne(message));
     return sent;
+  }
+
+  /** Connects to the SMTP server and authenticates (no message sent): for `doctor`. False without SMTP_URL. */
+  async verifySmtp(): Promise<boolean> {
+    if (this.transportKind !== 'smtp') return false;
+    await this.smtpTransport().verify();
+    return true;
   }
 
   async onModuleDestroy(): Promise<void> {
