@@ -7,6 +7,7 @@ import { MailModule } from '../mail/index.js';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { TemplatesModule } from '../templates/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
 import { AdministrationTemplatesController } from './administration-templates.controller.js';
 import { DashboardController } from './dashboard.controller.js';
 import { DashboardService } from './dashboard.service.js';
@@ -16,10 +17,12 @@ import { NotificationDismissalEntity } from './notification-dismissal.entity.js'
 import { NotificationsService } from './notifications.service.js';
 import { QuickSetupService } from './quick-setup.service.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
+import { WebhookEventsController } from './webhook-events.controller.js';
 
 /**
  * Admin UI areas: the dashboard (quick setup, gateway state, notifications and their per-user
- * dismissals), template catalog and import, the form builder's data, live preview and test email.
+ * dismissals), template catalog and import, the form builder's data, live preview and test email,
+ * and the list of received provider events.
  */
 @Module({
   imports: [
@@ -31,8 +34,9 @@ import { TemplateCatalogService } from './template-catalog.service.js';
     MailModule,
     IdentityModule,
     SettingsModule,
+    WebhooksModule,
   ],
-  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController],
+  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController],
   providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService],
 })
 export class AdministrationModule {}
