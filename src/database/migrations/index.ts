@@ -6,7 +6,6 @@ import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-Create
 import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
 import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
 import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
-import { AddWebhookEventDeliveries1764116050000 } from './1764116050000-AddWebhookEventDeliveries.js';
 import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourceTemplate.js';
 import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
 import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
@@ -21,7 +20,6 @@ export const MIGRATIONS = [
   CreateWebhookSubscriptionStates1764115850000,
   AddPaymentSetupAmount1764115900000,
   AddWebhookEventClaims1764116000000,
-  AddWebhookEventDeliveries1764116050000,
   AddFormSourceTemplate1764116100000,
   CreateNotificationDismissals1764116110000,
   CreateTagAssignments1764116120000,

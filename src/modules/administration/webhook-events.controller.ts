@@ -45,7 +45,6 @@ function toDto(row: WebhookEventEntity): WebhookEventDto {
     outcome: listOutcomeOf(row),
     reason: row.reason,
     payment_id: row.paymentId,
-    deliveries: row.deliveries ?? 1,
     received_at: row.receivedAt.toISOString(),
     processed_at: row.processedAt?.toISOString() ?? null,
   };

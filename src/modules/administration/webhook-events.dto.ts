@@ -73,10 +73,6 @@ export class WebhookEventDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 42 })
   payment_id: number | null;
 
-  /** How often the provider delivered it (redeliveries answered `duplicate`) */
-  @ApiProperty({ example: 1 })
-  deliveries: number;
-
   /** First delivery (ISO 8601 UTC) */
   received_at: string;
 

@@ -47,10 +47,6 @@ export class WebhookEventEntity {
   @Column({ name: 'claim_expires_at', type: 'datetime', precision: 3, nullable: true })
   claimExpiresAt: Date | null;
 
-  /** Deliveries of this event so far (redeliveries answer `duplicate`). */
-  @Column({ name: 'deliveries', type: 'integer', default: 1 })
-  deliveries: number;
-
   /** Why it was ignored or rejected, or why the last attempt failed (no payload data, no secret). */
   @Column({ name: 'reason', type: 'varchar', length: 255, nullable: true })
   reason: string | null;

@@ -67,8 +67,6 @@ export class WebhookEventRepository {
       return { recorded: true, event: row };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      // A redelivery: counted, so the admin's list shows how often the provider sent it.
-      await repo.increment({ provider: event.provider, eventId: event.eventId }, 'deliveries', 1);
       return { recorded: false, existing: await repo.findOne({ where: { provider: event.provider, eventId: event.eventId } }) };
     }
   }
