@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
     expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
     expect(config.corsOrigins).toEqual([]);
+    expect(config.migrationLockTimeoutSeconds).toBe(300);
   });
 
   it('reads CORS_ORIGINS as exact origins, normalised the way browsers send Origin', () => {
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://admin.example.com,ftp://files.example.com'],
     ['CORS_ORIGINS', 'https://user:pw@admin.example.com'],
     ['CORS_ORIGINS', 'admin.example.com'],
+    ['MIGRATION_LOCK_TIMEOUT_SECONDS', 'soon'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {

@@ -22,7 +22,8 @@ export function buildDataSourceOptions(
     entityPrefix: config.tablePrefix,
     migrations: MIGRATIONS,
     migrationsTableName: `${config.tablePrefix}checkout_migrations`,
-    migrationsRun: true,
+    // Never at initialize(): runMigrations applies them under a database lock (run-migrations.ts).
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,

@@ -1,14 +1,20 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/index.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { runMigrations } from './run-migrations.js';
 
-/** `npm run migration:run`: applies pending migrations to the configured database and exits. */
+/**
+ * `npm run migration:run`: applies pending migrations to the configured database and exits. Same
+ * code path as the boot (runMigrations), so it waits for instances that are migrating and they
+ * wait for it.
+ */
 async function main(): Promise<void> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(loadConfig()), migrationsRun: false });
+  const config = loadConfig();
+  const dataSource = new DataSource(buildDataSourceOptions(config));
   await dataSource.initialize();
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    console.log(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'No pending migrations.');
+    const applied = await runMigrations(dataSource, { lockTimeoutSeconds: config.migrationLockTimeoutSeconds, logger: { log: (message) => console.log(message) } });
+    if (!applied.length) console.log('No pending migrations.');
   } finally {
     await dataSource.destroy();
   }

@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { isDuplicateKeyError } from '../../database/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
 import { UnknownRoleError, UserExistsError, UserNotFoundError } from './identity.errors.js';
@@ -104,7 +105,14 @@ export class IdentityService {
    */
   async ensureFirstAdmin(): Promise<void> {
     if ((await this.countUsers()) > 0) return;
-    const admin = await this.createUser({ login: 'admin', email: 'admin@localhost', role: 'administrator', displayName: 'Administrator' });
+    let admin: UserEntity;
+    try {
+      admin = await this.createUser({ login: 'admin', email: 'admin@localhost', role: 'administrator', displayName: 'Administrator' });
+    } catch (error) {
+      // Instances booting together on a fresh database: another one created `admin` just now.
+      if (error instanceof UserExistsError || isDuplicateKeyError(error)) return;
+      throw error;
+    }
     const { password } = await this.createApplicationPassword(admin.id, 'first boot', this.config.adminPassword);
     if (!this.config.adminPassword) {
       process.stdout.write(

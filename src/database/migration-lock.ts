@@ -1,0 +1,249 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { QueryRunner } from 'typeorm';
+import { BootError } from '../common/errors/boot-error.js';
+
+/** What the migration runner reports while it waits (a Nest Logger or the console). */
+export interface MigrationLogger {
+  log(message: string): void;
+}
+
+/** Instances (and `npm run migration:run`) take turns applying migrations to one database. */
+export interface MigrationLock {
+  /** Human-readable name of the lock, for logs and errors. */
+  readonly description: string;
+  /** Waits up to `timeoutSeconds` for the lock; MigrationLockTimeoutError when it does not come. */
+  acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** The boot waited for the migration lock longer than MIGRATION_LOCK_TIMEOUT_SECONDS. */
+export class MigrationLockTimeoutError extends BootError {
+  constructor(lock: string, holder: string, timeoutSeconds: number) {
+    super(
+      `Refusing to start: this process waited ${timeoutSeconds} s for the migration lock ${lock}, held by ${holder}. ` +
+        'Another instance (or `npm run migration:run`) is still applying migrations to this database, or is stuck doing so. ' +
+        'Let it finish, or stop it, then start again; MIGRATION_LOCK_TIMEOUT_SECONDS sets how long to wait.',
+    );
+    this.name = 'MigrationLockTimeoutError';
+  }
+}
+
+/** MySQL/MariaDB lock names are server-wide and at most 64 characters. */
+const MYSQL_LOCK_NAME_MAX = 64;
+
+/**
+ * The user-level lock name of one database's migrations: its migrations table, qualified by the
+ * database (GET_LOCK names are server-wide, so two databases on one server do not wait for each
+ * other, nor do two TABLE_PREFIXes in one database). Hashed when longer than the 64 characters
+ * MySQL allows.
+ */
+export function mysqlMigrationLockName(database: string, tablePrefix: string): string {
+  const name = `${database}.${tablePrefix}checkout_migrations`;
+  if (name.length <= MYSQL_LOCK_NAME_MAX) return name;
+  return `checkout_migrations:${createHash('sha256').update(`${database}\0${tablePrefix}`).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * MySQL/MariaDB: `GET_LOCK` on the connection that runs the migrations. The server holds the lock
+ * until RELEASE_LOCK or until that connection ends, so an instance killed mid-migration never
+ * leaves a stale lock behind. A waiting instance blocks inside GET_LOCK (no polling, no error).
+ */
+export class MysqlMigrationLock implements MigrationLock {
+  readonly description: string;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly name: string,
+  ) {
+    this.description = `"${name}" (MySQL/MariaDB GET_LOCK)`;
+  }
+
+  async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
+    if (await this.getLock(0)) return;
+    const holder = await this.holder();
+    logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${holder} is applying migrations.`);
+    if (await this.getLock(timeoutSeconds)) return;
+    throw new MigrationLockTimeoutError(this.description, await this.holder(), timeoutSeconds);
+  }
+
+  async release(): Promise<void> {
+    await this.runner.query('SELECT RELEASE_LOCK(?) AS released', [this.name]);
+  }
+
+  private async getLock(timeoutSeconds: number): Promise<boolean> {
+    const [row] = (await this.runner.query('SELECT GET_LOCK(?, ?) AS acquired', [this.name, timeoutSeconds])) as Array<{ acquired: number | string | null }>;
+    if (row?.acquired === null || row?.acquired === undefined) {
+      throw new Error(`GET_LOCK(${this.description}) failed (the server answered NULL: out of memory or the connection was killed)`);
+    }
+    return Number(row.acquired) === 1;
+  }
+
+  private async holder(): Promise<string> {
+    const [row] = (await this.runner.query('SELECT IS_USED_LOCK(?) AS holder', [this.name])) as Array<{ holder: number | string | null }>;
+    return row?.holder === null || row?.holder === undefined ? 'another connection' : `database connection ${row.holder}`;
+  }
+}
+
+/** How long a SQLite lock row held from another host stays valid without a heartbeat. */
+export const SQLITE_LOCK_TTL_MS = 30_000;
+const SQLITE_HEARTBEAT_MS = 5_000;
+const SQLITE_POLL_MS = 250;
+const SQLITE_LOCK_NAME = 'migrations';
+/** Lock rows this process holds (several data sources of one process, as in tests, are separate owners). */
+const heldByThisProcess = new Set<string>();
+
+interface LockRow {
+  owner: string;
+  acquired_at: number | string;
+  expires_at: number | string;
+}
+
+/**
+ * SQLite: a lock row in `{prefix}checkout_migration_lock`, a table created when missing (before
+ * any migration, so it is not one). Taking the lock is one atomic statement (an insert that does
+ * nothing when the row exists, or a compare-and-swap update of a stale row), then a read-back of
+ * the owner; SQLite serialises writers on the file, so two processes never both win. The holder
+ * refreshes the row every few seconds. A row is stale when its process is gone: on this host, its
+ * pid is not running (or is this process's pid without being one of its holders: an earlier
+ * process that had the same pid); from another host, its heartbeat stopped for SQLITE_LOCK_TTL_MS.
+ * Waiting is a poll that logs once and never an error.
+ */
+export class SqliteMigrationLock implements MigrationLock {
+  readonly description: string;
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly table: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.description = `"${SQLITE_LOCK_NAME}" (row of the SQLite table ${table})`;
+  }
+
+  async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
+    await this.ensureTable();
+    const giveUpAt = this.now() + timeoutSeconds * 1000;
+    let announced = false;
+    for (;;) {
+      const holder = await this.tryAcquire();
+      if (holder === null) {
+        heldByThisProcess.add(this.owner);
+        this.heartbeat = setInterval(() => void this.refresh().catch(() => undefined), SQLITE_HEARTBEAT_MS);
+        this.heartbeat.unref();
+        return;
+      }
+      if (this.now() >= giveUpAt) throw new MigrationLockTimeoutError(this.description, describeOwner(holder), timeoutSeconds);
+      if (!announced) {
+        announced = true;
+        logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${describeOwner(holder)} is applying migrations.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, SQLITE_POLL_MS));
+    }
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.heartbeat);
+    heldByThisProcess.delete(this.owner);
+    await this.runner.query(`DELETE FROM ${this.quoted} WHERE name = ? AND owner = ?`, [SQLITE_LOCK_NAME, this.owner]);
+  }
+
+  private get quoted(): string {
+    return `"${this.table}"`;
+  }
+
+  private async ensureTable(): Promise<void> {
+    const found = (await this.runner.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [this.table])) as unknown[];
+    if (found.length) return;
+    await this.withBusyRetry(() =>
+      this.runner.query(
+        `CREATE TABLE IF NOT EXISTS ${this.quoted} (name varchar(50) PRIMARY KEY NOT NULL, owner varchar(300) NOT NULL, acquired_at integer NOT NULL, expires_at integer NOT NULL)`,
+      ),
+    );
+  }
+
+  /** null when this process now holds the lock, otherwise the current holder. */
+  private async tryAcquire(): Promise<string | null> {
+    const now = this.now();
+    const expires = now + SQLITE_LOCK_TTL_MS;
+    const current = await this.read();
+    try {
+      if (!current) {
+        await this.runner.query(`INSERT INTO ${this.quoted} (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`, [
+          SQLITE_LOCK_NAME,
+          this.owner,
+          now,
+          expires,
+        ]);
+      } else if (current.owner !== this.owner && this.isStale(current, now)) {
+        await this.runner.query(`UPDATE ${this.quoted} SET owner = ?, acquired_at = ?, expires_at = ? WHERE name = ? AND owner = ?`, [
+          this.owner,
+          now,
+          expires,
+          SQLITE_LOCK_NAME,
+          current.owner,
+        ]);
+      }
+    } catch (error) {
+      // Another process is writing to the file right now (e.g. applying a migration): try again.
+      if (!isSqliteBusy(error)) throw error;
+    }
+    const after = await this.read();
+    return after?.owner === this.owner ? null : (after?.owner ?? current?.owner ?? 'another process');
+  }
+
+  private async refresh(): Promise<void> {
+    await this.runner.query(`UPDATE ${this.quoted} SET expires_at = ? WHERE name = ? AND owner = ?`, [this.now() + SQLITE_LOCK_TTL_MS, SQLITE_LOCK_NAME, this.owner]);
+  }
+
+  private async read(): Promise<LockRow | null> {
+    const rows = (await this.runner.query(`SELECT owner, acquired_at, expires_at FROM ${this.quoted} WHERE name = ?`, [SQLITE_LOCK_NAME])) as LockRow[];
+    return rows[0] ?? null;
+  }
+
+  private isStale(row: LockRow, now: number): boolean {
+    const owner = parseOwner(row.owner);
+    if (owner && owner.host === hostname()) {
+      // Our own pid: held by another data source of this process, or left by an earlier process
+      // that had the same pid (a container's pid 1 after a restart).
+      return owner.pid === process.pid ? !heldByThisProcess.has(row.owner) : !isRunning(owner.pid);
+    }
+    return Number(row.expires_at) < now;
+  }
+
+  private async withBusyRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isSqliteBusy(error) || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, SQLITE_POLL_MS));
+      }
+    }
+  }
+}
+
+function parseOwner(owner: string): { host: string; pid: number } | null {
+  const match = /^(.*):(\d+):[0-9a-f]{8}$/.exec(owner);
+  return match ? { host: match[1], pid: Number(match[2]) } : null;
+}
+
+function describeOwner(owner: string): string {
+  const parsed = parseOwner(owner);
+  return parsed ? `process ${parsed.pid} on ${parsed.host}` : `"${owner}"`;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code ?? '';
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_');
+}
