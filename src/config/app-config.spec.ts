@@ -8,7 +8,14 @@ describe('loadConfig', () => {
     expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
     expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
     expect(config.corsOrigins).toEqual([]);
+    expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
+  });
+
+  it('reads REDIS_KEY_PREFIX (printable, no spaces, at most 64 characters; empty is the default)', () => {
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'shop-2:{eu}:' }).redisKeyPrefix).toBe('shop-2:{eu}:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'p'.repeat(64) }).redisKeyPrefix).toBe('p'.repeat(64));
+    expect(loadConfig({ REDIS_KEY_PREFIX: '' }).redisKeyPrefix).toBe('checkout:');
   });
 
   it('reads CORS_ORIGINS as exact origins, normalised the way browsers send Origin', () => {
@@ -35,6 +42,11 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://admin.example.com,ftp://files.example.com'],
     ['CORS_ORIGINS', 'https://user:pw@admin.example.com'],
     ['CORS_ORIGINS', 'admin.example.com'],
+    ['REDIS_KEY_PREFIX', 'two words:'],
+    ['REDIS_KEY_PREFIX', 'tab\there:'],
+    ['REDIS_KEY_PREFIX', 'ünïcode:'],
+    ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
+    ['REDIS_URL', 'redis://127.0.0.1:6379/0?keyPrefix=other:'],
     ['MIGRATION_LOCK_TIMEOUT_SECONDS', 'soon'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;

@@ -33,6 +33,11 @@ export interface AppConfig {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /**
+   * REDIS_KEY_PREFIX: every key this service writes to Redis starts with it (the client's
+   * keyPrefix), so several services or installations can share one Redis.
+   */
+  redisKeyPrefix: string;
   /** Explicit secret from CHECKOUT_SECRET; when absent the key file under dataDir is used. */
   checkoutSecret?: string;
   adminPassword?: string;
@@ -89,7 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('DATABASE_URL', 'must be a mysql://, mariadb:// or sqlite: URL');
   }
   const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl) envUrl({ REDIS_URL: redisUrl }, 'REDIS_URL', '', ['redis:', 'rediss:']);
+  if (redisUrl) {
+    envUrl({ REDIS_URL: redisUrl }, 'REDIS_URL', '', ['redis:', 'rediss:']);
+    // ioredis would read a keyPrefix from the URL's query and then silently lose it to REDIS_KEY_PREFIX.
+    if (new URL(redisUrl).searchParams.has('keyPrefix')) throw new ConfigError('REDIS_URL', 'must not carry a keyPrefix; set REDIS_KEY_PREFIX instead');
+  }
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl) envUrl({ SMTP_URL: smtpUrl }, 'SMTP_URL', '', ['smtp:', 'smtps:']);
   const adminPassword = env.CHECKOUT_ADMIN_PASSWORD || undefined;
@@ -108,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     dataDir: envString(env, 'DATA_DIR', './data'),
     redisUrl,
+    redisKeyPrefix: envMatch({ REDIS_KEY_PREFIX: envString(env, 'REDIS_KEY_PREFIX', 'checkout:') }, 'REDIS_KEY_PREFIX', 'checkout:', /^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, at most 64 characters'),
     checkoutSecret,
     adminPassword,
     plan: envEnum(env, 'CHECKOUT_PLAN', ['free', 'pro'] as const, 'free'),

@@ -142,7 +142,7 @@ describe('failed login rate limit shared through Redis', () => {
   let second: TestApp;
 
   beforeAll(async () => {
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
+    const env = { ...redis.env, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
     first = await startTestApp(env);
     // Two instances: on SQLite they share only Redis; on MariaDB the database as well.
     second = await startTestApp(env, { keepDatabase: true });
@@ -161,7 +161,7 @@ describe('failed login rate limit shared through Redis', () => {
     const blocked = await request(second.http).get(`${second.base}/plugin/info`).set('Authorization', second.admin.auth);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await redis.keys()).some((key) => key.includes('checkout:failed-login:'))).toBe(true);
+    expect((await redis.keys()).some((key) => key.startsWith(`${redis.prefix}failed-login:`))).toBe(true);
   });
 });
 

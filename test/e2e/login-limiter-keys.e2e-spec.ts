@@ -45,7 +45,7 @@ function describeKeys(store: 'memory' | 'redis', env: () => Record<string, strin
 describeKeys('memory', () => ({}));
 
 const prefix = `checkout-test:${randomUUID()}:`;
-describeKeys('redis', () => ({ REDIS_URL: `${REDIS_URL}/0?keyPrefix=${encodeURIComponent(prefix)}` }));
+describeKeys('redis', () => ({ REDIS_URL, REDIS_KEY_PREFIX: prefix }));
 
 afterAll(async () => {
   const cleaner = new Redis(REDIS_URL);

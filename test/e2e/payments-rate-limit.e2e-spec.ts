@@ -123,7 +123,7 @@ describe('the public payment limit', () => {
 });
 
 describe('rate limits shared by two instances through Redis', () => {
-  // Every key of this run lives under its own prefix (ioredis reads keyPrefix from the URL).
+  // Every key of this run lives under its own prefix (REDIS_KEY_PREFIX).
   const redis = redisNamespace('payment-limits');
   let first: TestApp;
   let second: TestApp;
@@ -132,8 +132,8 @@ describe('rate limits shared by two instances through Redis', () => {
 
   beforeAll(async () => {
     // Both boot before any data is written: on MySQL they share (and the second empties) one database.
-    first = await startTestApp({ REDIS_URL: redis.url });
-    second = await startTestApp({ REDIS_URL: redis.url });
+    first = await startTestApp(redis.env);
+    second = await startTestApp(redis.env);
     firstForm = await checkoutReady(first);
     secondForm = await checkoutReady(second);
   });
@@ -152,6 +152,6 @@ describe('rate limits shared by two instances through Redis', () => {
 
   it('keeps the counters in Redis under the run’s prefix', async () => {
     const keys = await redis.keys();
-    expect(keys.some((key) => key.includes('checkout:rate-limit:new_payment:'))).toBe(true);
+    expect(keys.some((key) => key.startsWith(`${redis.prefix}{rate-limit:new_payment:`))).toBe(true);
   });
 });

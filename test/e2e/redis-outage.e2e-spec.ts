@@ -112,7 +112,7 @@ describe('Redis going away and coming back while the service runs', () => {
   beforeAll(async () => {
     logs = spyOnLogs();
     await proxy.start();
-    t = await startTestApp({ REDIS_URL: `redis://${REDIS_HOST}:${proxy.port}/0?keyPrefix=${encodeURIComponent(prefix)}` });
+    t = await startTestApp({ REDIS_URL: `redis://${REDIS_HOST}:${proxy.port}/0`, REDIS_KEY_PREFIX: prefix });
   });
   afterAll(async () => {
     await t.close();

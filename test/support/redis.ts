@@ -7,20 +7,18 @@ export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /**
  * Keys of one test under a prefix of their own. Test files run in parallel workers, and other
  * checkouts may run the suite against the same Redis: counters of one test must never meet
- * another's. `url` is a REDIS_URL whose client (ioredis reads `keyPrefix` from the URL) writes
- * every key under `prefix`; `keys()` lists them, `clear()` deletes them.
+ * another's. `env` points an app at the test Redis with every key under `prefix`
+ * (REDIS_KEY_PREFIX); `keys()` lists them, `clear()` deletes them.
  */
 export interface RedisNamespace {
   prefix: string;
-  url: string;
+  env: { REDIS_URL: string; REDIS_KEY_PREFIX: string };
   keys(): Promise<string[]>;
   clear(): Promise<void>;
 }
 
 export function redisNamespace(name: string): RedisNamespace {
   const prefix = `checkout-test:${name}:${randomUUID()}:`;
-  const url = new URL(TEST_REDIS_URL);
-  url.searchParams.set('keyPrefix', prefix);
   const withClient = async <T>(work: (redis: Redis) => Promise<T>): Promise<T> => {
     const redis = new Redis(TEST_REDIS_URL);
     try {
@@ -32,7 +30,7 @@ export function redisNamespace(name: string): RedisNamespace {
   const keys = () => withClient((redis) => redis.keys(`${prefix}*`));
   return {
     prefix,
-    url: url.toString(),
+    env: { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix },
     keys,
     clear: () =>
       withClient(async (redis) => {

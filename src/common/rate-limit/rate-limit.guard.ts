@@ -31,9 +31,12 @@ export class RateLimitGuard extends ThrottlerGuard {
     return clientKey((request as unknown as Request).ip);
   }
 
-  /** One counter per limit and client, shared by every route that uses the limit. */
+  /**
+   * One counter per limit and client, shared by every route that uses the limit. In Redis the
+   * storage makes it `{REDIS_KEY_PREFIX}{rate-limit:<name>:<client>:<name>}:hits` (and `:blocked`).
+   */
   protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
-    return `checkout:rate-limit:${name}:${tracker}`;
+    return `rate-limit:${name}:${tracker}`;
   }
 
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {

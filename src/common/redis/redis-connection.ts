@@ -35,7 +35,8 @@ export class RedisUnavailableError extends UnavailableError {
 }
 
 /**
- * The shared Redis connection (REDIS_URL), or none. Every use goes through `run`, which refuses at
+ * The shared Redis connection (REDIS_URL), or none. Keys are written under REDIS_KEY_PREFIX: callers
+ * name keys without it (`failed-login:…`). Every use goes through `run`, which refuses at
  * once with RedisUnavailableError while the connection is not ready and turns any connection
  * failure into one, so callers answer 503 quickly instead of 500 late. The client's error events
  * are handled here: the connection state is logged once per change (unreachable / reachable
@@ -49,7 +50,9 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   private reported: 'up' | 'down' | null = null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.client = config.redisUrl ? new Redis(config.redisUrl, REDIS_CLIENT_OPTIONS) : null;
+    // Every key this service sends lives under REDIS_KEY_PREFIX (ioredis prefixes the keys of every
+    // command, scripts' KEYS included), so services sharing one Redis never share a counter.
+    this.client = config.redisUrl ? new Redis(config.redisUrl, { ...REDIS_CLIENT_OPTIONS, keyPrefix: config.redisKeyPrefix }) : null;
     this.client?.on('ready', () => this.markUp());
     this.client?.on('error', (error: Error) => this.markDown(error));
     this.client?.on('close', () => this.markDown());

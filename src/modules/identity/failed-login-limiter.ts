@@ -97,7 +97,8 @@ export class FailedLoginLimiter {
     return this.memory.size;
   }
 
+  /** In Redis `{REDIS_KEY_PREFIX}failed-login:<client>` (the client adds the prefix). */
   private key(client: string): string {
-    return `checkout:failed-login:${client}`;
+    return `failed-login:${client}`;
   }
 }
