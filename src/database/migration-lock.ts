@@ -79,9 +79,14 @@ export class MysqlMigrationLock implements MigrationLock {
     return Number(row.acquired) === 1;
   }
 
+  /** For the log and the error only: some MySQL-compatible servers lack IS_USED_LOCK (older TiDB releases). */
   private async holder(): Promise<string> {
-    const [row] = (await this.runner.query('SELECT IS_USED_LOCK(?) AS holder', [this.name])) as Array<{ holder: number | string | null }>;
-    return row?.holder === null || row?.holder === undefined ? 'another connection' : `database connection ${row.holder}`;
+    try {
+      const [row] = (await this.runner.query('SELECT IS_USED_LOCK(?) AS holder', [this.name])) as Array<{ holder: number | string | null }>;
+      return row?.holder === null || row?.holder === undefined ? 'another connection' : `database connection ${row.holder}`;
+    } catch {
+      return 'another connection';
+    }
   }
 }
 
