@@ -11,6 +11,11 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 /**
  * Instances booted at the same moment on a fresh database (a rolling deploy, a scaled-out start):
  * each migration is applied once, no instance logs an error, every one becomes ready.
+ *
+ * On MariaDB the three apps of this process race on separate connections (without the migration
+ * lock: "Table 'wp_roles' already exists" and TypeORM's retries). On SQLite they cannot: the
+ * driver is synchronous, so boots in one process do not interleave; the proof for several
+ * processes on one SQLite file is the multi-instance suite (npm run test:multi).
  */
 
 /** A fresh database of this suite's kind: an empty MariaDB sibling, or a new SQLite file. */
