@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { QueryRunner } from 'typeorm';
-import { BootError } from '../common/errors/boot-error.js';
+import { BootError } from '../common/errors/index.js';
 
 /** What the migration runner reports while it waits (a Nest Logger or the console). */
 export interface MigrationLogger {
