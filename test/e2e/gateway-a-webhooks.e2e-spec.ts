@@ -760,8 +760,10 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
         await new Promise((resolve) => setTimeout(resolve, 150));
         throw connectionLost();
       }).mockImplementation(transition);
-      const first = post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
-      await new Promise((resolve) => setTimeout(resolve, 40));
+      const eventId = JSON.parse(body).id as string;
+      const first = post(body, { 'Gateway-A-Signature': signPayload(body, secret) }).then((res) => res);
+      // The second delivery arrives once the first has claimed the event.
+      for (let i = 0; i < 100 && (await storedEvent(eventId))?.status !== 'processing'; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
       const second = post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
       const [a, b] = await Promise.all([first, second]);
       expect(a.status).toBe(503);

@@ -184,6 +184,7 @@ describe('operations: reconciliation, doctor and slow providers', () => {
       // Migrated (as the service does at boot): ok. The app's own database is migrated too when it is a server database.
       const migrated = new DataSource(buildDataSourceOptions(fileConfig));
       await migrated.initialize();
+      await migrated.runMigrations();
       await migrated.destroy();
       expect(await databasePreflight(fileConfig)).toMatchObject({ name: 'database', status: 'ok' });
       if (t().config.databaseUrl?.startsWith('mysql')) expect(await databasePreflight(t().config)).toMatchObject({ name: 'database', status: 'ok' });

@@ -134,6 +134,8 @@ describe('instances on one MariaDB database and one Redis', () => {
       GATEWAY_A_API_BASE: fake.url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      // A sweep every second on every instance: the lease must keep it to one at a time.
+      RECONCILE_INTERVAL_SECONDS: '1',
     }).then((instance) => {
       dataDirs.set(instance, dataDir);
       return instance;
@@ -326,7 +328,36 @@ describe('instances on one MariaDB database and one Redis', () => {
     for (const instance of [a, b]) expect(instance.errors()).toEqual([]);
   });
 
-  it.todo('run the reconcile task (RECONCILE_INTERVAL_SECONDS) on one instance at a time: the reconcile runner is another issue');
+  it('reconcile a payment whose webhook never arrived once, though both instances sweep every second', async () => {
+    const record = await createRecord(a, '198.51.100.13');
+    expect(record.status).toBe(201);
+    const paymentId = record.body.payment_id as number;
+    const reference = {
+      payment_id: paymentId,
+      payment_secret: record.body.payment_secret,
+      checkout_token: record.body.checkout_token,
+      form_id: formId,
+      payment_gateway: 'gateway_a',
+      payment_method: 'ccard',
+      amount: record.body.amount,
+      currency: record.body.currency,
+    };
+    const intent = await call(b, 'POST', `${REST}/gateway-a/payment-intent-or-setup`, { client: '198.51.100.13', body: reference });
+    expect(intent.status).toBe(200);
+    const intentId = intent.body.intent_id as string;
+    // The payer pays; the webhook never comes. Ten minutes pass (the sweep leaves younger records to their webhook).
+    fake.resources.setIntentStatus(intentId, 'succeeded');
+    fake.clearRequests();
+    await db.query(`UPDATE ${PREFIX}checkout_payments SET updated_at = DATE_SUB(UTC_TIMESTAMP(3), INTERVAL 10 MINUTE) WHERE id = ?`, [paymentId]);
+
+    const status = async () => ((await db.query(`SELECT status FROM ${PREFIX}checkout_payments WHERE id = ?`, [paymentId]))[0] as Array<{ status: string }>)[0].status;
+    await eventually('reconciled', status, (value) => value === 'completed', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // further sweeps on both instances
+    expect(fake.requestsTo('GET', `/v1/payment_intents/${intentId}`)).toHaveLength(1);
+    const [log] = await db.query(`SELECT context FROM ${PREFIX}checkout_log WHERE payment_id = ? AND event = 'status_changed'`, [paymentId]);
+    expect((log as Array<{ context: string }>).map((row) => JSON.parse(row.context).source)).toEqual(['reconcile']);
+    for (const instance of [a, b]) expect(instance.errors()).toEqual([]);
+  });
 
   it('lose no acknowledged record when one instance is killed (SIGKILL) in the middle of a burst', async () => {
     const total = 60;

@@ -18,7 +18,8 @@ export interface RedisNamespace {
 }
 
 export function redisNamespace(name: string): RedisNamespace {
-  const prefix = `checkout-test:${name}:${randomUUID()}:`;
+  // REDIS_KEY_PREFIX allows 64 characters.
+  const prefix = `t:${name.slice(0, 20)}:${randomUUID().slice(0, 13)}:`;
   const withClient = async <T>(work: (redis: Redis) => Promise<T>): Promise<T> => {
     const redis = new Redis(TEST_REDIS_URL);
     try {
