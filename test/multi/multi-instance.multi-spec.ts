@@ -170,6 +170,18 @@ describe('instances on one MariaDB database and one Redis', () => {
       body: { form_id: formId, payment_gateway: 'gateway_a', payment_method: 'ccard', plan_index: 0, price_index: 0, email_address: 'payer@example.test', first_name: 'Ada' },
     });
 
+  /** The signed reference of a created record, as the payer's browser sends it to the payment routes. */
+  const referenceOf = (record: Answer) => ({
+    payment_id: record.body.payment_id,
+    payment_secret: record.body.payment_secret,
+    checkout_token: record.body.checkout_token,
+    form_id: formId,
+    payment_gateway: 'gateway_a',
+    payment_method: 'ccard',
+    amount: record.body.amount,
+    currency: record.body.currency,
+  });
+
   beforeAll(async () => {
     fake = await startFakeGatewayA();
     databaseUrl = await peerDatabaseUrl('multi');
@@ -256,16 +268,7 @@ describe('instances on one MariaDB database and one Redis', () => {
     const record = await createRecord(a, '198.51.100.12');
     expect(record.status).toBe(201);
     const paymentId = record.body.payment_id as number;
-    const reference = {
-      payment_id: paymentId,
-      payment_secret: record.body.payment_secret,
-      checkout_token: record.body.checkout_token,
-      form_id: formId,
-      payment_gateway: 'gateway_a',
-      payment_method: 'ccard',
-      amount: record.body.amount,
-      currency: record.body.currency,
-    };
+    const reference = referenceOf(record);
     const intent = await call(b, 'POST', `${REST}/gateway-a/payment-intent-or-setup`, { client: '198.51.100.12', body: reference });
     expect(intent.status).toBe(200);
     const intentId = intent.body.intent_id as string;
@@ -332,16 +335,7 @@ describe('instances on one MariaDB database and one Redis', () => {
     const record = await createRecord(a, '198.51.100.13');
     expect(record.status).toBe(201);
     const paymentId = record.body.payment_id as number;
-    const reference = {
-      payment_id: paymentId,
-      payment_secret: record.body.payment_secret,
-      checkout_token: record.body.checkout_token,
-      form_id: formId,
-      payment_gateway: 'gateway_a',
-      payment_method: 'ccard',
-      amount: record.body.amount,
-      currency: record.body.currency,
-    };
+    const reference = referenceOf(record);
     const intent = await call(b, 'POST', `${REST}/gateway-a/payment-intent-or-setup`, { client: '198.51.100.13', body: reference });
     expect(intent.status).toBe(200);
     const intentId = intent.body.intent_id as string;

@@ -2,6 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute } from '../../common/auth/index.js';
+import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { listOutcomeOf, type WebhookEventEntity, WebhookEventRepository } from '../webhooks/index.js';
 import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js';
@@ -24,13 +25,12 @@ export class WebhookEventsController {
       'An addition to the interface. Filters: `gateway`, `mode`, `outcome` (processed, ignored, rejected, failed, pending). ' +
       'Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.',
   })
-  @ApiOkResponse({ type: WebhookEventDto, isArray: true })
+  @ApiOkResponse({ type: WebhookEventDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)
   async list(@Query() query: WebhookEventsQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookEventDto[]> {
     const perPage = query.per_page ?? 20;
     const [rows, total] = await this.events.page({ provider: query.gateway, mode: query.mode, outcome: query.outcome }, ((query.page ?? 1) - 1) * perPage, perPage);
-    response.setHeader('X-WP-Total', String(total));
-    response.setHeader('X-WP-TotalPages', String(Math.ceil(total / perPage)));
+    setPagingHeaders(response, total, perPage);
     return rows.map(toDto);
   }
 }

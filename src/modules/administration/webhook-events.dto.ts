@@ -1,27 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ToInteger } from '../../common/validation/index.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../common/http/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { WEBHOOK_EVENT_OUTCOMES, type WebhookEventListOutcome } from '../webhooks/index.js';
 
-/** GET /administration/webhook-events: paged like /payment/history, with filters. */
-export class WebhookEventsQueryDto {
-  /** Page number, from 1 */
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page?: number;
-
-  /** Entries per page (at most 100, default 20) */
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  per_page?: number;
-
+/** GET /administration/webhook-events: paged like /payment/history (default 20 per page), with filters. */
+export class WebhookEventsQueryDto extends PageQueryDto {
   /** Only this gateway's events */
   @IsOptional()
   @IsIn(CHECKOUT_GATEWAYS)

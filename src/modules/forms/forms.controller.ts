@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { PositiveIntPipe } from '../../common/validation/index.js';
@@ -28,13 +29,12 @@ export class FormsController {
   @Get()
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOkResponse({ type: [PaymentFormDto], headers: { 'X-WP-Total': { schema: { type: 'integer' } }, 'X-WP-TotalPages': { schema: { type: 'integer' } } } })
+  @ApiOkResponse({ type: [PaymentFormDto], headers: PAGING_HEADERS })
   @ApiOperation({ operationId: 'formsList', summary: 'List payment forms, newest first (paged)' })
   async list(@Query() query: ListPaymentFormsQueryDto, @Res({ passthrough: true }) res: Response): Promise<PaymentFormDto[]> {
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const page = await this.forms.list({ page: query.page ?? 1, perPage, status: query.status });
-    res.setHeader('X-WP-Total', String(page.total));
-    res.setHeader('X-WP-TotalPages', String(Math.ceil(page.total / perPage)));
+    setPagingHeaders(res, page.total, perPage);
     return page.items.map(toPaymentFormDto);
   }
 

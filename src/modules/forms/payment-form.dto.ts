@@ -1,7 +1,8 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { PageQueryDto } from '../../common/http/index.js';
+import { IsOmittable, Trim } from '../../common/validation/index.js';
 import type { FormStatus } from './form-settings.js';
 import { PaymentFormSettingsDto } from './payment-form-settings.dto.js';
 
@@ -47,23 +48,8 @@ export class CreatePaymentFormDto {
 // skipNullProperties: false: a field may be left out, but `null` is validated (and refused).
 export class UpdatePaymentFormDto extends PartialType(CreatePaymentFormDto, { skipNullProperties: false }) {}
 
-export class ListPaymentFormsQueryDto {
-  /** 1-based page number */
-  @IsOptional()
-  @ToInteger()
-  @Max(100000)
-  @Min(1)
-  @IsInt()
-  page?: number;
-
-  /** Forms per page (at most 100, default 20) */
-  @IsOptional()
-  @ToInteger()
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  per_page?: number;
-
+/** Paged (default 20 per page), optionally by status. */
+export class ListPaymentFormsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(FORM_STATUSES)
   status?: FormStatus;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ToInteger } from '../../common/validation/index.js';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../common/http/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { PaymentReferenceDto } from './payment-reference.dto.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
@@ -45,21 +45,5 @@ export class TransactionStatusDto {
   date: string;
 }
 
-/** Section B: GET /payment/history */
-export class PaymentHistoryQueryDto {
-  /** Page number, from 1 */
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
-  page?: number;
-
-  /** Entries per page (at most 100, default 10) */
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  per_page?: number;
-}
+/** Section B: GET /payment/history (default 10 per page) */
+export class PaymentHistoryQueryDto extends PageQueryDto {}

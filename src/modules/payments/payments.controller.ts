@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
@@ -85,12 +86,12 @@ export class PaymentHistoryController {
   @Get('history')
   @AdminRoute()
   @ApiOperation({ operationId: 'paymentHistory', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
-  @ApiOkResponse({ type: TransactionStatusDto, isArray: true })
+  @ApiOkResponse({ type: TransactionStatusDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)
   async history(@Query() query: PaymentHistoryQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionStatusDto[]> {
-    const { entries, total, totalPages } = await this.queries.history(query.page ?? 1, query.per_page ?? 10);
-    response.setHeader('X-WP-Total', String(total));
-    response.setHeader('X-WP-TotalPages', String(totalPages));
+    const perPage = query.per_page ?? 10;
+    const { entries, total } = await this.queries.history(query.page ?? 1, perPage);
+    setPagingHeaders(response, total, perPage);
     return entries;
   }
 }
