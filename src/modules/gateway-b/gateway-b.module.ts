@@ -3,6 +3,7 @@ import { ClockModule } from '../../common/clock/index.js';
 import { GatewaysModule } from '../gateways/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { SettingsModule } from '../settings/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
 import { GatewayBCaptureService } from './checkout/gateway-b-capture.service.js';
 import { GatewayBCheckoutController } from './checkout/gateway-b-checkout.controller.js';
 import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
@@ -11,6 +12,9 @@ import { GatewayBFailures } from './client/gateway-b-failures.js';
 import { GatewayBScope } from './client/gateway-b-scope.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
 import { GatewayBAdapter } from './gateway-b.adapter.js';
+import { GatewayBEventSource } from './webhook/gateway-b-event-source.js';
+import { GatewayBSignatureVerifier } from './webhook/gateway-b-signature.verifier.js';
+import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controller.js';
 
 /**
  * Gateway B (the wallet gateway, PayPal Orders v2 over its REST API), one vertical slice in the
@@ -21,8 +25,8 @@ import { GatewayBAdapter } from './gateway-b.adapter.js';
  * intake; nothing but the application module imports it.
  */
 @Module({
-  imports: [ClockModule, GatewaysModule, PaymentsModule, SettingsModule],
-  controllers: [GatewayBCheckoutController],
+  imports: [ClockModule, GatewaysModule, PaymentsModule, SettingsModule, WebhooksModule],
+  controllers: [GatewayBCheckoutController, GatewayBWebhookController],
   providers: [
     GatewayBAdapter,
     GatewayBClientFactory,
@@ -31,6 +35,8 @@ import { GatewayBAdapter } from './gateway-b.adapter.js';
     GatewayBCredentialsService,
     GatewayBOrdersService,
     GatewayBCaptureService,
+    GatewayBSignatureVerifier,
+    GatewayBEventSource,
   ],
 })
 export class GatewayBModule {}
