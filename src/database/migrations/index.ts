@@ -6,6 +6,7 @@ import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-Create
 import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
 import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
 import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
+import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateWebhookSubscriptionStates1764115850000,
   AddPaymentSetupAmount1764115900000,
   AddWebhookEventClaims1764116000000,
+  AllowWebhookEventsWithoutMode1764116200000,
 ];

@@ -38,6 +38,12 @@ export class PaymentQueriesService {
     return { entries: rows.map(toTransactionStatus), total, totalPages: Math.ceil(total / perPage) };
   }
 
+  /** The record section B's `transaction_id` names: its provider payment id, or the local id while it has none. */
+  async findByTransactionId(transactionId: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByTransactionId(transactionId);
+    return row ? toPaymentRecord(row) : null;
+  }
+
   async findById(id: number): Promise<PaymentRecord | null> {
     const row = await this.payments.findById(id);
     return row ? toPaymentRecord(row) : null;
