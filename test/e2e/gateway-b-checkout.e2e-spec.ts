@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import {
   captureOrder,
@@ -161,6 +162,15 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       expect(stale.status).toBe(409);
       expectWpError(stale.body, 'checkout_contract_mismatch', 409);
       expect(sandbox.apiCalls()).toEqual([]);
+    });
+
+    it('replaces a reference the provider does not know (the record came from the other gateway)', async () => {
+      const rec = await record();
+      await t.app.get(PaymentLedgerService).recordProviderDetails(rec.sync.payment_id, { providerPaymentRef: 'pi_3FromGatewayA' }, 'test');
+      const res = await createOrder(t, rec);
+      expect(res.status).toBe(200);
+      expect(sandbox.apiCalls().map((call) => `${call.method} ${call.path} ${call.status}`)).toEqual(['GET /v2/checkout/orders/pi_3FromGatewayA 404', 'POST /v2/checkout/orders 201']);
+      expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ provider_payment_ref: res.body.order_id });
     });
 
     it('refuses to change the amount under an approved order (sync-details 409, read from the provider)', async () => {
@@ -358,16 +368,16 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
 
     it('a create that times out: 503 checkout_gateway_unavailable with Retry-After; the retry gets the same order', async () => {
       const rec = await record();
-      sandbox.fault({ method: 'POST', path: '/v2/checkout/orders', delayMs: 1500 });
+      sandbox.fault({ method: 'POST', path: '/v2/checkout/orders', delayMs: 2500 });
       const started = Date.now();
       const res = await createOrder(t, rec);
       expect(res.status).toBe(503);
       expectWpError(res.body, 'checkout_gateway_unavailable', 503);
       expect(res.headers['retry-after']).toBe('5');
-      expect(Date.now() - started).toBeLessThan(1500);
+      expect(Date.now() - started).toBeLessThan(2500);
       expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ provider_payment_ref: null });
       // The provider still made the order; the same PayPal-Request-Id answers it again.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
       const retry = await createOrder(t, rec);
       expect(retry.status).toBe(200);
       const creates = sandbox.callsTo('POST', '/v2/checkout/orders');

@@ -117,7 +117,7 @@ describe('gateway B admin settings (POST /payment-gateway/save-settings and the 
       const dropped = await post('/payment-gateway/save-settings', settings());
       expect(dropped.status).toBe(503);
       expectWpError(dropped.body, 'checkout_gateway_unavailable', 503);
-      bed.sandbox.fault({ path: '/v1/oauth2/token', delayMs: 1500 });
+      bed.sandbox.fault({ path: '/v1/oauth2/token', delayMs: 2500 });
       const slow = await post('/payment-gateway/save-settings', settings());
       expect(slow.status).toBe(503);
       expect(await stored('test')).toEqual({ email: null, client_id: null, secret: null });

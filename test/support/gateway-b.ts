@@ -25,7 +25,7 @@ export async function startGatewayBTestBed(env: Record<string, string | undefine
   const t = await startTestApp({
     GATEWAY_B_API_BASE_TEST: sandbox.url,
     GATEWAY_B_API_BASE_LIVE: live.url,
-    GATEWAY_B_TIMEOUT_MS: '700',
+    GATEWAY_B_TIMEOUT_MS: '1000',
     RATE_LIMIT_NEW_PAYMENT: '10000',
     RATE_LIMIT_PUBLIC_PAYMENT: '10000',
     ...env,

@@ -5,7 +5,7 @@ import { MoneyFormatError } from '../../../common/money/index.js';
 import type { HeldProviderPayment } from '../../gateways/index.js';
 import { InvalidPaymentStateError, PaymentLedgerService, type PaymentRecord } from '../../payments/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
-import type { GatewayBClient } from '../client/gateway-b-client.js';
+import { type GatewayBClient, isGatewayBOrderId } from '../client/gateway-b-client.js';
 import { GatewayBRefusedError } from '../client/gateway-b-errors.js';
 import { GatewayBFailures } from '../client/gateway-b-failures.js';
 import { isGatewayBCurrency, toGatewayBAmount } from '../client/gateway-b-money.js';
@@ -93,8 +93,10 @@ export class GatewayBOrdersService {
     }
   }
 
-  /** The order the record holds; null when PayPal does not know it (any more) for these credentials. */
+  /** The order the record holds; null when PayPal does not know it (any more) for these credentials, or it is no order id. */
   private async readHeldOrder(client: GatewayBClient, orderId: string): Promise<GatewayBOrder | null> {
+    // A reference of another gateway (the record switched gateways) is no order of this one.
+    if (!isGatewayBOrderId(orderId)) return null;
     try {
       return await client.getOrder(orderId);
     } catch (error) {
