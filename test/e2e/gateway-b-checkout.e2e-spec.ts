@@ -18,6 +18,8 @@ import { expectWpError } from '../support/http.js';
 import { createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
 
+/** A parsed JSON body; `any` keeps the many assertions on answers short. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = Record<string, any>;
 
 describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/capture)', () => {

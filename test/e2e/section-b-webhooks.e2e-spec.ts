@@ -9,6 +9,8 @@ import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 
+/** A parsed JSON body; `any` keeps the many assertions on answers short. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Body = Record<string, any>;
 
 describe('section B webhooks (POST /webhook/receive, GET /webhook/status, POST /webhook/rotate-secret)', () => {
