@@ -304,14 +304,57 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       expect(again.body.order_id).not.toBe(orderId);
     });
 
-    it('an order the payer has not approved yet: 409, the payment unchanged', async () => {
+    it('an order the payer has not approved yet: 409, nothing sent to capture, the payment unchanged', async () => {
       const rec = await record();
       const order = await createOrder(t, rec);
       const res = await captureOrder(t, rec, order.body.order_id);
       expect(res.status).toBe(409);
       expectWpError(res.body, 'checkout_invalid_state', 409);
+      expect(sandbox.callsTo('POST', `/v2/checkout/orders/${order.body.order_id}/capture`)).toEqual([]);
       expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ status: 'pending', provider_capture_ref: null });
       expect(await logEvents(t, rec.sync.payment_id)).toContain('capture_not_approved');
+      // Approved later, the same order is captured.
+      sandbox.approveOrder(order.body.order_id);
+      expect((await captureOrder(t, rec, order.body.order_id)).body.status).toBe('completed');
+    });
+
+    it('an order made for an amount the payment no longer has is not captured (409, no money moves)', async () => {
+      const rec = await record({ plan_index: 1, amount: 1200 });
+      const order = await createOrder(t, rec);
+      // The payer changes the amount (allowed: the order is not approved yet), then approves the old order in a popup left open.
+      const updated = await updateGatewayBRecord(t, rec, { plan_index: 1, amount: 1300 });
+      expect(updated.status).toBe(200);
+      sandbox.approveOrder(order.body.order_id);
+      const changed: GatewayBRecord = { sync: updated.body as SyncAnswer, reference: referenceOf(updated.body as SyncAnswer, form.id, 'gateway_b', 'standard_checkout') };
+      sandbox.clearCalls();
+      const res = await captureOrder(t, changed, order.body.order_id);
+      expect(res.status).toBe(409);
+      expectWpError(res.body, 'checkout_contract_mismatch', 409);
+      expect(res.body.message).toContain('amount');
+      expect(sandbox.callsTo('POST', `/v2/checkout/orders/${order.body.order_id}/capture`)).toEqual([]);
+      expect(sandbox.order(order.body.order_id)).toMatchObject({ status: 'APPROVED' });
+      expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ status: 'pending', amount: 1300 });
+    });
+
+    it('a declined funding source: 409, the payer approves again and the next capture goes out under a new request id', async () => {
+      const rec = await record();
+      const orderId = await orderedAndApproved(rec);
+      sandbox.fault({
+        method: 'POST',
+        path: `/v2/checkout/orders/${orderId}/capture`,
+        status: 422,
+        body: { name: 'UNPROCESSABLE_ENTITY', message: 'The requested action could not be performed.', debug_id: 'f00dfeed12345', details: [{ issue: 'INSTRUMENT_DECLINED', description: 'The instrument presented was either declined by the processor or bank.' }] },
+      });
+      const declined = await captureOrder(t, rec, orderId);
+      expect(declined.status).toBe(409);
+      expectWpError(declined.body, 'checkout_invalid_state', 409);
+      expect(JSON.stringify(declined.body)).not.toContain('processor or bank');
+      expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ status: 'pending' });
+      expect(await logEvents(t, rec.sync.payment_id)).toContain('capture_declined');
+      const retried = await captureOrder(t, rec, orderId);
+      expect(retried.body.status).toBe('completed');
+      const ids = sandbox.callsTo('POST', `/v2/checkout/orders/${orderId}/capture`).map((call) => call.requestId);
+      expect(ids).toEqual([`checkout-${installation}-capture-${rec.sync.payment_id}-${orderId}`, `checkout-${installation}-capture-${rec.sync.payment_id}-${orderId}-a1`]);
     });
 
     it('an order captured before (e.g. the answer was lost) is read back and checked', async () => {
@@ -398,8 +441,9 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       const retry = await captureOrder(t, rec, orderId);
       expect(retry.status).toBe(200);
       expect(retry.body.status).toBe('completed');
+      // The client repeated the lost capture once under the same id (a replay); the retry read the captured order instead of capturing again.
       const captures = sandbox.callsTo('POST', `/v2/checkout/orders/${orderId}/capture`);
-      expect(captures.map((call) => call.replayed ?? false)).toEqual([false, true, true]);
+      expect(captures.map((call) => call.replayed ?? false)).toEqual([false, true]);
       expect(new Set(captures.map((call) => call.requestId)).size).toBe(1);
     });
 

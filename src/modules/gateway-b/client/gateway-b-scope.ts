@@ -40,9 +40,14 @@ export class GatewayBScope {
     return fit(replaces ? `${base}-r${digest(replaces, 10)}` : base);
   }
 
-  /** Capture: one per payment and order, so a repeat answers the first capture instead of a second one. */
-  captureRequestId(paymentId: number, orderId: string): string {
-    return fit(`checkout-${this.installationId}-capture-${paymentId}-${orderId}`);
+  /**
+   * Capture: payment and order, so a repeat answers the first capture instead of a second one.
+   * `attempt` counts the captures of this payment PayPal refused before (a declined funding
+   * source the payer then replaced): whether PayPal remembers a refusal under its request id is
+   * not documented, so the next attempt after one gets a new id.
+   */
+  captureRequestId(paymentId: number, orderId: string, attempt = 0): string {
+    return fit(`checkout-${this.installationId}-capture-${paymentId}-${orderId}${attempt > 0 ? `-a${attempt}` : ''}`);
   }
 }
 
