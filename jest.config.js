@@ -1,23 +1,66 @@
-/** Jest runs TypeScript through ts-jest so that the @nestjs/swagger plugin can add the same
- * OpenAPI metadata the production build gets (see test/swagger-plugin-transformer.js). */
-module.exports = {
-  rootDir: '.',
+/**
+ * Two Jest projects, run together by `npm test`:
+ * - unit: every src/**\/*.spec.ts and the pure specs under test/ (test/fakes/...), transpiled
+ *   only by @swc/jest (legacy decorators + decorator metadata, as tsc emits them): starts in
+ *   about a second. `npm run test:unit`.
+ * - e2e: test/**\/*.e2e-spec.ts through ts-jest, so that the @nestjs/swagger plugin adds the
+ *   same OpenAPI metadata the production build gets (test/swagger-plugin-transformer.js) and
+ *   /docs-json in tests matches the build. `npm run test:e2e`.
+ * Test files run in parallel workers; on MySQL/MariaDB each worker has its own database
+ * (test/setup-env.js).
+ */
+const shared = {
+  rootDir: __dirname,
+  // Only src/ and test/ hold tests; crawling the whole folder (node_modules) costs seconds.
+  roots: ['<rootDir>/src', '<rootDir>/test'],
   testEnvironment: 'node',
   moduleFileExtensions: ['js', 'json', 'ts'],
-  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      {
-        tsconfig: '<rootDir>/tsconfig.json',
-        diagnostics: { ignoreCodes: [151002] },
-        astTransformers: { before: ['<rootDir>/test/swagger-plugin-transformer.js'] },
-      },
-    ],
-  },
+  // Relative imports end in `.js` (nodenext) and name `.ts` sources.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/setup-env.js'],
+};
+
+/** The tsc settings of tsconfig.json that change emitted code, in swc's words. */
+const swc = {
+  swcrc: false,
+  sourceMaps: 'inline',
+  module: { type: 'commonjs' },
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+    keepClassNames: true,
+  },
+};
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: {
+        '^.+\\.ts$': [
+          'ts-jest',
+          {
+            tsconfig: '<rootDir>/tsconfig.json',
+            diagnostics: { ignoreCodes: [151002] },
+            astTransformers: { before: ['<rootDir>/test/swagger-plugin-transformer.js'] },
+          },
+        ],
+      },
+    },
+  ],
+  // Two workers for two cores: e2e files are CPU-bound (booting Nest, ts-jest compiling, the
+  // database work of MariaDB on the same machine), so more workers only add memory and
+  // contention, and the machine is shared. Override with --maxWorkers.
+  maxWorkers: 2,
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

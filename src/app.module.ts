@@ -17,6 +17,7 @@ import { GatewayBModule } from './modules/gateway-b/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { MailModule } from './modules/mail/index.js';
+import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
@@ -47,6 +48,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     WebhooksModule,
     GatewayAModule,
     GatewayBModule,
+    OperationsModule,
     HealthModule,
   ],
   providers: [

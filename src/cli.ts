@@ -5,15 +5,19 @@ import { parseArgs } from 'node:util';
 import { CryptoModule } from './common/crypto/index.js';
 import { DomainError } from './common/errors/index.js';
 import { RedisModule } from './common/redis/index.js';
-import { ConfigError, ConfigModule } from './config/index.js';
+import { BootError } from './common/errors/index.js';
+import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
 import { IdentityModule, IdentityService } from './modules/identity/index.js';
+import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck, ReconciliationTask } from './modules/operations/index.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
   user:create      --login <login> --email <email> --role <administrator|editor|author|subscriber>
   password:create  --login <login> [--name <label>]     prints the new application password once
   password:list    --login <login>
-  password:revoke  --login <login> --uuid <uuid>`;
+  password:revoke  --login <login> --uuid <uuid>
+  reconcile        [--since <date|7d|24h>]              re-reads waiting payments from their provider, prints what changed
+  doctor                                                checks the configuration and the world around it (exit 1 on a fail)`;
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
 @Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })
@@ -23,9 +27,11 @@ async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, uuid: { type: 'string' } },
+    options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, uuid: { type: 'string' }, since: { type: 'string' } },
   });
   const command = positionals[0];
+  if (command === 'doctor') return doctor();
+  if (command === 'reconcile') return reconcile(values.since);
   const required = (key: keyof typeof values): string => {
     const value = values[key];
     if (!value) throw new UsageError(`--${key} is required`);
@@ -73,13 +79,78 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * `reconcile`: one pass of the reconciliation sweep in the full application (every gateway slice),
+ * under the same lease as the background task; prints each record it moved or could not settle.
+ */
+async function reconcile(sinceArgument: string | undefined): Promise<number> {
+  const since = sinceArgument === undefined ? undefined : parseSince(sinceArgument);
+  const { AppModule } = await import('./app.module.js');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    const outcome = await app.get(ReconciliationTask).runLeased({ since });
+    if (!outcome.ran) {
+      console.error('Another instance is reconciling right now; try again in a few minutes.');
+      return 1;
+    }
+    const { report } = outcome;
+    for (const change of report.changes) {
+      console.log(`payment ${change.payment_id} (${change.gateway}): ${change.outcome} ${change.from} -> ${change.to}${change.detail ? ` (${change.detail})` : ''}`);
+    }
+    console.log(`Examined ${report.examined} waiting payment(s); ${report.changes.filter((change) => change.outcome === 'moved').length} moved.`);
+    if (report.stoppedBy) {
+      console.error(`Stopped early: ${report.stoppedBy}. Run it again once the provider answers.`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+/** `doctor`: the database first (starting the application would apply migrations), then the rest. */
+async function doctor(): Promise<number> {
+  const config = loadConfig();
+  const checks: DoctorCheck[] = [{ name: 'configuration', status: 'ok', message: 'every variable is valid' }];
+  const print = () => {
+    for (const check of checks) console.log(formatDoctorCheck(check));
+    return checks.some((check) => check.status === 'fail') ? 1 : 0;
+  };
+  checks.push(await databasePreflight(config));
+  if (checks.some((check) => check.status === 'fail')) return print();
+  const { AppModule } = await import('./app.module.js');
+  let app;
+  try {
+    app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+  } catch (error) {
+    if (!(error instanceof BootError)) throw error;
+    checks.push({ name: 'secret canary', status: 'fail', message: error.message });
+    return print();
+  }
+  try {
+    checks.push(...(await app.get(DoctorService).run()));
+  } finally {
+    await app.close();
+  }
+  return print();
+}
+
+/** `2026-11-01` or an age such as `7d`, `24h`. */
+function parseSince(value: string): Date {
+  const age = /^(\d{1,4})([dh])$/.exec(value);
+  if (age) return new Date(Date.now() - Number(age[1]) * (age[2] === 'd' ? 86_400_000 : 3_600_000));
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError('--since must be a date (2026-11-01) or an age (7d, 24h)');
+  return date;
+}
+
 class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError || error instanceof DomainError) console.error(error.message);
+    else if (error instanceof ConfigError || error instanceof DomainError || error instanceof BootError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);
     process.exit(error instanceof UsageError ? 2 : 1);
   },

@@ -52,6 +52,12 @@ export interface AppConfig {
   webhookBodyLimitBytes: number;
   /** Lifetime of a checkout token issued by payment/sync-details, in seconds. */
   checkoutTokenTtlSeconds: number;
+  /** Where tagging-area answers are also sent (form-encoded POST); unset = kept locally only. */
+  featuresApiUrl?: string;
+  /** How long one provider request may take before it counts as unanswered (milliseconds). */
+  gatewayTimeoutMs: number;
+  /** Seconds between reconciliation runs; 0 turns the background sweep off (the CLI still runs it). */
+  reconcileIntervalSeconds: number;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -118,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     checkoutTokenTtlSeconds: envInteger(env, 'CHECKOUT_TOKEN_TTL_SECONDS', 3600, { min: 60, max: 86400 }),
+    featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
+    gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
+    reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),

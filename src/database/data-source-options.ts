@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/app-config.js';
+import { ensurePrivateDir, ensurePrivateFile, restrictToOwner } from '../common/storage/index.js';
+import type { AppConfig } from '../config/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
@@ -47,17 +47,31 @@ export function buildDataSourceOptions(
     };
   }
   const database = sqlitePath(config);
-  if (database !== ':memory:') mkdirSync(dirname(database), { recursive: true });
+  if (database !== ':memory:') {
+    // The file holds PII, sealed secrets and password hashes: create it 0600 before SQLite opens
+    // it (SQLite gives its -wal, -shm and -journal files the database file's mode).
+    ensurePrivateDir(dirname(database));
+    ensurePrivateFile(database);
+    restrictCompanions(database);
+  }
   return {
     ...common,
     type: 'better-sqlite3',
     database,
     // WAL lets readers run while a payment transition writes; busy_timeout waits instead of failing.
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
-      if (database !== ':memory:') db.pragma('journal_mode = WAL');
+      if (database !== ':memory:') {
+        db.pragma('journal_mode = WAL');
+        restrictCompanions(database);
+      }
       db.pragma('busy_timeout = 5000');
     },
   };
+}
+
+/** SQLite's companion files, left from a run before the 0600 rule, narrowed to 0600 too. */
+function restrictCompanions(database: string): void {
+  for (const suffix of ['-wal', '-shm', '-journal']) restrictToOwner(`${database}${suffix}`);
 }
 
 function sqlitePath(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../config/index.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { installSqliteAccessGate } from './sqlite-access-gate.js';
 

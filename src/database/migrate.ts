@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config.js';
+import { loadConfig } from '../config/index.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 
 /** `npm run migration:run`: applies pending migrations to the configured database and exits. */

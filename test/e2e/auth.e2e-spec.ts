@@ -1,6 +1,10 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
 import request from 'supertest';
+import type { Repository } from 'typeorm';
+import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
+import { redisNamespace } from '../support/redis.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
 import { RouteInventory } from '../../src/common/auth/index.js';
 
@@ -131,32 +135,88 @@ describe('failed login rate limit', () => {
 });
 
 describe('failed login rate limit shared through Redis', () => {
-  const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  // The counters live under a prefix of this run: test files in other workers (and suites of other
+  // checkouts on the same Redis) count their own failed logins from 127.0.0.1.
+  const redis = redisNamespace('failed-login');
   let first: TestApp;
   let second: TestApp;
 
   beforeAll(async () => {
-    const env = { REDIS_URL, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '30' };
     first = await startTestApp(env);
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys('checkout:failed-login:*');
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
     // Two instances: on SQLite they share only Redis; on MariaDB the database as well.
     second = await startTestApp(env, { keepDatabase: true });
   });
   afterAll(async () => {
-    await first.close();
-    await second.close();
+    await first?.close();
+    await second?.close();
+    await redis.clear();
   });
 
   it('counts failures from one instance against the other', async () => {
+    expect(await redis.keys()).toEqual([]);
     for (let i = 0; i < 2; i += 1) {
       await request(first.http).get(`${first.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-${i}`)).expect(401);
     }
     const blocked = await request(second.http).get(`${second.base}/plugin/info`).set('Authorization', second.admin.auth);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await redis.keys()).some((key) => key.includes('checkout:failed-login:'))).toBe(true);
+  });
+});
+
+describe('failed-login limiter under a burst of parallel guesses', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '3', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('checks at most the limit of passwords, even when the guesses arrive all at once', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', `wrong-guess-${i}`))),
+    );
+    const checked = guesses.filter((res) => res.status === 401).length;
+    expect(guesses.filter((res) => res.status === 429)).toHaveLength(30 - checked);
+    expect(checked).toBeLessThanOrEqual(3);
+    const blocked = await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth);
+    expectWpError(blocked.body, 'checkout_rate_limited', 429);
+  });
+});
+
+describe('failed-login limiter and parallel valid logins', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '2', RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('lets more parallel requests with the right password through than the limit counts', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => request(t.http).get(`${t.base}/plugin/info`).set('Authorization', t.admin.auth)));
+    expect(answers.map((res) => res.status)).toEqual(Array(12).fill(200));
+  });
+});
+
+describe('password check timing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('does the same database work for an unknown login as for a known login with a wrong password', async () => {
+    const passwords = t.app.get<Repository<ApplicationPasswordEntity>>(getRepositoryToken(ApplicationPasswordEntity));
+    const lookups = jest.spyOn(passwords, 'findOne');
+    try {
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', 'wrong-password-for-admin')).expect(401);
+      const forKnownLogin = lookups.mock.calls.length;
+      lookups.mockClear();
+      await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('no-such-user', 'wrong-password-for-admin')).expect(401);
+      expect(forKnownLogin).toBe(1);
+      // Otherwise the missing query makes unknown logins answer measurably faster (login enumeration).
+      expect(lookups.mock.calls.length).toBe(forKnownLogin);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });

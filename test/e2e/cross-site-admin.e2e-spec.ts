@@ -35,23 +35,23 @@ describe('admin routes refuse requests started by other sites', () => {
       .type('form')
       .send('debug_mode=true&currency=EUR');
     expect(res.status).toBe(403);
-    expectWpError(res.body, 'rest_cross_site_request', 403);
+    expect(expectWpError(res.body, 'rest_cross_site_request', 403).data.reason).toBe('origin_not_allowed');
     expect((await settings()).body).toEqual(before);
   });
 
   it.each([
-    ['Sec-Fetch-Site cross-site without Origin (navigation, image, GET)', { 'Sec-Fetch-Site': 'cross-site' }],
-    ['Sec-Fetch-Site same-site (a sibling subdomain)', { 'Sec-Fetch-Site': 'same-site' }],
-    ['an Origin that is neither own nor allowed', { Origin: EVIL }],
-    ['a sibling subdomain Origin', { Origin: 'https://blog.checkout.test', 'Sec-Fetch-Site': 'same-site' }],
-    ['Origin: null (sandboxed frame, opaque redirect)', { Origin: 'null' }],
-    ['the own origin on another scheme', { Origin: 'https://checkout.test' }],
-    ['an allowed origin with a path-like suffix', { Origin: `${ADMIN_UI}.attacker.example` }],
-    ['the own origin with a contradictory cross-site fetch', { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'cross-site' }],
-  ])('refuses %s', async (_label, headers: Record<string, string>) => {
+    ['Sec-Fetch-Site cross-site without Origin (navigation, image, GET)', { 'Sec-Fetch-Site': 'cross-site' }, 'cross_site_fetch'],
+    ['Sec-Fetch-Site same-site (a sibling subdomain)', { 'Sec-Fetch-Site': 'same-site' }, 'cross_site_fetch'],
+    ['an Origin that is neither own nor allowed', { Origin: EVIL }, 'origin_not_allowed'],
+    ['a sibling subdomain Origin', { Origin: 'https://blog.checkout.test', 'Sec-Fetch-Site': 'same-site' }, 'origin_not_allowed'],
+    ['Origin: null (sandboxed frame, opaque redirect)', { Origin: 'null' }, 'origin_not_allowed'],
+    ['the own origin on another scheme', { Origin: 'https://checkout.test' }, 'origin_not_allowed'],
+    ['an allowed origin with a path-like suffix', { Origin: `${ADMIN_UI}.attacker.example` }, 'origin_not_allowed'],
+    ['the own origin with a contradictory cross-site fetch', { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'cross-site' }, 'cross_site_fetch'],
+  ])('refuses %s', async (_label, headers: Record<string, string>, reason) => {
     const res = await request(t.http).post(`${t.base}/tags`).set('Authorization', t.admin.auth).set(headers).send({ tag: 'cross-site' });
     expect(res.status).toBe(403);
-    expectWpError(res.body, 'rest_cross_site_request', 403);
+    expect(expectWpError(res.body, 'rest_cross_site_request', 403).data.reason).toBe(reason);
   });
 
   it.each([

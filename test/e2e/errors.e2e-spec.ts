@@ -82,3 +82,22 @@ describe('error shapes and operational routes', () => {
     expect(ready.headers['x-request-id']).toBe('trace-1234567');
   });
 });
+
+describe('deeply nested bodies (default body limit)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers a deeply nested JSON body 400 rest_invalid_json, not 500 (class-transformer recursion)', async () => {
+    const depth = 20000;
+    for (const [path, auth] of [['/tags', t.admin.auth], ['/payment/sync-details', undefined]] as const) {
+      const req = request(t.http).post(`${t.base}${path}`).set('Content-Type', 'application/json');
+      if (auth) req.set('Authorization', auth);
+      const res = await req.send(`{"tag":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      expect(res.status).toBe(400);
+      expectWpError(res.body, 'rest_invalid_json', 400);
+    }
+  });
+});

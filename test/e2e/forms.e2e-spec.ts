@@ -217,3 +217,32 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
     });
   });
 });
+
+describe('payment forms: null in an optional field is refused, never stored or crashed on', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('PUT of a form with a null title or status answers 400, not 500', async () => {
+    const created = await request(t.http).post(`${t.base}/administration/payment-forms`).set('Authorization', t.admin.auth).send({ title: 'Form', settings: validSettings() });
+    expect(created.status).toBe(201);
+    for (const body of [{ title: null }, { status: null }, { settings: null }]) {
+      const res = await request(t.http).put(`${t.base}/administration/payment-forms/${created.body.id}`).set('Authorization', t.admin.auth).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.data.params).toHaveProperty(Object.keys(body)[0]);
+    }
+    const read = await request(t.http).get(`${t.base}/administration/payment-forms/${created.body.id}`).set('Authorization', t.admin.auth);
+    expect(read.body).toEqual(expect.objectContaining({ title: 'Form', status: 'draft', settings: validSettings() }));
+  });
+
+  it('refuses null optional settings (setup_amount, display keys) instead of storing them', async () => {
+    const settings = validSettings() as unknown as { plans: Array<{ prices: Array<Record<string, unknown>> }>; display: Record<string, unknown> };
+    settings.plans[1].prices[0].setup_amount = null;
+    settings.display.button_label = null;
+    const res = await request(t.http).post(`${t.base}/administration/payment-forms`).set('Authorization', t.admin.auth).send({ title: 'Nulls', settings });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.data.params).sort()).toEqual(['settings.display.button_label', 'settings.plans.1.prices.0.setup_amount']);
+  });
+});

@@ -5,8 +5,7 @@ import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, logEvents, paymentRow, tableRows } from '../support/gateway-a-checkout.js';
-import { expectWpError } from '../support/http.js';
+import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, paymentRow, tableRows } from '../support/gateway-a-checkout.js';
 import { createPaymentForm, formSettings } from '../support/payment-fixtures.js';
 
 type Json = Record<string, unknown>;

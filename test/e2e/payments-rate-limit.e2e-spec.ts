@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
+import { redisNamespace } from '../support/redis.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 async function checkoutReady(t: TestApp): Promise<PaymentForm> {
   await connectGateway(t, 'gateway_a', 'test');
@@ -127,8 +124,7 @@ describe('the public payment limit', () => {
 
 describe('rate limits shared by two instances through Redis', () => {
   // Every key of this run lives under its own prefix (ioredis reads keyPrefix from the URL).
-  const prefix = `checkout-test:${randomUUID()}:`;
-  const redisUrl = `${REDIS_URL}/0?keyPrefix=${encodeURIComponent(prefix)}`;
+  const redis = redisNamespace('payment-limits');
   let first: TestApp;
   let second: TestApp;
   let firstForm: PaymentForm;
@@ -136,21 +132,15 @@ describe('rate limits shared by two instances through Redis', () => {
 
   beforeAll(async () => {
     // Both boot before any data is written: on MySQL they share (and the second empties) one database.
-    first = await startTestApp({ REDIS_URL: redisUrl });
-    second = await startTestApp({ REDIS_URL: redisUrl });
+    first = await startTestApp({ REDIS_URL: redis.url });
+    second = await startTestApp({ REDIS_URL: redis.url });
     firstForm = await checkoutReady(first);
     secondForm = await checkoutReady(second);
   });
   afterAll(async () => {
     await first?.close();
     await second?.close();
-    const cleaner = new Redis(REDIS_URL);
-    try {
-      const keys = await cleaner.keys(`${prefix}*`);
-      if (keys.length) await cleaner.del(...keys);
-    } finally {
-      cleaner.disconnect();
-    }
+    await redis.clear();
   });
 
   it('counts new rows of one client across both instances', async () => {
@@ -161,12 +151,7 @@ describe('rate limits shared by two instances through Redis', () => {
   });
 
   it('keeps the counters in Redis under the run’s prefix', async () => {
-    const inspector = new Redis(REDIS_URL);
-    try {
-      const keys = await inspector.keys(`${prefix}*`);
-      expect(keys.some((key) => key.includes('checkout:rate-limit:new_payment:'))).toBe(true);
-    } finally {
-      inspector.disconnect();
-    }
+    const keys = await redis.keys();
+    expect(keys.some((key) => key.includes('checkout:rate-limit:new_payment:'))).toBe(true);
   });
 });

@@ -158,3 +158,40 @@ describe('section B: settings, tags, plugin', () => {
     });
   });
 });
+
+describe('/settings: concurrent updates and null fields', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('concurrent POST /settings of different fields keep every change (no lost update)', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      await request(t.http).delete(`${t.base}/settings`).set('Authorization', t.admin.auth).expect(200);
+      await Promise.all(
+        [{ currency: 'EUR' }, { debug_mode: true }, { payment_gateway: 'gateway_b' }, { api_key: 'sk_test_concurrent_4242' }].map((body) =>
+          request(t.http).post(`${t.base}/settings`).set('Authorization', t.admin.auth).send(body).expect(200),
+        ),
+      );
+      const read = await request(t.http).get(`${t.base}/settings`).set('Authorization', t.admin.auth);
+      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', debug_mode: true, api_key: 'sk_test_…4242' });
+    }
+  });
+
+  it('POST /settings with null values answers 400 and keeps the stored settings', async () => {
+    await request(t.http).delete(`${t.base}/settings`).set('Authorization', t.admin.auth).expect(200);
+    const res = await request(t.http).post(`${t.base}/settings`).set('Authorization', t.admin.auth).send({ currency: null, payment_gateway: null, debug_mode: null });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toMatch(/^rest_(invalid|missing_callback)_param$/);
+    expect(Object.keys(res.body.data.params).sort()).toEqual(['currency', 'debug_mode', 'payment_gateway']);
+    const read = await request(t.http).get(`${t.base}/settings`).set('Authorization', t.admin.auth);
+    expect(read.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', debug_mode: false, api_key: null });
+  });
+
+  it('POST /settings with api_key null answers 400, not 500', async () => {
+    const res = await request(t.http).post(`${t.base}/settings`).set('Authorization', t.admin.auth).send({ api_key: null });
+    expect(res.status).toBe(400);
+    expect(res.body.data.params).toHaveProperty('api_key');
+  });
+});

@@ -1,8 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/bootstrap.js';
@@ -43,18 +44,20 @@ export function basicAuth(login: string, password: string): string {
 
 /**
  * Boots the whole AppModule against a fresh database: in-memory SQLite by default, or the
- * MySQL/MariaDB of DATABASE_URL (emptied first). `env` overrides configuration variables.
- * `keepDatabase` starts a second instance on the same MySQL database without emptying it.
+ * MySQL/MariaDB of DATABASE_URL (created when missing, emptied first). Under Jest, DATABASE_URL
+ * already names this worker's own database (test/setup-env.js). `env` overrides configuration
+ * variables. `keepDatabase` starts a second instance on the same MySQL database without emptying it.
  */
 export async function startTestApp(
   env: Record<string, string | undefined> = {},
   options: { keepDatabase?: boolean } = {},
 ): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-'));
   const config = loadConfig({
     CHECKOUT_SECRET: TEST_SECRET,
     CHECKOUT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     DATABASE_URL: process.env.DATABASE_URL || 'sqlite::memory:',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'checkout-test-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://checkout.test',
     ...env,
@@ -91,13 +94,27 @@ export async function startTestApp(
       const { password } = await identity.createApplicationPassword(user.id, 'test');
       return { id: user.id, login, password, auth: basicAuth(login, password) };
     },
-    close: () => app.close(),
+    async close(): Promise<void> {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
-/** Drops every table of the MySQL/MariaDB test database so each test file starts clean. */
+/**
+ * Creates the MySQL/MariaDB test database when missing (a worker's first test file) and drops
+ * every table of it, so each test file starts clean.
+ */
 async function emptyDatabase(config: AppConfig): Promise<void> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config), migrationsRun: false });
+  const options = buildDataSourceOptions(config);
+  if (options.type !== 'mysql') throw new Error('emptyDatabase is for MySQL/MariaDB');
+  const server = await createConnection({ host: options.host, port: options.port, user: options.username, password: options.password });
+  try {
+    await server.query('CREATE DATABASE IF NOT EXISTS ??', [options.database]);
+  } finally {
+    await server.end();
+  }
+  const dataSource = new DataSource({ ...options, migrationsRun: false });
   await dataSource.initialize();
   try {
     await dataSource.dropDatabase();

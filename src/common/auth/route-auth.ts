@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBasicAuth, ApiSecurity } from '@nestjs/swagger';
-import { CHECKOUT_ADMIN_CAP } from '../../config/app-config.js';
-import { ApiErrorResponses } from '../openapi/api-error-responses.decorator.js';
+import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
+import { ApiErrorResponses } from '../openapi/index.js';
 
 export const ROUTE_AUTH = 'checkout:route-auth';
 

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../storage/index.js';
 
 /**
  * The site's master secret: CHECKOUT_SECRET when set, otherwise a random key kept in
- * `<dataDir>/secret.key` (created on first boot with mode 0600).
+ * `<dataDir>/secret.key` (created on first boot with mode 0600, in a 0700 directory when the
+ * service creates it).
  */
 export function resolveMasterSecret(explicit: string | undefined, dataDir: string): Buffer {
   if (explicit) return Buffer.from(explicit, 'utf8');
@@ -14,7 +16,7 @@ export function resolveMasterSecret(explicit: string | undefined, dataDir: strin
     if (stored.length < 43) throw new Error(`The key file ${file} is too short; remove it or set CHECKOUT_SECRET`);
     return Buffer.from(stored, 'utf8');
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const generated = randomBytes(48).toString('base64url');
   writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);

@@ -66,6 +66,19 @@ export class GatewayError extends DomainError {
   }
 }
 
+/**
+ * 503 `checkout_gateway_unavailable`: the payment provider did not answer in time or could not be
+ * reached. Nothing is known to have happened there; the caller may try again shortly (a webhook
+ * delivery answered this way is retried by its provider).
+ */
+export class GatewayUnavailableError extends DomainError {
+  constructor(retryAfterSeconds = 30) {
+    super('checkout_gateway_unavailable', 503, 'The payment provider is not answering right now. Please try again shortly.', { retry_after: retryAfterSeconds }, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+  }
+}
+
 export class UnavailableError extends DomainError {
   constructor(message = 'The service is temporarily unavailable.', retryAfterSeconds?: number, data: Record<string, unknown> = {}) {
     const retry = retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(retryAfterSeconds));

@@ -1,4 +1,4 @@
 export * from './domain-error.js';
 export * from './wp-error.js';
-export { WpErrorFilter } from './wp-error.filter.js';
+export { isDatabaseDown, WpErrorFilter } from './wp-error.filter.js';
 export { BootError } from './boot-error.js';

@@ -83,7 +83,8 @@ const CONNECTION_ERROR_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
-function isDatabaseDown(exception: unknown): boolean {
+/** True for a database driver's connection failure (answered 503 `checkout_unavailable`, so callers retry). */
+export function isDatabaseDown(exception: unknown): boolean {
   const candidate = exception instanceof QueryFailedError ? (exception.driverError as { code?: string }) : (exception as { code?: string });
   return typeof candidate?.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code);
 }

@@ -1,13 +1,17 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { wpError } from '../errors/wp-error.js';
+import { wpError } from '../errors/index.js';
 
 export type RawBodyRequest = Request & { rawBody?: Buffer };
 
 /**
  * JSON and form-encoded parsers that keep the raw bytes (webhook signatures are verified on them),
  * enforce the size limits (webhooks get their own), and answer parse failures in WP_Error shape
- * before any handler runs.
+ * before any handler runs. Field names that reach into JavaScript's object machinery
+ * (`__proto__`, `constructor`, `prototype`) are refused here, in the body and in the query string,
+ * for every route: class-transformer crashes on them (a 500 from any DTO, guard or pipe that
+ * transforms the body), Nest's ValidationPipe would silently drop them, and the form and query
+ * parsers (qs) silently drop `__proto__` but keep the others. Webhook routes are exempt (below).
  */
 export function installBodyParsers(app: INestApplication, options: { webhookPathPrefix: string; limit: number; webhookLimit: number }): void {
   const keepRaw = (req: Request, _res: Response, buffer: Buffer) => {
@@ -18,17 +22,28 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
     express.urlencoded({ limit, verify: keepRaw, extended: true, parameterLimit: 200 }),
   ];
   const general = parsersFor(options.limit);
-  const webhook = parsersFor(options.webhookLimit);
+  const webhookParsers = parsersFor(options.webhookLimit);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const chain = req.path.startsWith(options.webhookPathPrefix) ? webhook : general;
+    const webhook = req.path.startsWith(options.webhookPathPrefix);
+    const chain = webhook ? webhookParsers : general;
     runChain(chain, req, res, (error?: unknown) => {
       if (error) return sendParseError(res, error);
       if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         return res.status(400).json(wpError('rest_invalid_json', 'The request body must be a JSON object.', 400));
       }
-      if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+      const shape = inspectBody(req.body, MAX_BODY_DEPTH);
+      if (shape.tooDeep) {
         return res.status(400).json(wpError('rest_invalid_json', `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`, 400));
+      }
+      // Not on webhooks: their routes read the signed raw bytes (no DTO), and a provider event may
+      // carry such a key in metadata another API user of the account wrote; refusing it would make
+      // the provider retry the event and eventually disable the endpoint.
+      const reserved = webhook ? null : (shape.reservedKey ?? reservedFormKey(req) ?? reservedQueryKey(req));
+      if (reserved) {
+        return res
+          .status(400)
+          .json(wpError('rest_invalid_param', `Invalid parameter(s): ${reserved}`, 400, { params: { [reserved]: `${reserved} is not an allowed field name` } }));
       }
       next();
     });
@@ -41,16 +56,66 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
  */
 const MAX_BODY_DEPTH = 32;
 
-/** Whether objects/arrays in `value` nest deeper than `max` levels (iterative: no recursion to overflow). */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
+/** Field names no request may use (see installBodyParsers). */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * One walk over the parsed body (iterative: no recursion to overflow): whether objects/arrays nest
+ * deeper than `max` levels, and the dotted path of the first reserved key (JSON.parse keeps
+ * `"__proto__"` as an own key, so it is seen here).
+ */
+function inspectBody(value: unknown, max: number): { tooDeep: boolean; reservedKey?: string } {
+  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
   while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+    const [current, depth, path] = stack.pop()!;
     if (typeof current !== 'object' || current === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+    if (depth > max) return { tooDeep: true };
+    for (const key of Object.keys(current)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (RESERVED_KEYS.has(key)) return { tooDeep: false, reservedKey: childPath };
+      stack.push([(current as Record<string, unknown>)[key], depth + 1, childPath]);
+    }
   }
-  return false;
+  return { tooDeep: false };
+}
+
+/**
+ * A reserved segment in the keys of a form-encoded body (`__proto__[x]=1`, `a[constructor]=1`),
+ * read from the raw bytes because qs drops `__proto__` before the parsed body can show it.
+ */
+function reservedFormKey(req: Request): string | null {
+  const raw = (req as RawBodyRequest).rawBody;
+  if (!raw || !req.is('application/x-www-form-urlencoded')) return null;
+  return reservedKeyIn(raw.toString('latin1'));
+}
+
+/** The same for the query string, which Express parses with qs as well ('query parser' extended). */
+function reservedQueryKey(req: Request): string | null {
+  const at = req.originalUrl.indexOf('?');
+  return at === -1 ? null : reservedKeyIn(req.originalUrl.slice(at + 1));
+}
+
+function reservedKeyIn(encoded: string): string | null {
+  for (const pair of encoded.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const key = decodeKey(equals === -1 ? pair : pair.slice(0, equals));
+    // qs reads `a[b][c]` as a → b → c (and stops at its depth limit, which only makes this stricter).
+    const segments = key.split(/[[\]]/).filter((segment) => segment !== '');
+    const at = segments.findIndex((segment) => RESERVED_KEYS.has(segment));
+    if (at !== -1) return segments.slice(0, at + 1).join('.');
+  }
+  return null;
+}
+
+/** As qs decodes a key: `+` is a space, percent-escapes are decoded, a malformed escape leaves the key as it is. */
+function decodeKey(key: string): string {
+  const spaced = key.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
 }
 
 function runChain(chain: RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void, index = 0): void {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import type { AppConfig } from '../../config/app-config.js';
+import type { AppConfig } from '../../config/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 

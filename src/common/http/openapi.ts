@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/app-config.js';
+import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/index.js';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -33,11 +33,16 @@ function withUniqueOperationIds(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** Swagger UI at /docs and the OpenAPI 3 JSON at /docs-json. */
+/**
+ * Swagger UI at /docs and the OpenAPI 3 JSON at /docs-json. The credentials entered under
+ * Authorize stay in the page's memory only: `persistAuthorization` would keep the admin's
+ * application password in the browser's localStorage across reloads, readable by any script of
+ * this origin and left on shared machines.
+ */
 export function installOpenApi(app: INestApplication): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
-    swaggerOptions: { persistAuthorization: true },
+    swaggerOptions: { persistAuthorization: false },
     customSiteTitle: `${CHECKOUT_NAME} API`,
   });
 }

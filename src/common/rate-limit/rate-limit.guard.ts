@@ -1,7 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerRequest } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { ROUTE_AUTH, type RouteAuth } from '../auth/route-auth.js';
+import { ROUTE_AUTH, type RouteAuth } from '../auth/index.js';
 import { RateLimitedError } from '../errors/index.js';
 import { clientKey } from './client-key.js';
 import { RATE_LIMIT, type RateLimitName, type RateLimitSelector } from './rate-limit.decorator.js';

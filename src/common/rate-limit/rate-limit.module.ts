@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { RedisConnection } from '../redis/index.js';
 import { FailClosedRedisThrottlerStorage } from './redis-throttler-storage.js';
 import { RateLimitGuard } from './rate-limit.guard.js';

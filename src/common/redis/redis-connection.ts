@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { UnavailableError } from '../errors/index.js';
 
 /** What a caller is told while Redis is unreachable: try again after a few seconds. */

@@ -1,4 +1,5 @@
-export { createValidationPipe, validationFailure } from './validation.pipe.js';
+export { createValidationPipe, MAX_REPORTED_PARAMS, validationFailure } from './validation.pipe.js';
+export { declaredFields, pickDeclaredFields } from './declared-fields.js';
 export { ToBoolean, ToInteger, Trim } from './transforms.js';
 export { PositiveIntPipe } from './positive-int.pipe.js';
 export { IsOmittable } from './omittable.js';

@@ -6,6 +6,9 @@ import { CreateGatewayAConnectTables1764115700000 } from './1764115700000-Create
 import { CreateWebhookSubscriptionStates1764115850000 } from './1764115850000-CreateWebhookSubscriptionStates.js';
 import { AddPaymentSetupAmount1764115900000 } from './1764115900000-AddPaymentSetupAmount.js';
 import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEventClaims.js';
+import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourceTemplate.js';
+import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
+import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
 import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
@@ -18,5 +21,8 @@ export const MIGRATIONS = [
   CreateWebhookSubscriptionStates1764115850000,
   AddPaymentSetupAmount1764115900000,
   AddWebhookEventClaims1764116000000,
+  AddFormSourceTemplate1764116100000,
+  CreateNotificationDismissals1764116110000,
+  CreateTagAssignments1764116120000,
   AllowWebhookEventsWithoutMode1764116200000,
 ];

@@ -1,19 +1,42 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
 import { IdentityModule } from '../identity/index.js';
 import { MailModule } from '../mail/index.js';
 import { PluginModule } from '../plugin/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { TemplatesModule } from '../templates/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
 import { AdministrationTemplatesController } from './administration-templates.controller.js';
+import { DashboardController } from './dashboard.controller.js';
+import { DashboardService } from './dashboard.service.js';
 import { FormBuilderController } from './form-builder.controller.js';
 import { FormBuilderService } from './form-builder.service.js';
+import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
+import { NotificationsService } from './notifications.service.js';
+import { QuickSetupService } from './quick-setup.service.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
+import { WebhookEventsController } from './webhook-events.controller.js';
 
-/** Admin UI areas: template catalog and import, the form builder's data, live preview and test email. */
+/**
+ * Admin UI areas: the dashboard (quick setup, gateway state, notifications and their per-user
+ * dismissals), template catalog and import, the form builder's data, live preview and test email,
+ * and the list of received provider events.
+ */
 @Module({
-  imports: [FormsModule, TemplatesModule, PluginModule, GatewaysModule, MailModule, IdentityModule],
-  controllers: [AdministrationTemplatesController, FormBuilderController],
-  providers: [TemplateCatalogService, FormBuilderService],
+  imports: [
+    TypeOrmModule.forFeature([NotificationDismissalEntity]),
+    FormsModule,
+    TemplatesModule,
+    PluginModule,
+    GatewaysModule,
+    MailModule,
+    IdentityModule,
+    SettingsModule,
+    WebhooksModule,
+  ],
+  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController],
+  providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService],
 })
 export class AdministrationModule {}

@@ -58,7 +58,7 @@ export class TemplateCatalogService {
   private async importFormTemplate(user: AuthenticatedUser, slug: string): Promise<ImportTemplateResultDto> {
     const template = this.templates.getFormTemplate(slug);
     const settings = await this.ownedSettings(user, template.settings);
-    const form = await this.forms.createAs(user, { title: template.name, status: 'draft', settings });
+    const form = await this.forms.createAs(user, { title: template.name, status: 'draft', settings, source: { type: 'form_template', slug: template.slug } });
     return { form_id: form.id };
   }
 
@@ -83,7 +83,10 @@ export class TemplateCatalogService {
     const template = this.templates.getFormTemplate(layout.form_template);
     const settings = await this.ownedSettings(user, template.settings);
     return this.dataSource.transaction(async (manager) => {
-      const form = await this.forms.create({ title: `${layout.name}: ${template.name}`, status: 'draft', authorId: user.id, settings }, manager);
+      const form = await this.forms.create(
+        { title: `${layout.name}: ${template.name}`, status: 'draft', authorId: user.id, settings, source: { type: 'layout', id: layout.id } },
+        manager,
+      );
       const blocks: PageBlock[] = layout.blocks.map((block) => (block.type === 'payment_form' ? { type: 'payment_form', form_id: form.id } : { ...block }));
       const page = await this.pages.createDraft({ title: layout.name, authorId: user.id, layoutId: layout.id, blocks }, manager);
       return { form_id: form.id, page_id: page.id };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, IsNull, Like, Not, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { ForbiddenError, NotFoundError } from '../../common/errors/index.js';
 import type { FormStatus, PaymentForm, PaymentFormSettings } from './form-settings.js';
@@ -12,6 +12,9 @@ export interface FormChanges {
   /** Replaces the stored settings as a whole */
   settings?: PaymentFormSettings;
 }
+
+/** The catalog item a form was imported from: a bundled form template or a full-page layout. */
+export type FormSource = { type: 'form_template'; slug: string } | { type: 'layout'; id: string };
 
 export interface FormPage {
   items: PaymentForm[];
@@ -35,23 +38,42 @@ export class FormsService {
     return form;
   }
 
-  /** `manager`: run inside the caller's transaction. */
+  /** `manager`: run inside the caller's transaction. `source`: the catalog item it was imported from. */
   async create(
-    input: { title: string; status: FormStatus; authorId: number; settings: PaymentFormSettings },
+    input: { title: string; status: FormStatus; authorId: number; settings: PaymentFormSettings; source?: FormSource },
     manager?: EntityManager,
   ): Promise<PaymentForm> {
     const now = new Date();
     const repo = manager ? manager.getRepository(PaymentFormEntity) : this.forms;
     const row = await repo.save(
-      repo.create({ title: input.title, status: input.status, authorId: input.authorId, settings: JSON.stringify(input.settings), createdAt: now, updatedAt: now }),
+      repo.create({
+        title: input.title,
+        status: input.status,
+        authorId: input.authorId,
+        settings: JSON.stringify(input.settings),
+        sourceTemplate: input.source ? sourceKey(input.source) : null,
+        createdAt: now,
+        updatedAt: now,
+      }),
     );
     return toPaymentForm(row);
   }
 
   /** A form written by `user`, who must be allowed to write forms at all (`edit_checkout_forms`). */
-  async createAs(user: AuthenticatedUser, input: { title: string; status?: FormStatus; settings: PaymentFormSettings }): Promise<PaymentForm> {
+  async createAs(user: AuthenticatedUser, input: { title: string; status?: FormStatus; settings: PaymentFormSettings; source?: FormSource }): Promise<PaymentForm> {
     if (!this.canCreate(user)) throw new ForbiddenError('You are not allowed to create payment forms.');
-    return this.create({ title: input.title, status: input.status ?? 'draft', authorId: user.id, settings: input.settings });
+    return this.create({ title: input.title, status: input.status ?? 'draft', authorId: user.id, settings: input.settings, source: input.source });
+  }
+
+  /**
+   * How many existing forms were imported from a bundled template or a layout (the dashboard's
+   * `select_template` step). A deleted form no longer counts; forms made before the import was
+   * recorded (migration 1764116100000) count as built by hand.
+   */
+  async countImported(): Promise<{ total: number; fromFormTemplates: number; fromLayouts: number }> {
+    const total = await this.forms.count({ where: { sourceTemplate: Not(IsNull()) } });
+    const fromLayouts = await this.forms.count({ where: { sourceTemplate: Like('layout:%') } });
+    return { total, fromFormTemplates: total - fromLayouts, fromLayouts };
   }
 
   /** Newest first. */
@@ -102,6 +124,10 @@ export class FormsService {
     if (user.capabilities.has('edit_others_checkout_forms')) return true;
     return form.author_id === user.id && user.capabilities.has('edit_checkout_forms');
   }
+}
+
+function sourceKey(source: FormSource): string {
+  return source.type === 'layout' ? `layout:${source.id}` : `form_template:${source.slug}`;
 }
 
 export function toPaymentForm(row: PaymentFormEntity): PaymentForm {

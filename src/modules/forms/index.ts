@@ -1,5 +1,5 @@
 export { FormsModule } from './forms.module.js';
-export { FormsService, type FormChanges } from './forms.service.js';
+export { FormsService, type FormChanges, type FormSource } from './forms.service.js';
 export * from './form-settings.js';
 export { checkFormSettings, parseFormSettings, toFormSettings, toPaymentFormDto } from './form-settings.mapper.js';
 export { PaymentFormSettingsDto, MAX_FORM_AMOUNT } from './payment-form-settings.dto.js';

@@ -18,6 +18,10 @@ export class PaymentFormEntity {
   @Column({ name: 'settings', type: 'text' })
   settings: string;
 
+  /** The catalog item the form was imported from (`form_template:<slug>` or `layout:<id>`); null for a form built by hand */
+  @Column({ name: 'source_template', type: 'varchar', length: 120, nullable: true })
+  sourceTemplate: string | null;
+
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -2,6 +2,9 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import {
+  GATEWAY_MODES,
+  type GatewayDashboardFacts,
+  type GatewayDiagnosis,
   type GatewayMode,
   GatewayRegistry,
   type HeldProviderPayment,
@@ -14,8 +17,12 @@ import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
 import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
+import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
+import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a-dashboard-facts.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
+import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
+import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 
 /** Gateway A (the card gateway) behind the gateway port: what the neutral routes may ask of it. */
 @Injectable()
@@ -35,6 +42,9 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly intents: GatewayAIntentsService,
     readonly oauthConnect: GatewayAConnectService,
     readonly adminCharges: GatewayAAdminService,
+    readonly reconciler: GatewayAReconciler,
+    private readonly diagnostics: GatewayADiagnostics,
+    private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
   ) {}
 
   onModuleInit(): void {
@@ -72,6 +82,10 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     });
   }
 
+  diagnose(mode: GatewayMode): Promise<GatewayDiagnosis[]> {
+    return this.diagnostics.diagnose(mode);
+  }
+
   paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {
     return this.intents.paymentUnderway(payment);
   }
@@ -81,5 +95,19 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     if (input.webhook_id !== undefined) throw new InvalidParamsError({ webhook_id: 'gateway_a takes a signing_secret, not a webhook_id' });
     const { mode: _mode, ...view } = await this.contract.saveManual(mode, { signingSecret: input.signing_secret, complete: input.manual_configuration_complete });
     return view;
+  }
+
+  /** Per-mode connection, key kind and webhook contract, the 1.5.3 upgrade task, and the notices they raise. */
+  async dashboardFacts(currentMode: GatewayMode): Promise<GatewayDashboardFacts> {
+    const modes = {} as Record<GatewayMode, GatewayAModeInput>;
+    for (const mode of GATEWAY_MODES) {
+      modes[mode] = {
+        connected: await this.isConnected(mode),
+        publicKey: await this.options.get<string | null>(gatewayAOption.credential(mode, 'public_key'), null),
+        secretKey: await this.options.getSecret(gatewayAOption.credential(mode, 'secret_key')),
+        contract: await this.contract.view(mode),
+      };
+    }
+    return buildGatewayADashboardFacts({ currentMode, modes, upgrade: await this.webhookUpgrade.progress() });
   }
 }

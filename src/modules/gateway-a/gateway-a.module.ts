@@ -24,9 +24,11 @@ import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAFailures } from './client/gateway-a-failures.js';
 import { InstallationScope } from './client/installation-scope.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
+import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
 import { UsedConnectStateEntity } from './connect/used-connect-state.entity.js';
 import { UsedConnectStateRepository } from './connect/used-connect-state.repository.js';
 import { GatewayAAdapter } from './gateway-a.adapter.js';
+import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventEffectsService } from './webhook/gateway-a-event-effects.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
@@ -79,6 +81,8 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAEventEffectsService,
     SubscriptionStateRepository,
     GatewayAWebhookUpgradeTask,
+    GatewayAReconciler,
+    GatewayADiagnostics,
   ],
 })
 export class GatewayAModule {}

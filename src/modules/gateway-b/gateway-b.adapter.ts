@@ -1,7 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import {
+  GATEWAY_MODES,
+  type GatewayDashboardFacts,
   type GatewayMode,
+  type GatewayModeFacts,
+  type GatewayNotice,
   GatewayRegistry,
   type HeldProviderPayment,
   type PaymentGatewayAdapter,
@@ -67,5 +71,31 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     if (!isGatewayBWebhookId(input.webhook_id)) throw new InvalidParamsError({ webhook_id: 'webhook_id must be the Webhook ID shown by the gateway (letters and digits, at most 50)' });
     await this.options.setSecret(gatewayBOption.webhookId(mode), input.webhook_id);
     return { webhook_id: await this.options.getSecretMask(gatewayBOption.webhookId(mode)) };
+  }
+
+  /**
+   * Per-mode connection and Webhook ID. Its credentials carry no test/live marker and it has no
+   * webhook contract, so `testKeys` and `contract` are null. Notice
+   * `gateway_b.webhook_id_missing.{mode}`: a connected mode without a Webhook ID, whose
+   * capture-completed webhooks cannot be verified (and are refused).
+   */
+  async dashboardFacts(): Promise<GatewayDashboardFacts> {
+    const modes = {} as Record<GatewayMode, GatewayModeFacts>;
+    const notices: GatewayNotice[] = [];
+    for (const mode of GATEWAY_MODES) {
+      const connected = await this.isConnected(mode);
+      const webhookConfigured = (await this.options.get<unknown>(gatewayBOption.webhookId(mode), null)) !== null;
+      modes[mode] = { connected, testKeys: null, webhookConfigured, contract: null };
+      if (connected && !webhookConfigured) {
+        notices.push({
+          id: `gateway_b.webhook_id_missing.${mode}`,
+          severity: 'warning',
+          message: `Gateway B is connected in ${mode} mode without a Webhook ID: its webhooks cannot be verified and are refused. Save the Webhook ID shown by the gateway.`,
+          route: 'POST /payment-gateway/save-webhook-settings',
+          facts: { mode },
+        });
+      }
+    }
+    return { modes, upgrade: null, notices };
   }
 }

@@ -1,6 +1,7 @@
 import { GatewayRegistry } from './gateway-registry.service.js';
 import type { PaymentGatewayAdapter } from './payment-gateway.port.js';
 
+const mode = { connected: false, testKeys: null, webhookConfigured: false, contract: null };
 const adapter = (id: 'gateway_a' | 'gateway_b', extra: Partial<PaymentGatewayAdapter> = {}): PaymentGatewayAdapter => ({
   id,
   label: id,
@@ -11,6 +12,7 @@ const adapter = (id: 'gateway_a' | 'gateway_b', extra: Partial<PaymentGatewayAda
   disconnect: async () => undefined,
   saveWebhookSettings: async () => ({}),
   paymentUnderway: async () => false,
+  dashboardFacts: async () => ({ modes: { test: mode, live: mode }, upgrade: null, notices: [] }),
   ...extra,
 });
 

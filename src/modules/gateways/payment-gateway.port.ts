@@ -29,7 +29,16 @@ export interface PaymentGatewayAdapter {
    * paid (sync-details then refuses to change the record). False when the record holds none.
    */
   paymentUnderway(payment: HeldProviderPayment): Promise<boolean>;
+  /**
+   * What the admin dashboard shows of this gateway: per-mode facts, its background upgrade task and
+   * the notifications it raises. `currentMode` is the gateway's site mode (the core knows it).
+   */
+  dashboardFacts(currentMode: GatewayMode): Promise<GatewayDashboardFacts>;
 
+  /** Re-reads records from the provider when their webhook did not arrive (the reconciliation sweep). */
+  readonly reconciler?: Reconciler;
+  /** Checks, with the provider, what `doctor` reports for a mode: credentials accepted, webhook setup pointing here. */
+  diagnose?(mode: GatewayMode): Promise<GatewayDiagnosis[]>;
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
@@ -45,6 +54,36 @@ export interface HeldProviderPayment {
   id: number;
   mode: GatewayMode;
   provider_payment_ref: string | null;
+}
+
+/** What reconciling one record did. */
+export interface ReconcileResult {
+  /**
+   * moved: the record's status changed as the provider's object says; unchanged: the provider
+   * agrees with the record; skipped: nothing this gateway can read for it; mismatch: the provider's
+   * object disagrees with the record (logged as a contract mismatch, the record is not moved).
+   */
+  outcome: 'moved' | 'unchanged' | 'skipped' | 'mismatch';
+  from: string;
+  to: string;
+  detail?: string;
+}
+
+export interface Reconciler {
+  /**
+   * Reads the provider object the record holds and moves the record through the same status
+   * machine and effects as its webhook would (payment log source `reconcile`). Provider failures
+   * throw (502/503) so the sweep can back off.
+   */
+  reconcile(paymentId: number): Promise<ReconcileResult>;
+}
+
+/** One line of `doctor` about a gateway. Never a secret in `message` or `fix`. */
+export interface GatewayDiagnosis {
+  check: string;
+  status: 'ok' | 'warn' | 'fail';
+  message: string;
+  fix?: string;
 }
 
 /** The fields of save-webhook-settings; each gateway takes its own subset. */
@@ -145,4 +184,68 @@ export interface ApiKeyConfiguration {
   webhookUrl(mode: GatewayMode): string;
   /** Checks the key with the provider and stores it for `mode` (400 malformed, 502 refused, 503 unreachable; nothing stored then). */
   configure(mode: GatewayMode, apiKey: string): Promise<void>;
+}
+
+// --- dashboard -------------------------------------------------------------------------------------------
+
+/**
+ * State of a mode's webhook contract that gates checkout: `verified` (checked automatically),
+ * `manual` (an administrator completed the manual configuration) or `paused` (checkout refused).
+ */
+export type WebhookContractState = 'verified' | 'manual' | 'paused';
+
+export interface GatewayModeFacts {
+  /** Every credential the mode needs is stored (same answer as `isConnected`). */
+  connected: boolean;
+  /** True when a stored key is a test key, false for live keys; null when none (or an incomplete set) are stored or the gateway cannot tell. */
+  testKeys: boolean | null;
+  /** The mode's webhook settings are stored (gateway A: a signing secret; gateway B: the Webhook ID). */
+  webhookConfigured: boolean;
+  /** The contract that gates checkout; null for a gateway without one. */
+  contract: {
+    state: WebhookContractState;
+    /** The gateway's own status word (gateway A: unconfigured, unverified, verified, failed) */
+    status: string;
+    management: 'automatic' | 'manual' | null;
+    lastError: string | null;
+    verifiedAt: string | null;
+  } | null;
+}
+
+/** Progress of a bounded background upgrade task of the gateway (gateway A: the 1.5.3 webhook update). */
+export interface GatewayUpgradeFacts {
+  task: string;
+  release: string;
+  status: 'scheduled' | 'running' | 'retrying' | 'completed' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  /** Outcome per mode, in the task's own words */
+  modes: Partial<Record<GatewayMode, string>>;
+  scheduledAt: string;
+  finishedAt: string | null;
+}
+
+export type NoticeSeverity = 'info' | 'warning' | 'error';
+
+/** A condition the gateway wants the administrator to see. */
+export interface GatewayNotice {
+  /** Stable id, unique across the service: `<gateway>.<condition>[.<mode>]` */
+  id: string;
+  severity: NoticeSeverity;
+  message: string;
+  /** The admin route that fixes it (`POST /payment-gateway/save-webhook-settings`), if one does */
+  route?: string;
+  /** The setting (environment variable or option) that fixes it, if one does */
+  setting?: string;
+  /** The facts of the condition: a dismissed notice shows again when these change. */
+  facts: Record<string, string | number | boolean | null>;
+}
+
+export interface GatewayDashboardFacts {
+  modes: Record<GatewayMode, GatewayModeFacts>;
+  /** Null when the gateway has no such task or it was never scheduled. */
+  upgrade: GatewayUpgradeFacts | null;
+  notices: GatewayNotice[];
 }

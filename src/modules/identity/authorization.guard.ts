@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError, RateLimitedError } from '../../common/errors/index.js';
 import { clientKey } from '../../common/rate-limit/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { CrossSitePolicy } from './cross-site-policy.js';
 import { FailedLoginLimiter } from './failed-login-limiter.js';
 import { CrossSiteRequestError } from './identity.errors.js';
@@ -35,7 +35,8 @@ export class AuthorizationGuard implements CanActivate {
     if (auth.kind !== 'admin') return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (!this.crossSite.check(request).allowed) throw new CrossSiteRequestError();
+    const crossSite = this.crossSite.check(request);
+    if (!crossSite.allowed) throw new CrossSiteRequestError(crossSite.reason);
     const credentials = parseBasic(request.headers.authorization);
     if (!credentials) throw new NotLoggedInError();
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FixedWindowCounter } from '../../common/rate-limit/index.js';
 import { RedisConnection } from '../../common/redis/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 
 /** Clients tracked in memory at most (about 1.5 MB); see FixedWindowCounter for the eviction. */
 export const MAX_TRACKED_CLIENTS = 10_000;

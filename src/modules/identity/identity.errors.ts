@@ -18,9 +18,13 @@ export class UnknownRoleError extends InvalidParamsError {
   }
 }
 
-/** An admin request carrying a browser's cross-site signals (decisions §14); see CrossSitePolicy. */
+/**
+ * An admin request carrying a browser's cross-site signals (decisions §14); see CrossSitePolicy.
+ * `data.reason` (`origin_not_allowed` or `cross_site_fetch`) helps an operator tell a missing
+ * CORS_ORIGINS entry or PUBLIC_BASE_URL from a cross-site page.
+ */
 export class CrossSiteRequestError extends DomainError {
-  constructor() {
-    super('rest_cross_site_request', 403, 'Admin routes do not accept requests started by pages of other sites.');
+  constructor(reason: 'origin_not_allowed' | 'cross_site_fetch') {
+    super('rest_cross_site_request', 403, 'Admin routes do not accept requests started by pages of other sites.', { reason });
   }
 }

@@ -1,6 +1,6 @@
 import { Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CryptoModule } from '../../common/crypto/crypto.module.js';
+import { CryptoModule } from '../../common/crypto/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { AuthorizationGuard } from './authorization.guard.js';
 import { FailedLoginLimiter } from './failed-login-limiter.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
 import { UnknownRoleError, UserExistsError, UserNotFoundError } from './identity.errors.js';

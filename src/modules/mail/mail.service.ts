@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { DomainError } from '../../common/errors/index.js';
+import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from '../../common/storage/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import type { PaymentForm } from '../forms/index.js';
 import { buildPaymentEmails, type EmailMessage, type PaymentEmailFacts } from './payment-email.builder.js';
@@ -65,6 +66,13 @@ export class MailService implements OnModuleDestroy {
     return sent;
   }
 
+  /** Connects to the SMTP server and authenticates (no message sent): for `doctor`. False without SMTP_URL. */
+  async verifySmtp(): Promise<boolean> {
+    if (this.transportKind !== 'smtp') return false;
+    await this.smtpTransport().verify();
+    return true;
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.smtp?.close();
     this.outbox.close();
@@ -85,8 +93,9 @@ export class MailService implements OnModuleDestroy {
     } else {
       const info = (await this.outbox.sendMail(options)) as { messageId: string; message: Buffer };
       const file = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.kind}-${randomUUID().slice(0, 8)}.eml`;
-      await mkdir(this.outboxDir, { recursive: true });
-      await writeFile(join(this.outboxDir, file), info.message, { mode: 0o600 });
+      // Messages hold payer names and emails: a 0700 outbox (when created here) of 0600 files.
+      await ensurePrivateDirAsync(this.outboxDir);
+      await writeFile(join(this.outboxDir, file), info.message, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       result.message_id = info.messageId;
       result.outbox_file = file;
     }

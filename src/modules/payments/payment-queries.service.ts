@@ -63,6 +63,12 @@ export class PaymentQueriesService {
     return row ? toPaymentRecord(row) : null;
   }
 
+  /** Records still waiting for their provider (see PaymentRepository.findWaiting): reconciliation's candidates. */
+  async findWaiting(criteria: { olderThan: Date; since: Date; afterId?: number; limit: number }): Promise<PaymentRecord[]> {
+    const rows = await this.payments.findWaiting({ ...criteria, afterId: criteria.afterId ?? 0 });
+    return rows.map(toPaymentRecord);
+  }
+
   /** The first payment of a provider subscription. */
   async findSubscriptionPayment(gateway: string, subscriptionRef: string): Promise<PaymentRecord | null> {
     const row = await this.payments.findBySubscriptionRef(gateway, subscriptionRef);

@@ -4,7 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Request } from 'express';
 import { ROUTE_AUTH, type RouteAuth } from '../../common/auth/index.js';
-import { validationFailure } from '../../common/validation/index.js';
+import { pickDeclaredFields, validationFailure } from '../../common/validation/index.js';
 import type { CheckoutGateway } from '../gateways/index.js';
 import { PaymentReferenceDto } from './payment-reference.dto.js';
 import type { PaymentRecord } from './payment-record.js';
@@ -49,7 +49,8 @@ export class PaymentReferenceGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<VerifiedRequest>();
     const body: unknown = request.body;
     const plain = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-    const reference = plainToInstance(PaymentReferenceDto, plain);
+    // Only the reference fields are copied: the route's other (or junk) fields cost nothing here.
+    const reference = plainToInstance(PaymentReferenceDto, pickDeclaredFields(PaymentReferenceDto, plain));
     // Only the reference fields here; the route's own DTO (with unknown-field refusal) follows in the pipe.
     const errors = await validate(reference, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false, value: true } });
     if (errors.length > 0) throw validationFailure(errors);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, IsNull, Repository } from 'typeorm';
+import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentTransactions } from './payment-transactions.js';
 
@@ -84,6 +84,24 @@ export class PaymentRepository {
     if (byRef) return byRef;
     if (!/^[1-9]\d{0,9}$/.test(transactionId)) return null;
     return this.payments.findOne({ where: { id: Number(transactionId), providerPaymentRef: IsNull() } });
+  }
+
+  /**
+   * Records still waiting for their provider (pending or processing with a provider object), not
+   * touched since `olderThan`, created since `since`; oldest id first, after `afterId`.
+   */
+  findWaiting(criteria: { olderThan: Date; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
+    return this.payments.find({
+      where: {
+        status: In(['pending', 'processing']),
+        providerPaymentRef: Not(IsNull()),
+        updatedAt: LessThan(criteria.olderThan),
+        createdAt: MoreThanOrEqual(criteria.since),
+        id: MoreThan(criteria.afterId),
+      },
+      order: { id: 'ASC' },
+      take: criteria.limit,
+    });
   }
 
   /** Newest first. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConflictError, InvalidParamsError } from '../../common/errors/index.js';
-import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/app-config.js';
+import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/index.js';
 import { OptionsService } from '../settings/index.js';
 import type { PluginInfoDto, PluginStatusDto } from './plugin.dto.js';
 import { compareVersions, KNOWN_RELEASES } from './releases.js';

@@ -1,4 +1,4 @@
-import { CHECKOUT_VERSION } from '../../config/app-config.js';
+import { CHECKOUT_VERSION } from '../../config/index.js';
 
 /** Releases this code knows how to upgrade to, oldest first. The last one is the running code. */
 export const KNOWN_RELEASES = ['1.5.2', CHECKOUT_VERSION] as const;

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { CryptoService } from '../../common/crypto/index.js';
 import { UnavailableError } from '../../common/errors/index.js';
-import { isDuplicateKeyError } from '../../database/errors.js';
+import { isDuplicateKeyError } from '../../database/index.js';
 import { OptionEntity } from './option.entity.js';
 
 /** Compare-and-set rounds before a change gives up (only under heavy write contention on one option). */

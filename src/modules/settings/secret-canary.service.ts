@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { join } from 'node:path';
 import { CryptoService } from '../../common/crypto/index.js';
 import { BootError } from '../../common/errors/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { OptionsService } from './options.service.js';
 
 export const SECRET_CANARY_OPTION = 'checkout_secret_canary';

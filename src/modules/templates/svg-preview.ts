@@ -1,4 +1,4 @@
-import { CHECKOUT_VERSION } from '../../config/app-config.js';
+import { CHECKOUT_VERSION } from '../../config/index.js';
 import { describePrice, methodLabel } from '../forms/index.js';
 import type { BundledFormTemplate } from './bundled-form-templates.js';
 import type { LayoutBlock, PageLayout } from './layout-catalog.js';

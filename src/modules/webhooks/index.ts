@@ -1,6 +1,14 @@
 export { WebhooksModule } from './webhooks.module.js';
-export { WebhookEventRepository, type IncomingWebhookEvent, type RecordOutcome } from './webhook-event.repository.js';
-export type { WebhookEventStatus } from './webhook-event.entity.js';
+export {
+  listOutcomeOf,
+  WEBHOOK_EVENT_OUTCOMES,
+  WebhookEventRepository,
+  type IncomingWebhookEvent,
+  type RecordOutcome,
+  type WebhookEventFilter,
+  type WebhookEventListOutcome,
+} from './webhook-event.repository.js';
+export type { WebhookEventEntity, WebhookEventStatus } from './webhook-event.entity.js';
 export { WebhookIntakeService, type EffectResult, type EffectStatus, type ParsedWebhookEvent, type WebhookEventSource } from './webhook-intake.service.js';
 export { WebhookVerifiers, type WebhookDelivery, type WebhookVerifier } from './webhook-verifiers.js';
 export { SignedWebhookGuard } from './signed-webhook.guard.js';

@@ -18,6 +18,22 @@ export type RecordOutcome = { recorded: true; event: WebhookEventEntity } | { re
 
 const MAX_REASON = 255;
 
+/** What an admin sees of an event's fate: its stored outcome, or whether it is still to be applied. */
+export const WEBHOOK_EVENT_OUTCOMES = ['processed', 'ignored', 'rejected', 'failed', 'pending'] as const;
+export type WebhookEventListOutcome = (typeof WEBHOOK_EVENT_OUTCOMES)[number];
+
+export interface WebhookEventFilter {
+  provider?: string;
+  mode?: GatewayMode;
+  outcome?: WebhookEventListOutcome;
+}
+
+/** The list outcome of a stored event (see WEBHOOK_EVENT_OUTCOMES). */
+export function listOutcomeOf(event: Pick<WebhookEventEntity, 'status' | 'reason'>): WebhookEventListOutcome {
+  if (event.status === 'received' || event.status === 'processing') return event.reason ? 'failed' : 'pending';
+  return event.status;
+}
+
 /**
  * The webhook event store (decisions §8): every accepted event once; a redelivery changes nothing.
  * An event is claimed by the one delivery that applies it (a conditional update, so concurrent
@@ -96,6 +112,23 @@ export class WebhookEventRepository {
       claimExpiresAt: null,
       reason: reason?.slice(0, MAX_REASON) ?? null,
     });
+  }
+
+  /**
+   * Received events for the admin's list, newest first: by provider, mode and outcome (`failed`:
+   * unfinished after a failed attempt, `pending`: unfinished otherwise).
+   */
+  page(filter: WebhookEventFilter, offset: number, limit: number): Promise<[WebhookEventEntity[], number]> {
+    const query = this.events.createQueryBuilder('event').orderBy('event.received_at', 'DESC').addOrderBy('event.id', 'DESC').skip(offset).take(limit);
+    if (filter.provider) query.andWhere('event.provider = :provider', { provider: filter.provider });
+    if (filter.mode) query.andWhere('event.mode = :mode', { mode: filter.mode });
+    if (filter.outcome === 'failed' || filter.outcome === 'pending') {
+      query.andWhere('event.status IN (:...unfinished)', { unfinished: ['received', 'processing'] });
+      query.andWhere(filter.outcome === 'failed' ? 'event.reason IS NOT NULL' : 'event.reason IS NULL');
+    } else if (filter.outcome) {
+      query.andWhere('event.status = :status', { status: filter.outcome });
+    }
+    return query.getManyAndCount();
   }
 
   findById(id: number): Promise<WebhookEventEntity | null> {

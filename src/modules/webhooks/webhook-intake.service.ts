@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
-import { DomainError, UnavailableError } from '../../common/errors/index.js';
+import { DomainError, isDatabaseDown, UnavailableError } from '../../common/errors/index.js';
 import type { GatewayMode } from '../gateways/index.js';
 import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
@@ -101,7 +101,7 @@ export class WebhookIntakeService {
       effect = await source.apply(event, mode);
       await this.events.markOutcome(row.id, effect.status, effect.paymentId, undefined, this.clock.now(), effect.reason ?? null, owner);
     } catch (error) {
-      await this.events.release(row.id, owner, `attempt failed: ${error instanceof DomainError ? error.code : 'internal error'}`).catch((releaseError: unknown) => {
+      await this.events.release(row.id, owner, `attempt failed: ${failureCode(error)}`).catch((releaseError: unknown) => {
         // The claim lapses on its own (claimTtlMs); a redelivery then applies the event.
         this.logger.warn({ event_id: event.id, err: releaseError instanceof Error ? releaseError.message : String(releaseError) }, 'webhook event claim not released');
       });
@@ -109,4 +109,10 @@ export class WebhookIntakeService {
     }
     return { received: true, outcome: effect.status };
   }
+}
+
+/** The error code the delivery was answered with, for the event's reason (never the error's text). */
+function failureCode(error: unknown): string {
+  if (error instanceof DomainError) return error.code;
+  return isDatabaseDown(error) ? 'checkout_unavailable' : 'checkout_internal_error';
 }

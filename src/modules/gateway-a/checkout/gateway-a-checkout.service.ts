@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { ConflictError } from '../../../common/errors/index.js';
 import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService, type PaymentStatus } from '../../payments/index.js';
 import { expandableId } from '../client/expandable-id.js';
-import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { GatewayAClientFactory, PAYER_WAITING } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { isRecurring } from '../client/recurring-interval.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
@@ -45,7 +45,7 @@ export class GatewayACheckoutService {
     if (request.intentId !== undefined && request.intentId !== ref) {
       await this.mismatch(payment, ['intent_id']);
     }
-    const account = await this.clients.forMode(payment.mode);
+    const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
     let intent: Intent;
     try {
       intent = ref.startsWith('pi_') ? await account.client.paymentIntents.retrieve(ref) : await account.client.setupIntents.retrieve(ref);

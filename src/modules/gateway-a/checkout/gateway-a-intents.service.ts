@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { HeldProviderPayment } from '../../gateways/index.js';
 import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
-import { type GatewayAAccount, GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { type GatewayAAccount, GatewayAClientFactory, PAYER_WAITING } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { expandableId } from '../client/expandable-id.js';
@@ -58,7 +58,7 @@ export class GatewayAIntentsService {
     }
     if (payment.status !== 'pending') throw new InvalidPaymentStateError(`This payment is ${payment.status}; no new intent can be created for it.`);
     const choice = methodChoice(payment.payment_method, payment.currency, this.config.plan);
-    const account = await this.clients.forMode(payment.mode);
+    const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
     const purpose: SetupPurpose | null = isRecurring(payment.frequency) ? 'subscription' : null;
     try {
       return purpose === null
@@ -152,7 +152,7 @@ export class GatewayAIntentsService {
   async paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {
     const ref = payment.provider_payment_ref;
     if (!ref || !(ref.startsWith('pi_') || ref.startsWith('seti_'))) return false;
-    const account = await this.clients.forMode(payment.mode);
+    const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
     try {
       const intent = ref.startsWith('pi_') ? await account.client.paymentIntents.retrieve(ref) : await account.client.setupIntents.retrieve(ref);
       return PAID_STATUSES.includes(intent.status);

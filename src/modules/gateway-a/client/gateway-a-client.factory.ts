@@ -25,7 +25,13 @@ export interface ClientOptions {
 }
 
 export const DEFAULT_MAX_NETWORK_RETRIES = 2;
-export const DEFAULT_TIMEOUT_MS = 20_000;
+
+/**
+ * Calls made while a payer waits (intents, checkout, the re-read before a change): one retry only,
+ * so a slow or unreachable gateway is answered with a clear 503 within about two timeouts
+ * (GATEWAY_TIMEOUT_MS each) instead of holding the payer's request.
+ */
+export const PAYER_WAITING: ClientOptions = { maxNetworkRetries: 1 };
 
 /** A mode's connected account: its gateway user id and a client keyed with its secret key. */
 export interface GatewayAAccount {
@@ -61,11 +67,14 @@ export class GatewayAClientFactory {
   /** The OAuth pages and token exchange are always the proxy's (it holds the platform identity). */
   readonly proxy: Omit<GatewayARoute, 'routing'>;
   private readonly clients = new Map<string, StripeClient>();
+  /** GATEWAY_TIMEOUT_MS: one attempt's limit, retries get their own. */
+  private readonly timeoutMs: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly options: OptionsService,
   ) {
+    this.timeoutMs = config.gatewayTimeoutMs;
     this.proxy = parseGatewayOrigin(config.proxyUrl, 'CHECKOUT_PROXY_URL');
     this.route =
       config.plan === 'free'
@@ -81,7 +90,7 @@ export class GatewayAClientFactory {
   /** A client acting with one secret key. Clients are reused per key and options. */
   forSecretKey(secretKey: string, options: ClientOptions = {}): StripeClient {
     const maxNetworkRetries = options.maxNetworkRetries ?? DEFAULT_MAX_NETWORK_RETRIES;
-    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = options.timeoutMs ?? this.timeoutMs;
     const cacheKey = `${maxNetworkRetries}:${timeout}:${secretKey}`;
     let client = this.clients.get(cacheKey);
     if (!client) {

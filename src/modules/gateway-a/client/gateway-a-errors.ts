@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { DomainError, GatewayError } from '../../../common/errors/index.js';
+import { DomainError, GatewayError, GatewayUnavailableError } from '../../../common/errors/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 
 /** 409 `checkout_paused`: the mode's webhook contract is not verified (decisions §2, §7). */
@@ -27,8 +27,18 @@ export function gatewayStatusOf(error: unknown): number | undefined {
   return error instanceof Stripe.errors.StripeError ? error.statusCode : undefined;
 }
 
-/** A gateway failure as the client sees it: 502 `checkout_gateway_error`, no provider text. */
+/** True when the gateway never answered (network error or timeout): nothing is known to have happened there. */
+export function isGatewayUnreachable(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeConnectionError || (error instanceof Stripe.errors.StripeError && error.type === 'StripeConnectionError');
+}
+
+/**
+ * A gateway failure as the client sees it, without provider text: 503 `checkout_gateway_unavailable`
+ * when the gateway did not answer (in time), 502 `checkout_gateway_error` when it answered with a
+ * failure or nonsense.
+ */
 export function toGatewayError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
+  if (isGatewayUnreachable(error)) return new GatewayUnavailableError();
   return new GatewayError();
 }

@@ -1,0 +1,76 @@
+// ESLint flat config: `npm run lint` (CI runs it before the test suites).
+// - ESLint's and typescript-eslint's recommended rules (no type information needed, so it stays
+//   fast), with one option for unused names below;
+// - import-x/no-cycle everywhere: no runtime import cycles (type-only imports do not count);
+// - the module boundaries of src/ (eslint/module-boundaries.mjs); tests and bench are not bound
+//   by them and may import src internals.
+// eslint/module-boundaries.test.mjs runs this config on a fixture project to show each rule fires.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import { moduleBoundaryZones } from './eslint/module-boundaries.mjs';
+
+/** The whole config for the project whose root folder is `root`. */
+export function checkoutLintConfig(root) {
+  return tseslint.config(
+    // eslint/fixtures/ holds deliberate violations for the rules' own test.
+    { ignores: ['dist/', 'data/', 'coverage/', 'eslint/fixtures/'] },
+
+    js.configs.recommended,
+    tseslint.configs.recommended,
+
+    {
+      plugins: { 'import-x': importX },
+      settings: {
+        ...importX.flatConfigs.typescript.settings,
+        // Relative imports end in `.js` and name `.ts` sources (nodenext): the TypeScript resolver
+        // maps them. import-x/no-unresolved fails the lint if it ever stops doing so, which would
+        // otherwise silently switch off no-cycle and the boundary zones (both skip what they
+        // cannot resolve).
+        'import-x/resolver': undefined,
+        'import-x/resolver-next': [createTypeScriptImportResolver({ project: join(root, 'tsconfig.json') })],
+      },
+      rules: {
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+        'import-x/no-unresolved': 'error',
+      },
+    },
+
+    {
+      files: ['**/*.ts'],
+      rules: {
+        // `const { field: _unused, ...rest } = x` is how code drops a field from an object, and a
+        // parameter named `_x` is one a decorator needs (e.g. a validated but unread @Body()); every
+        // other unused name is still an error.
+        '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
+      },
+    },
+
+    {
+      // CommonJS files that Node and Jest load directly (jest.config.js, test/setup-env.js, the
+      // reporter, the swagger-plugin transformer): require() is how they import.
+      files: ['**/*.js', '**/*.cjs'],
+      languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+      rules: { '@typescript-eslint/no-require-imports': 'off' },
+    },
+    {
+      files: ['**/*.mjs'],
+      languageOptions: { globals: { ...globals.node } },
+    },
+
+    {
+      // Module boundaries bind every file of src/, its unit specs included (they live in the
+      // module they test); test/ and bench/ may import src internals.
+      files: ['src/**/*.ts'],
+      rules: {
+        'import-x/no-restricted-paths': ['error', { basePath: root, zones: moduleBoundaryZones(root) }],
+      },
+    },
+  );
+}
+
+export default checkoutLintConfig(fileURLToPath(new URL('.', import.meta.url)));

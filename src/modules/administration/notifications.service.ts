@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { NotFoundError } from '../../common/errors/index.js';
+import type { GatewayNotice, NoticeSeverity } from '../gateways/index.js';
+import { MailService } from '../mail/index.js';
+import type { DismissNotificationResultDto, NotificationDto } from './dashboard.dto.js';
+import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
+import { notificationFingerprint } from './notification-fingerprint.js';
+
+/** A notice and who raised it: a gateway id, or a module of the service (`mail`). */
+export interface SourcedNotice extends GatewayNotice {
+  source: string;
+}
+
+const SEVERITY_ORDER: Record<NoticeSeverity, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * The dashboard's notifications: the gateways' notices (through their adapters) plus the service's
+ * own, each with the fingerprint of its condition, and per-user dismissals of a fingerprint.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    @InjectRepository(NotificationDismissalEntity) private readonly dismissals: Repository<NotificationDismissalEntity>,
+    private readonly mail: MailService,
+  ) {}
+
+  /** Notices of modules other than the gateways. `mail.outbox`: no SMTP_URL, so mail goes to the outbox. */
+  serviceNotices(): SourcedNotice[] {
+    if (this.mail.transportKind !== 'outbox') return [];
+    return [
+      {
+        source: 'mail',
+        id: 'mail.outbox',
+        severity: 'warning',
+        message: 'SMTP_URL is not set: payment emails are written as .eml files to the outbox instead of being sent.',
+        setting: 'SMTP_URL',
+        facts: { transport: 'outbox' },
+      },
+    ];
+  }
+
+  /** Payload entries, most severe first (stable within a severity). */
+  toNotifications(notices: SourcedNotice[]): NotificationDto[] {
+    return notices
+      .map((notice) => ({
+        id: notice.id,
+        severity: notice.severity,
+        message: notice.message,
+        source: notice.source,
+        route: notice.route ?? null,
+        setting: notice.setting ?? null,
+        fingerprint: notificationFingerprint(notice.id, notice.facts),
+      }))
+      .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  }
+
+  /** The notifications `userId` has not dismissed for their current fingerprint. */
+  async visibleTo(userId: number, notifications: NotificationDto[]): Promise<NotificationDto[]> {
+    const rows = await this.dismissals.find({ where: { userId } });
+    const dismissed = new Set(rows.map((row) => `${row.notificationId}\n${row.fingerprint}`));
+    return notifications.filter((notification) => !dismissed.has(`${notification.id}\n${notification.fingerprint}`));
+  }
+
+  /**
+   * Dismisses a notification currently raised (404 otherwise) for `userId` and its current
+   * fingerprint; dismissing again replaces the stored fingerprint (idempotent for the same one).
+   */
+  async dismiss(userId: number, id: string, notifications: NotificationDto[]): Promise<DismissNotificationResultDto> {
+    const notification = notifications.find((candidate) => candidate.id === id);
+    if (!notification) throw new NotFoundError('Notification');
+    await this.dismissals
+      .createQueryBuilder()
+      .insert()
+      .into(NotificationDismissalEntity)
+      .values({ userId, notificationId: id, fingerprint: notification.fingerprint, dismissedAt: new Date() })
+      .orUpdate(['fingerprint', 'dismissed_at'], ['user_id', 'notification_id'])
+      .execute();
+    return { success: true, message: 'Notification dismissed.', id, fingerprint: notification.fingerprint };
+  }
+}

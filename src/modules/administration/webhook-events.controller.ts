@@ -1,0 +1,51 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminRoute } from '../../common/auth/index.js';
+import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { listOutcomeOf, type WebhookEventEntity, WebhookEventRepository } from '../webhooks/index.js';
+import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js';
+
+/**
+ * An addition to the spec: the provider events this service received, with what each did, so a
+ * merchant can see why a payment did not complete without opening the provider's dashboard.
+ */
+@ApiTags('Administration')
+@Controller('administration')
+export class WebhookEventsController {
+  constructor(private readonly events: WebhookEventRepository) {}
+
+  @Get('webhook-events')
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'administrationListWebhookEvents',
+    summary: 'Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)',
+    description:
+      'An addition to the interface. Filters: `gateway`, `mode`, `outcome` (processed, ignored, rejected, failed, pending). ' +
+      'Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.',
+  })
+  @ApiOkResponse({ type: WebhookEventDto, isArray: true })
+  @ApiErrorResponses(400)
+  async list(@Query() query: WebhookEventsQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookEventDto[]> {
+    const perPage = query.per_page ?? 20;
+    const [rows, total] = await this.events.page({ provider: query.gateway, mode: query.mode, outcome: query.outcome }, ((query.page ?? 1) - 1) * perPage, perPage);
+    response.setHeader('X-WP-Total', String(total));
+    response.setHeader('X-WP-TotalPages', String(Math.ceil(total / perPage)));
+    return rows.map(toDto);
+  }
+}
+
+function toDto(row: WebhookEventEntity): WebhookEventDto {
+  return {
+    id: row.id,
+    gateway: row.provider,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    mode: row.mode,
+    outcome: listOutcomeOf(row),
+    reason: row.reason,
+    payment_id: row.paymentId,
+    received_at: row.receivedAt.toISOString(),
+    processed_at: row.processedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,217 @@
+import request from 'supertest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/index.js';
+import { buildDataSourceOptions } from '../../src/database/index.js';
+import type { PaymentForm } from '../../src/modules/forms/index.js';
+import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { databasePreflight, DoctorService, ReconciliationService, ReconciliationTask } from '../../src/modules/operations/index.js';
+import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { OptionsService } from '../../src/modules/settings/index.js';
+import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
+import { advanceClock, connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { createIntent, createRecord, gatewayClient, logEvents, paymentRow } from '../support/gateway-a-checkout.js';
+import { expectWpError } from '../support/http.js';
+import { createPaymentForm } from '../support/payment-fixtures.js';
+
+const MINUTES = 60_000;
+
+describe('operations: reconciliation, doctor and slow providers', () => {
+  let bed: GatewayATestBed;
+  let form: PaymentForm;
+  let subscriptionForm: PaymentForm;
+  const t = () => bed.t;
+  const reconcile = (options: { since?: Date } = {}) => t().app.get(ReconciliationService).runOnce({ pauseMs: 0, ...options });
+
+  beforeAll(async () => {
+    bed = await startGatewayATestBed({ RATE_LIMIT_NEW_PAYMENT: '10000', RATE_LIMIT_PUBLIC_PAYMENT: '10000', RECONCILE_INTERVAL_SECONDS: '0', GATEWAY_TIMEOUT_MS: '400' });
+    const landing = await connectThroughProxy(bed, 'test');
+    expect(landing.searchParams.get('gateway_a_webhook')).toBe('verified');
+    await t().app.get(GatewayStateService).setActiveMethods('gateway_a', ['ccard', 'sepa']);
+    form = await createPaymentForm(t());
+    subscriptionForm = await createPaymentForm(t(), { plans: [{ title: 'Monthly', prices: [{ amount: 999, currency: 'EUR', frequency: 'm_1', setup_amount: 500 }] }] });
+  });
+  afterAll(() => bed.close());
+  afterEach(() => {
+    jest.restoreAllMocks();
+    bed.fake.clearFailures();
+    bed.fake.latencyMs = 0;
+  });
+
+  /** A one-time record whose intent the payer paid at the gateway, with no webhook delivered. */
+  const paidWithoutWebhook = async (email: string) => {
+    const record = await createRecord(t(), form, { email_address: email });
+    const intent = await createIntent(t(), record);
+    await (await gatewayClient(t())).paymentIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
+    return { record, id: record.sync.payment_id, intentId: intent.body.intent_id as string };
+  };
+
+  describe('the reconciliation sweep', () => {
+    it('completes a paid payment whose webhook never arrived, as the webhook would (log source reconcile, emails once), and only once', async () => {
+      const { id } = await paidWithoutWebhook('lost-webhook@example.test');
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending' });
+
+      // Too recent: the webhook may still be on its way.
+      expect((await reconcile()).changes.filter((change) => change.payment_id === id)).toEqual([]);
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending' });
+
+      advanceClock(t(), 6 * MINUTES);
+      const report = await reconcile();
+      expect(report.changes).toContainEqual(expect.objectContaining({ payment_id: id, gateway: 'gateway_a', outcome: 'moved', from: 'pending', to: 'completed' }));
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed', amount_received: 1000 });
+      const [statusLine] = await t().dataSource.query(
+        `SELECT context FROM ${t().config.tablePrefix}checkout_log WHERE payment_id = ? AND event = 'status_changed' ORDER BY id DESC LIMIT 1`,
+        [id],
+      );
+      expect(JSON.parse(statusLine.context)).toMatchObject({ from: 'pending', to: 'completed', source: 'reconcile' });
+
+      expect((await reconcile()).changes.filter((change) => change.payment_id === id)).toEqual([]);
+      await t().app.get(PaymentLedgerService).transition(id, 'completed', { source: 'test' });
+      const { PaymentCompletionEmails } = await import('../../src/modules/payments/index.js');
+      await t().app.get(PaymentCompletionEmails).settled();
+      expect((await logEvents(t(), id)).filter((event) => event === 'emails_sent')).toHaveLength(1);
+    });
+
+    it('moves a payment whose intent is processing at the gateway to processing', async () => {
+      const record = await createRecord(t(), form, { email_address: 'processing@example.test' });
+      const intent = await createIntent(t(), record);
+      bed.fake.resources.setIntentStatus(intent.body.intent_id, 'processing');
+      advanceClock(t(), 6 * MINUTES);
+      await reconcile();
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'processing' });
+    });
+
+    it('leaves a payment whose intent disagrees with it (logged mismatch), and one still waiting for the payer', async () => {
+      const { id, intentId } = await paidWithoutWebhook('tampered@example.test');
+      (bed.fake.resources.get(intentId) as Record<string, unknown>).amount = 1;
+      const waiting = await createRecord(t(), form, { email_address: 'still-typing@example.test' });
+      await createIntent(t(), waiting);
+      advanceClock(t(), 6 * MINUTES);
+      const report = await reconcile();
+      expect(report.changes).toContainEqual(expect.objectContaining({ payment_id: id, outcome: 'mismatch' }));
+      expect(report.changes.map((change) => change.payment_id)).not.toContain(waiting.sync.payment_id);
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending', amount_received: null });
+      expect(await logEvents(t(), id)).toContain('reconcile_mismatch');
+      expect(await paymentRow(t(), waiting.sync.payment_id)).toMatchObject({ status: 'pending' });
+    });
+
+    it('creates the subscription of a confirmed setup and completes it when its first invoice is paid', async () => {
+      const record = await createRecord(t(), subscriptionForm, { email_address: 'subscriber@example.test' });
+      const setup = await createIntent(t(), record);
+      await (await gatewayClient(t())).setupIntents.confirm(setup.body.intent_id, { payment_method: 'pm_card_visa' });
+      advanceClock(t(), 6 * MINUTES);
+      await reconcile();
+      const row = await paymentRow(t(), record.sync.payment_id);
+      expect(row).toMatchObject({ status: 'completed', provider_subscription_ref: expect.stringMatching(/^sub_/) });
+      expect(Number(row.amount_received)).toBe(1499);
+    });
+
+    it('stops at the first provider failure and backs off; the record is left as it was', async () => {
+      const { id, intentId } = await paidWithoutWebhook('provider-down@example.test');
+      bed.fake.fail({ method: 'GET', path: `/v1/payment_intents/${intentId}`, status: 500, times: 10 });
+      advanceClock(t(), 6 * MINUTES);
+      const report = await reconcile();
+      expect(report.stoppedBy).toBe('gateway_a: checkout_gateway_error');
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending' });
+      const task = t().app.get(ReconciliationTask);
+      const first = task.nextDelayMs(report);
+      const second = task.nextDelayMs(report);
+      expect(second).toBeGreaterThan(first);
+      expect(task.nextDelayMs({ examined: 1, changes: [], stoppedBy: null })).toBeLessThan(first);
+    });
+
+    it('runs on one instance at a time (the task lease)', async () => {
+      const leases = t().app.get(TaskLeaseRepository);
+      expect(await leases.tryAcquire('reconcile_waiting_payments', 'another-instance', new Date(), 60_000)).toBe(true);
+      try {
+        expect(await t().app.get(ReconciliationTask).runLeased()).toEqual({ ran: false, reason: 'busy' });
+      } finally {
+        await leases.release('reconcile_waiting_payments', 'another-instance');
+      }
+      expect((await t().app.get(ReconciliationTask).runLeased()).ran).toBe(true);
+    });
+  });
+
+  describe('doctor', () => {
+    const doctor = () => t().app.get(DoctorService).run();
+    const named = async (name: string) => (await doctor()).find((check) => check.name === name);
+
+    it('reports a connected, verified gateway A, the outbox and a test-mode base URL, and never a secret', async () => {
+      const checks = await doctor();
+      expect(checks).toContainEqual(expect.objectContaining({ name: 'gateway_a test credentials', status: 'ok' }));
+      expect(checks).toContainEqual(expect.objectContaining({ name: 'gateway_a test webhook', status: 'ok' }));
+      expect(checks).toContainEqual(expect.objectContaining({ name: 'smtp', status: 'warn' }));
+      expect(checks).toContainEqual(expect.objectContaining({ name: 'public base url', status: 'warn' }));
+      const secretKey = (await t().app.get(OptionsService).getSecret(gatewayAOption.credential('test', 'secret_key')))!;
+      expect(JSON.stringify(checks)).not.toContain(secretKey);
+      expect(JSON.stringify(checks)).not.toContain('whsec_');
+    });
+
+    it('fails when the gateway refuses the stored key, and when live mode runs on a non-public base URL', async () => {
+      const options = t().app.get(OptionsService);
+      const name = gatewayAOption.credential('test', 'secret_key');
+      const original = (await options.getSecret(name))!;
+      await options.setSecret(name, 'sk_test_revoked_key_000000000000');
+      try {
+        expect(await named('gateway_a test credentials')).toMatchObject({ status: 'fail', fix: expect.stringContaining('/payment-gateway/connect') });
+      } finally {
+        await options.setSecret(name, original);
+      }
+      const state = t().app.get(GatewayStateService);
+      await state.setMode('gateway_a', 'live');
+      try {
+        expect(await named('public base url')).toMatchObject({ status: 'fail' });
+      } finally {
+        await state.setMode('gateway_a', 'test');
+      }
+    });
+
+    it('fails on payments that have waited for their provider for more than a day', async () => {
+      const { id } = await paidWithoutWebhook('a-day-late@example.test');
+      advanceClock(t(), 25 * 60 * MINUTES);
+      const check = await named('waiting payments');
+      expect(check).toMatchObject({ status: 'fail', fix: expect.stringContaining('reconcile') });
+      expect(check!.message).toContain(String(id));
+    });
+
+    it('checks the database before starting the application: pending migrations are a fail with the fix', async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'checkout-doctor-')), 'doctor.sqlite');
+      const fileConfig = loadConfig({ DATABASE_URL: `sqlite:${file}` });
+      expect(await databasePreflight(fileConfig)).toMatchObject({ name: 'database', status: 'fail', fix: expect.stringContaining('migration:run') });
+      // Migrated (as the service does at boot): ok. The app's own database is migrated too when it is a server database.
+      const migrated = new DataSource(buildDataSourceOptions(fileConfig));
+      await migrated.initialize();
+      await migrated.destroy();
+      expect(await databasePreflight(fileConfig)).toMatchObject({ name: 'database', status: 'ok' });
+      if (t().config.databaseUrl?.startsWith('mysql')) expect(await databasePreflight(t().config)).toMatchObject({ name: 'database', status: 'ok' });
+    });
+  });
+
+  describe('a slow or unreachable provider', () => {
+    it('answers the payer 503 checkout_gateway_unavailable quickly instead of hanging, and changes nothing', async () => {
+      const record = await createRecord(t(), form, { email_address: 'slow-provider@example.test' });
+      const before = await paymentRow(t(), record.sync.payment_id);
+      bed.fake.latencyMs = 5_000;
+      const started = Date.now();
+      const res = await createIntent(t(), record);
+      const took = Date.now() - started;
+      expect(res.status).toBe(503);
+      expectWpError(res.body, 'checkout_gateway_unavailable', 503);
+      expect(res.headers['retry-after']).toBe('30');
+      // GATEWAY_TIMEOUT_MS of this app: two attempts of 400 ms plus the SDK's backoff.
+      expect(took).toBeLessThan(4_000);
+      expect(await paymentRow(t(), record.sync.payment_id)).toEqual(before);
+    });
+
+    it('keeps 502 checkout_gateway_error for a provider that answers with a failure', async () => {
+      const record = await createRecord(t(), form, { email_address: 'failing-provider@example.test' });
+      bed.fake.fail({ method: 'POST', path: '/v1/payment_intents', status: 400, error: { message: 'no' } });
+      const res = await request(t().http).post(`${t().base}/gateway-a/payment-intent-or-setup`).send(record.reference);
+      expect(res.status).toBe(502);
+      expectWpError(res.body, 'checkout_gateway_error', 502);
+    });
+  });
+});
