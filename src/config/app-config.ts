@@ -41,8 +41,6 @@ export interface AppConfig {
   gatewayAApiBase: string;
   gatewayBApiBaseTest: string;
   gatewayBApiBaseLive: string;
-  /** GATEWAY_B_TIMEOUT_MS: limit of one gateway-B HTTP attempt; a payer waits at most about twice this (one retry). */
-  gatewayBTimeoutMs: number;
   smtpUrl?: string;
   trustProxy: boolean;
   tablePrefix: string;
@@ -115,7 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     gatewayAApiBase: envUrl(env, 'GATEWAY_A_API_BASE', 'https://api.stripe.com', ['http:', 'https:']).replace(/\/$/, ''),
     gatewayBApiBaseTest: envUrl(env, 'GATEWAY_B_API_BASE_TEST', 'https://api-m.sandbox.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
     gatewayBApiBaseLive: envUrl(env, 'GATEWAY_B_API_BASE_LIVE', 'https://api-m.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
-    gatewayBTimeoutMs: envInteger(env, 'GATEWAY_B_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     smtpUrl,
     trustProxy: envBoolean(env, 'TRUST_PROXY', false),
     tablePrefix: envMatch(env, 'TABLE_PREFIX', 'wp_', /^[a-z0-9_]{0,20}$/i, 'letters, digits and underscores only (at most 20)'),

@@ -418,7 +418,7 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       const res = await createOrder(t, rec);
       expect(res.status).toBe(503);
       expectWpError(res.body, 'checkout_gateway_unavailable', 503);
-      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['retry-after']).toBe('30');
       expect(Date.now() - started).toBeLessThan(2500);
       expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ provider_payment_ref: null });
       // The provider still made the order; the same PayPal-Request-Id answers it again.

@@ -17,7 +17,7 @@ export interface GatewayBTestBed {
 
 /**
  * The app with gateway B's two environments pointed at two fakes (GATEWAY_B_API_BASE_TEST /
- * _LIVE) and a short provider timeout, so timeouts are tested in a second.
+ * _LIVE) and a short provider timeout (GATEWAY_TIMEOUT_MS), so timeouts are tested in a second.
  */
 export async function startGatewayBTestBed(env: Record<string, string | undefined> = {}): Promise<GatewayBTestBed> {
   const sandbox = await startFakeGatewayB({ environment: 'sandbox' });
@@ -25,7 +25,7 @@ export async function startGatewayBTestBed(env: Record<string, string | undefine
   const t = await startTestApp({
     GATEWAY_B_API_BASE_TEST: sandbox.url,
     GATEWAY_B_API_BASE_LIVE: live.url,
-    GATEWAY_B_TIMEOUT_MS: '1000',
+    GATEWAY_TIMEOUT_MS: '1000',
     RATE_LIMIT_NEW_PAYMENT: '10000',
     RATE_LIMIT_PUBLIC_PAYMENT: '10000',
     ...env,

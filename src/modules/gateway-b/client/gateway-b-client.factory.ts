@@ -20,7 +20,7 @@ const MAX_CLIENTS = 8;
 
 /**
  * Builds the gateway-B clients: one per mode and credentials, aimed at the mode's base URL
- * (GATEWAY_B_API_BASE_TEST / _LIVE), with the configured timeout. A client owns its access-token
+ * (GATEWAY_B_API_BASE_TEST / _LIVE), each attempt limited by GATEWAY_TIMEOUT_MS. A client owns its access-token
  * cache, so clients are kept (by mode, base URL, client id and a digest of the secret) and the
  * token lives across requests until it expires; new credentials get a new client.
  */
@@ -48,7 +48,7 @@ export class GatewayBClientFactory {
       this.clients.set(key, cached);
       return cached;
     }
-    const client = new GatewayBClient({ baseUrl: this.baseUrl(mode), clientId, clientSecret }, { timeoutMs: this.config.gatewayBTimeoutMs, clock: this.clock });
+    const client = new GatewayBClient({ baseUrl: this.baseUrl(mode), clientId, clientSecret }, { timeoutMs: this.config.gatewayTimeoutMs, clock: this.clock });
     this.clients.set(key, client);
     while (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
     return client;

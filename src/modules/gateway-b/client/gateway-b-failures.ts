@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, GatewayError } from '../../../common/errors/index.js';
+import { GatewayError, GatewayUnavailableError } from '../../../common/errors/index.js';
 import { PaymentLedgerService } from '../../payments/index.js';
 import { GatewayBCredentialsError, GatewayBError } from './gateway-b-errors.js';
 
-/** Seconds a payer (or the provider's webhook delivery) should wait before trying again. */
-export const GATEWAY_B_RETRY_AFTER_SECONDS = 5;
-
-/**
- * 503 `checkout_gateway_unavailable`: the provider did not answer (connection failed or timed
- * out). Nothing was changed locally; the same request may be sent again (create and capture carry
- * a `PayPal-Request-Id`, so a repeat cannot act twice). Not in decisions §2, which has 503
- * `checkout_unavailable` for our own database: the code says whose outage it is.
- */
-export class GatewayUnavailableError extends DomainError {
-  constructor(message = 'The payment provider could not be reached in time; nothing was changed. Please try again in a moment.') {
-    super('checkout_gateway_unavailable', 503, message, { retry_after: GATEWAY_B_RETRY_AFTER_SECONDS }, { 'Retry-After': String(GATEWAY_B_RETRY_AFTER_SECONDS) });
-  }
-}
-
 /**
  * A gateway-B failure as the caller sees it (decisions §2, never the provider's prose): no answer
- * → 503 `checkout_gateway_unavailable`; refused credentials → 502 saying so; any other refusal or
+ * → 503 `checkout_gateway_unavailable` (as gateway A: nothing changed locally, the same request may
+ * be sent again; create and capture carry a `PayPal-Request-Id`, so a repeat cannot act twice); refused credentials → 502 saying so; any other refusal or
  * a malformed answer → 502 `checkout_gateway_error`. Anything that is not a GatewayBError is
  * returned unchanged.
  */

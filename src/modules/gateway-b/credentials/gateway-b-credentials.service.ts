@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { GatewayError, InvalidParamsError } from '../../../common/errors/index.js';
+import { GatewayError, GatewayUnavailableError, InvalidParamsError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../../config/index.js';
 import type { ApiKeyConfiguration, CredentialSettings, CredentialSettingsInput, CredentialSettingsView, GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import { GatewayBCredentialsError, GatewayBError } from '../client/gateway-b-errors.js';
-import { GatewayUnavailableError, toGatewayBFailure } from '../client/gateway-b-failures.js';
+import { toGatewayBFailure } from '../client/gateway-b-failures.js';
 import { gatewayBOption } from '../gateway-b-options.js';
 
 /** A REST app's client id or secret: visible ASCII, no colon (HTTP Basic joins them with one). */
@@ -76,7 +76,7 @@ export class GatewayBCredentialsService implements CredentialSettings, ApiKeyCon
       if (!(error instanceof GatewayBError)) throw error;
       this.logger.warn({ mode, err: error.message }, 'gateway B credentials not saved: the check failed');
       if (error instanceof GatewayBCredentialsError) throw new GatewayError('The payment provider refused this client id and secret; nothing was saved.');
-      if (error.kind === 'unreachable') throw new GatewayUnavailableError('The payment provider could not be reached to check the credentials; nothing was saved. Please try again.');
+      if (error.kind === 'unreachable') throw new GatewayUnavailableError();
       throw toGatewayBFailure(error);
     }
   }

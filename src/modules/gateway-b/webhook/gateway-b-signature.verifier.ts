@@ -1,12 +1,11 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DomainError, UnavailableError } from '../../../common/errors/index.js';
+import { DomainError, GatewayUnavailableError, UnavailableError } from '../../../common/errors/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { InvalidSignatureError, type WebhookDelivery, type WebhookVerifier, WebhookVerifiers } from '../../webhooks/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import type { GatewayBClient } from '../client/gateway-b-client.js';
 import { GatewayBError } from '../client/gateway-b-errors.js';
-import { GatewayUnavailableError } from '../client/gateway-b-failures.js';
 import { GATEWAY_B_TRANSMISSION_HEADERS, isGatewayBWebhookId } from '../client/webhook-postback.js';
 import { gatewayBOption } from '../gateway-b-options.js';
 
@@ -57,7 +56,7 @@ export class GatewayBSignatureVerifier implements WebhookVerifier, OnModuleInit 
     } catch (error) {
       if (!(error instanceof GatewayBError)) throw error;
       this.logger.warn({ mode, err: error.message }, 'gateway B webhook: the signature could not be verified now');
-      throw new GatewayUnavailableError('The payment provider could not verify this delivery now; deliver it again later.');
+      throw new GatewayUnavailableError();
     }
     if (!verification.verified) return this.refuse(mode, verification.reason, verification.headers ? { headers: verification.headers } : {});
   }
