@@ -1,4 +1,5 @@
 import type { PaymentForm } from '../../src/modules/forms/index.js';
+import { ReconciliationService } from '../../src/modules/operations/index.js';
 import { buildEvent, type FakeGatewayB, type Json } from '../fakes/gateway-b/index.js';
 import {
   captureOrder,
@@ -10,6 +11,7 @@ import {
   type GatewayBTestBed,
   startGatewayBTestBed,
 } from '../support/gateway-b.js';
+import { advanceClock } from '../support/gateway-a.js';
 import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
@@ -231,6 +233,31 @@ describe('POST /webhook/gateway-b-callback/{mode}', () => {
     it('refuses a verified body that is not an event (400)', async () => {
       const res = await deliver({ hello: 'world' });
       expect(res.status).toBe(400);
+    });
+  });
+
+  describe('when no webhook arrives', () => {
+    it('the reconciliation sweep completes a captured order as the webhook would, and leaves an approved one to the payer', async () => {
+      const { rec, orderId } = await capturedBehindOurBack();
+      const approvedOnly = await record();
+      const approved = await createOrder(t, approvedOnly);
+      sandbox.approveOrder(approved.body.order_id);
+      const clock = advanceClock(t, 10 * 60_000);
+      try {
+        const report = await t.app.get(ReconciliationService).runOnce({ pauseMs: 0 });
+        expect(report.changes).toContainEqual(expect.objectContaining({ payment_id: rec.sync.payment_id, gateway: 'gateway_b', outcome: 'moved', from: 'pending', to: 'completed' }));
+        expect(report.changes.find((change) => change.payment_id === approvedOnly.sync.payment_id)).toBeUndefined();
+      } finally {
+        clock.mockRestore();
+      }
+      const row = await paymentRow(t, rec.sync.payment_id);
+      expect(row).toMatchObject({ status: 'completed', provider_payment_ref: orderId });
+      expect(Number(row.amount_received)).toBe(1000);
+      expect(await paymentRow(t, approvedOnly.sync.payment_id)).toMatchObject({ status: 'pending' });
+      expect(sandbox.callsTo('POST', `/v2/checkout/orders/${approved.body.order_id}/capture`)).toEqual([]);
+      // The webhook arriving late changes nothing more.
+      expect((await deliver(sandbox.captureCompletedEvent(orderId))).body.outcome).toBe('processed');
+      expect((await logEvents(t, rec.sync.payment_id)).filter((name) => name === 'status_changed')).toHaveLength(1);
     });
   });
 });

@@ -26,6 +26,7 @@ export async function startGatewayBTestBed(env: Record<string, string | undefine
     GATEWAY_B_API_BASE_TEST: sandbox.url,
     GATEWAY_B_API_BASE_LIVE: live.url,
     GATEWAY_TIMEOUT_MS: '1000',
+    RECONCILE_INTERVAL_SECONDS: '0',
     RATE_LIMIT_NEW_PAYMENT: '10000',
     RATE_LIMIT_PUBLIC_PAYMENT: '10000',
     ...env,

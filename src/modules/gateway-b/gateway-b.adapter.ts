@@ -16,6 +16,7 @@ import { OptionsService } from '../settings/index.js';
 import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
 import { isGatewayBWebhookId } from './client/webhook-postback.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
+import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
 
 /** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
@@ -31,6 +32,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly options: OptionsService,
     private readonly orders: GatewayBOrdersService,
     readonly credentialSettings: GatewayBCredentialsService,
+    readonly reconciler: GatewayBReconciler,
   ) {}
 
   /** Section B `/gateway/configure`: the same credentials service, with `api_key` = `<client id>:<secret>`. */

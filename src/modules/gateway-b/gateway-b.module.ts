@@ -12,6 +12,7 @@ import { GatewayBFailures } from './client/gateway-b-failures.js';
 import { GatewayBScope } from './client/gateway-b-scope.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
 import { GatewayBAdapter } from './gateway-b.adapter.js';
+import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GatewayBEventSource } from './webhook/gateway-b-event-source.js';
 import { GatewayBSignatureVerifier } from './webhook/gateway-b-signature.verifier.js';
 import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controller.js';
@@ -35,6 +36,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
     GatewayBCredentialsService,
     GatewayBOrdersService,
     GatewayBCaptureService,
+    GatewayBReconciler,
     GatewayBSignatureVerifier,
     GatewayBEventSource,
   ],
