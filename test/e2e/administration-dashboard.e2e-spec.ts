@@ -238,7 +238,7 @@ describe('administration dashboard, notifications and quick setup', () => {
     );
     expect(body.notifications.map((entry: Notification) => entry.id)).not.toContain('gateway_b.webhook_id_missing.live');
 
-    expect((await post('/payment-gateway/save-webhook-settings', { gateway: 'gateway_b', mode: 'test', webhook_id: 'WH-DASHBOARD01' })).status).toBe(200);
+    expect((await post('/payment-gateway/save-webhook-settings', { gateway: 'gateway_b', mode: 'test', webhook_id: 'WHDASHBOARD01' })).status).toBe(200);
     const saved = await dashboard();
     expect(saved.payment_gateways.gateway_b.modes.test.webhook_configured).toBe(true);
     expect(saved.notifications.map((entry: Notification) => entry.id)).not.toContain('gateway_b.webhook_id_missing.test');

@@ -11,7 +11,7 @@ const ROUTES: Array<{ path: string; body: object }> = [
   { path: '/payment-gateway/disconnect', body: { gateway: 'gateway_b' } },
   { path: '/payment-gateway/set-mode', body: { gateway: 'gateway_b', mode: 'test' } },
   { path: '/payment-gateway/set-payment-methods', body: { gateway: 'gateway_a', methods: ['ccard'] } },
-  { path: '/payment-gateway/save-webhook-settings', body: { gateway: 'gateway_b', mode: 'test', webhook_id: 'WH-AUTHMATRIX01' } },
+  { path: '/payment-gateway/save-webhook-settings', body: { gateway: 'gateway_b', mode: 'test', webhook_id: 'WHAUTHMATRIX01' } },
   {
     path: '/payment-gateway/save-payment-method-settings',
     body: { gateway: 'gateway_a', method: 'device_wallet_1', settings: { domain_verification: false, domains: [] } },

@@ -9,6 +9,7 @@ import { AddWebhookEventClaims1764116000000 } from './1764116000000-AddWebhookEv
 import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourceTemplate.js';
 import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
 import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
+import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AddFormSourceTemplate1764116100000,
   CreateNotificationDismissals1764116110000,
   CreateTagAssignments1764116120000,
+  AllowWebhookEventsWithoutMode1764116200000,
 ];

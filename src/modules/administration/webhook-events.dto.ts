@@ -27,7 +27,8 @@ export class WebhookEventDto {
   /** Local id of the stored event */
   id: number;
 
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  /** The provider: a gateway, or `generic` for section B's signed `/webhook/receive` */
+  @ApiProperty({ enum: [...CHECKOUT_GATEWAYS, 'generic'], example: 'gateway_a' })
   gateway: string;
 
   /** The provider's event id */
@@ -37,8 +38,9 @@ export class WebhookEventDto {
   @ApiProperty({ example: 'payment_intent.succeeded' })
   event_type: string;
 
-  @ApiProperty({ enum: GATEWAY_MODES })
-  mode: string;
+  /** The mode of the endpoint it was delivered to; null for section B's `/webhook/receive`, which has none */
+  @ApiProperty({ enum: GATEWAY_MODES, nullable: true })
+  mode: string | null;
 
   /**
    * processed: applied (or already so); ignored: nothing to do (outside the contract, not this

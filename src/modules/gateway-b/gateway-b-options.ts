@@ -3,6 +3,8 @@ import type { GatewayMode } from '../gateways/index.js';
 
 export type GatewayBCredential = 'email' | 'client_id' | 'secret';
 export const GATEWAY_B_CREDENTIALS: readonly GatewayBCredential[] = ['email', 'client_id', 'secret'];
+/** The credentials every API call needs: a mode with these stored is connected. */
+export const GATEWAY_B_API_CREDENTIALS: readonly GatewayBCredential[] = ['client_id', 'secret'];
 
 /** Option names of gateway B's stored state (all prefixed with CHECKOUT_ALIAS). */
 export const gatewayBOption = {

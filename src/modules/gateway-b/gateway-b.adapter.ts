@@ -7,12 +7,17 @@ import {
   type GatewayModeFacts,
   type GatewayNotice,
   GatewayRegistry,
+  type HeldProviderPayment,
   type PaymentGatewayAdapter,
   type WebhookSettingsInput,
   type WebhookSettingsView,
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
-import { GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
+import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
+import { isGatewayBWebhookId } from './client/webhook-postback.js';
+import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
+import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
+import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
 
 /** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
 @Injectable()
@@ -25,14 +30,23 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
   constructor(
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
+    private readonly orders: GatewayBOrdersService,
+    readonly credentialSettings: GatewayBCredentialsService,
+    readonly reconciler: GatewayBReconciler,
   ) {}
+
+  /** Section B `/gateway/configure`: the same credentials service, with `api_key` = `<client id>:<secret>`. */
+  get apiKeyConfiguration(): GatewayBCredentialsService {
+    return this.credentialSettings;
+  }
 
   onModuleInit(): void {
     this.registry.register(this);
   }
 
+  /** Connected = the mode's client id and secret are stored (what every API call needs; the email is the account's label). */
   async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = GATEWAY_B_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
+    const names = GATEWAY_B_API_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
     const stored = await this.options.getMany(names);
     return names.every((name) => stored.has(name));
   }
@@ -46,16 +60,17 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     await this.options.delete([...GATEWAY_B_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field)), gatewayBOption.webhookId(mode)]);
   }
 
-  /** Gateway B takes no payment yet (its orders arrive with the gateway B checkout). */
-  async paymentUnderway(): Promise<boolean> {
-    return false;
+  /** The order the record holds is approved or captured (read from the gateway). */
+  paymentUnderway(payment: HeldProviderPayment): Promise<boolean> {
+    return this.orders.paymentUnderway(payment);
   }
 
-  /** The mode's Webhook ID, sealed; answered only as a mask. */
+  /** The mode's Webhook ID (PayPal's format: letters and digits), sealed; answered only as a mask. */
   async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
     const misplaced = (['signing_secret', 'manual_configuration_complete'] as const).filter((field) => input[field] !== undefined);
     if (misplaced.length > 0) throw new InvalidParamsError(Object.fromEntries(misplaced.map((field) => [field, `${field} is not a gateway_b setting`])));
     if (input.webhook_id === undefined) throw new InvalidParamsError({ webhook_id: 'webhook_id is required for gateway_b' });
+    if (!isGatewayBWebhookId(input.webhook_id)) throw new InvalidParamsError({ webhook_id: 'webhook_id must be the Webhook ID shown by the gateway (letters and digits, at most 50)' });
     await this.options.setSecret(gatewayBOption.webhookId(mode), input.webhook_id);
     return { webhook_id: await this.options.getSecretMask(gatewayBOption.webhookId(mode)) };
   }

@@ -1,15 +1,44 @@
 import { Module } from '@nestjs/common';
+import { ClockModule } from '../../common/clock/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { PaymentsModule } from '../payments/index.js';
 import { SettingsModule } from '../settings/index.js';
+import { WebhooksModule } from '../webhooks/index.js';
+import { GatewayBCaptureService } from './checkout/gateway-b-capture.service.js';
+import { GatewayBCheckoutController } from './checkout/gateway-b-checkout.controller.js';
+import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
+import { GatewayBClientFactory } from './client/gateway-b-client.factory.js';
+import { GatewayBFailures } from './client/gateway-b-failures.js';
+import { GatewayBScope } from './client/gateway-b-scope.js';
+import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
 import { GatewayBAdapter } from './gateway-b.adapter.js';
+import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
+import { GatewayBEventSource } from './webhook/gateway-b-event-source.js';
+import { GatewayBSignatureVerifier } from './webhook/gateway-b-signature.verifier.js';
+import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controller.js';
 
 /**
- * Gateway B (the wallet gateway, PayPal Orders v2), one vertical slice in the shape of gateway A:
- * its stored credentials and webhook id behind the gateway port. Nothing but the application
- * module imports it.
+ * Gateway B (the wallet gateway, PayPal Orders v2 over its REST API), one vertical slice in the
+ * shape of gateway A: the REST client per mode and credentials, credentials and Webhook ID behind
+ * the gateway port, the public order and capture routes, and the webhook callback with its
+ * verifier (PayPal's verify-webhook-signature API) and event source on the shared intake. It
+ * reaches the rest of the service through the registry, the payment ledger and the webhook
+ * intake; nothing but the application module imports it.
  */
 @Module({
-  imports: [GatewaysModule, SettingsModule],
-  providers: [GatewayBAdapter],
+  imports: [ClockModule, GatewaysModule, PaymentsModule, SettingsModule, WebhooksModule],
+  controllers: [GatewayBCheckoutController, GatewayBWebhookController],
+  providers: [
+    GatewayBAdapter,
+    GatewayBClientFactory,
+    GatewayBFailures,
+    GatewayBScope,
+    GatewayBCredentialsService,
+    GatewayBOrdersService,
+    GatewayBCaptureService,
+    GatewayBReconciler,
+    GatewayBSignatureVerifier,
+    GatewayBEventSource,
+  ],
 })
 export class GatewayBModule {}

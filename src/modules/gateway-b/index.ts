@@ -1,3 +1,6 @@
 export { GatewayBModule } from './gateway-b.module.js';
 // For tests and operational tools only: inside src, nothing but the application module imports this slice.
-export { GATEWAY_B_CREDENTIALS, gatewayBOption, type GatewayBCredential } from './gateway-b-options.js';
+export { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption, type GatewayBCredential } from './gateway-b-options.js';
+export { GatewayBClientFactory } from './client/gateway-b-client.factory.js';
+export { GatewayBScope } from './client/gateway-b-scope.js';
+export { gatewayBWebhookUrl } from './credentials/gateway-b-credentials.service.js';

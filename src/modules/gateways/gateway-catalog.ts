@@ -29,6 +29,24 @@ export function gatewayOfMethod(method: string): CheckoutGateway {
   return gateway;
 }
 
+/** One entry of section B's gateway list: a gateway, or a method of one (`methodOf`) listed as a gateway. */
+export type SectionBGateway =
+  | { id: CheckoutGateway; kind: 'card' | 'wallet'; methodOf?: undefined }
+  | { id: 'gateway_c'; kind: 'bank_debit'; methodOf: { gateway: CheckoutGateway; method: string } };
+
+/**
+ * Section B's gateway list (decisions §10): the card and wallet gateways, and bank debit
+ * (`gateway_c`), which is no gateway of its own but the card gateway's bank-debit method (spec:
+ * "Bank debit: a Pro-only flow using the card gateway's bank-linking feature").
+ */
+export const SECTION_B_GATEWAYS: readonly SectionBGateway[] = [
+  { id: 'gateway_a', kind: 'card' },
+  { id: 'gateway_b', kind: 'wallet' },
+  { id: 'gateway_c', kind: 'bank_debit', methodOf: { gateway: 'gateway_a', method: 'sepa' } },
+];
+export type SectionBGatewayId = SectionBGateway['id'];
+export const SECTION_B_GATEWAY_IDS: readonly SectionBGatewayId[] = SECTION_B_GATEWAYS.map((entry) => entry.id);
+
 /** Payment methods that have settings of their own (device wallets: domain verification). */
 export const METHODS_WITH_SETTINGS = ['device_wallet_1', 'device_wallet_2'] as const;
 export type MethodWithSettings = (typeof METHODS_WITH_SETTINGS)[number];

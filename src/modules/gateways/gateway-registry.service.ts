@@ -32,6 +32,11 @@ export class GatewayRegistry {
     return this.all().find((adapter) => adapter.oauthConnect)?.oauthConnect ?? null;
   }
 
+  /** The gateway whose credentials the admin enters (POST /payment-gateway/save-settings names no gateway). */
+  credentialSettings(): PaymentGatewayAdapter | null {
+    return this.all().find((adapter) => adapter.credentialSettings) ?? null;
+  }
+
   /** The gateway whose payment-method tokens look like `paymentMethod`. */
   adminChargesFor(paymentMethod: string): AdminCharges | null {
     return this.all().find((adapter) => adapter.adminCharges?.accepts(paymentMethod))?.adminCharges ?? null;

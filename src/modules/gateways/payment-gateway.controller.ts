@@ -1,16 +1,18 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Redirect, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
-import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
 import {
   ConnectCallbackQueryDto,
   ConnectQueryDto,
   ConnectStartDto,
+  CredentialSettingsDto,
   GatewayRefDto,
   GatewayStatusDto,
   PaymentMethodSettingsDto,
   SavePaymentMethodSettingsDto,
+  SaveSettingsDto,
   SaveWebhookSettingsDto,
   SetModeDto,
   SetPaymentMethodsDto,
@@ -100,6 +102,27 @@ export class PaymentGatewayController {
   saveWebhookSettings(@Body() body: SaveWebhookSettingsDto): Promise<WebhookSettingsDto> {
     const { gateway, mode, ...settings } = body;
     return this.gateways.saveWebhookSettings(gateway, mode, settings);
+  }
+
+  @Post('save-settings')
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiErrorResponses(400, 502)
+  @ApiResponse({
+    status: 503,
+    description: 'The provider could not be reached to check the credentials (`checkout_gateway_unavailable`); nothing was saved',
+    schema: { $ref: getSchemaPath(WpErrorDto) },
+  })
+  @ApiOperation({
+    operationId: 'paymentGatewaySaveSettings',
+    summary: "Save gateway B's credentials (email, client id, secret) for its current mode",
+    description:
+      'The client id and secret are checked by asking the provider for an access token first: refused → 502 `checkout_gateway_error`, ' +
+      'unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. The secret is stored encrypted and answered as a mask.',
+  })
+  @ApiOkResponse({ type: CredentialSettingsDto })
+  saveSettings(@Body() body: SaveSettingsDto): Promise<CredentialSettingsDto> {
+    return this.gateways.saveCredentialSettings(body);
   }
 
   @Post('save-payment-method-settings')

@@ -5,6 +5,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsEmail,
   IsFQDN,
   IsIn,
   IsObject,
@@ -130,6 +131,31 @@ export class SaveWebhookSettingsDto extends GatewayRefDto {
   webhook_id?: string;
 }
 
+/**
+ * POST /payment-gateway/save-settings: the credentials of the gateway that takes them (gateway B:
+ * the PayPal account email and a REST app's client id and secret) for its current mode.
+ */
+export class SaveSettingsDto {
+  /** The account's email address (shown to the admin; not sent to the provider) */
+  @Trim()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be an email address' })
+  email: string;
+
+  /** The REST app's client id */
+  @Trim()
+  @IsString()
+  @Matches(/^[\x21-\x39\x3b-\x7e]{1,255}$/, { message: 'client_id must be the client id of the REST app (visible characters, no colon, at most 255)' })
+  client_id: string;
+
+  /** The REST app's secret; stored encrypted, never returned whole */
+  @Trim()
+  @IsString()
+  @Matches(/^[\x21-\x39\x3b-\x7e]{1,255}$/, { message: 'secret must be the secret of the REST app (visible characters, no colon, at most 255)' })
+  secret: string;
+}
+
 export class DeviceWalletSettingsDto {
   /** Whether the wallet's domain verification is configured for the domains below */
   @ToBoolean()
@@ -230,4 +256,28 @@ export class PaymentMethodSettingsDto {
   method: MethodWithSettings;
 
   settings: DeviceWalletSettingsDto;
+}
+
+/** The credentials saved for the gateway's current mode. */
+export class CredentialSettingsDto {
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  gateway: CheckoutGateway;
+
+  /** The gateway's current mode: the one the credentials were saved for */
+  @ApiProperty({ enum: GATEWAY_MODES })
+  mode: GatewayMode;
+
+  @ApiProperty({ type: String, nullable: true })
+  email: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  client_id: string | null;
+
+  /** Mask of the stored secret, e.g. `…x9Zq` */
+  @ApiProperty({ type: String, nullable: true })
+  secret: string | null;
+
+  /** 1 when the mode's credentials are stored */
+  @ApiProperty({ enum: [0, 1] })
+  is_connected: number;
 }

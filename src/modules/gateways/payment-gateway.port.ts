@@ -43,6 +43,10 @@ export interface PaymentGatewayAdapter {
   readonly oauthConnect?: OAuthConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
   readonly adminCharges?: AdminCharges;
+  /** Credentials the admin enters for the current mode (POST /payment-gateway/save-settings). */
+  readonly credentialSettings?: CredentialSettings;
+  /** The mode's API credentials as one `api_key` (section B POST /gateway/configure). */
+  readonly apiKeyConfiguration?: ApiKeyConfiguration;
 }
 
 /** The part of a payment record an adapter reads to find the provider payment it holds. */
@@ -146,6 +150,40 @@ export interface AdminCharges {
   /** Whether `paymentMethod` is one of this gateway's payment-method tokens. */
   accepts(paymentMethod: string): boolean;
   charge(request: AdminChargeRequest): Promise<AdminChargeResult>;
+}
+
+/** POST /payment-gateway/save-settings: an account email and API credentials (gateway B: a REST app's client id and secret). */
+export interface CredentialSettingsInput {
+  email: string;
+  client_id: string;
+  secret: string;
+}
+
+/** The stored credentials of a mode as the admin sees them: the secret only as a mask. */
+export interface CredentialSettingsView {
+  email: string | null;
+  client_id: string | null;
+  /** Mask, e.g. `…x9Zq` */
+  secret: string | null;
+}
+
+export interface CredentialSettings {
+  /**
+   * Checks the credentials with the provider, then stores them for `mode`: 502 (refused) or 503
+   * (provider unreachable) and nothing stored when the check fails.
+   */
+  save(mode: GatewayMode, input: CredentialSettingsInput): Promise<CredentialSettingsView>;
+  view(mode: GatewayMode): Promise<CredentialSettingsView>;
+}
+
+/** Section B's `/gateway/configure`: one `api_key` string in the form the gateway takes. */
+export interface ApiKeyConfiguration {
+  /** For messages: `gateway B's client id and secret as "<client id>:<secret>"` */
+  readonly apiKeyDescription: string;
+  /** Where the provider delivers this gateway's events in `mode` (the only `webhook_url` configure accepts). */
+  webhookUrl(mode: GatewayMode): string;
+  /** Checks the key with the provider and stores it for `mode` (400 malformed, 502 refused, 503 unreachable; nothing stored then). */
+  configure(mode: GatewayMode, apiKey: string): Promise<void>;
 }
 
 // --- dashboard -------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import { OptionsService } from '../settings/index.js';
 import { type CheckoutGateway, type GatewayMode, gatewayOfMethod, isMethodOf, type MethodWithSettings } from './gateway-catalog.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
 import { gatewayOption, GatewayStateService } from './gateway-state.service.js';
-import type { ConnectCallbackInput, OAuthConnect, WebhookSettingsInput } from './payment-gateway.port.js';
-import type { DeviceWalletSettingsDto, GatewayStatusDto, PaymentMethodSettingsDto, WebhookSettingsDto } from './payment-gateway.dto.js';
+import type { ConnectCallbackInput, CredentialSettingsInput, OAuthConnect, WebhookSettingsInput } from './payment-gateway.port.js';
+import type { CredentialSettingsDto, DeviceWalletSettingsDto, GatewayStatusDto, PaymentMethodSettingsDto, WebhookSettingsDto } from './payment-gateway.dto.js';
 
 export interface DeviceWalletSettings {
   domain_verification: boolean;
@@ -66,6 +66,15 @@ export class PaymentGatewayService {
   async saveWebhookSettings(gateway: CheckoutGateway, mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsDto> {
     const view = await this.registry.get(gateway).saveWebhookSettings(mode, input);
     return { gateway, mode, ...view };
+  }
+
+  /** Saves the credentials of the gateway that takes admin-entered credentials, for its current mode. */
+  async saveCredentialSettings(input: CredentialSettingsInput): Promise<CredentialSettingsDto> {
+    const adapter = this.registry.credentialSettings();
+    if (!adapter?.credentialSettings) throw new Error('No gateway takes credentials through save-settings');
+    const mode = await this.state.getMode(adapter.id);
+    const view = await adapter.credentialSettings.save(mode, { email: input.email, client_id: input.client_id, secret: input.secret });
+    return { gateway: adapter.id, mode, ...view, is_connected: (await adapter.isConnected(mode)) ? 1 : 0 };
   }
 
   async savePaymentMethodSettings(gateway: CheckoutGateway, method: MethodWithSettings, settings: DeviceWalletSettingsDto): Promise<PaymentMethodSettingsDto> {

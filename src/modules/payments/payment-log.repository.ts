@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { type EntityManager, In, type Repository } from 'typeorm';
 import { PaymentLogEntity } from './payment-log.entity.js';
 
 export type PaymentLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -30,6 +30,10 @@ export class PaymentLogRepository {
       context: entry.context ? JSON.stringify(entry.context) : null,
       createdAt: new Date(),
     });
+  }
+
+  count(paymentId: number, events: readonly string[]): Promise<number> {
+    return events.length === 0 ? Promise.resolve(0) : this.logs.count({ where: { paymentId, event: In([...events]) } });
   }
 
   forPayment(paymentId: number): Promise<PaymentLogEntity[]> {

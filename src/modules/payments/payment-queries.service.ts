@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { PaymentEntity } from './payment.entity.js';
+import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
@@ -10,7 +11,10 @@ import { PaymentRepository } from './payment.repository.js';
 /** Reads of the payment records: the public status answer, section B status and history, lookups by provider id. */
 @Injectable()
 export class PaymentQueriesService {
-  constructor(private readonly payments: PaymentRepository) {}
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly logs: PaymentLogRepository,
+  ) {}
 
   /** POST /payment/status: the local outcome of a verified reference. */
   statusOf(payment: PaymentRecord): PaymentStatusResponseDto {
@@ -36,6 +40,17 @@ export class PaymentQueriesService {
   async history(page: number, perPage: number): Promise<{ entries: TransactionStatusDto[]; total: number; totalPages: number }> {
     const [rows, total] = await this.payments.page((page - 1) * perPage, perPage);
     return { entries: rows.map(toTransactionStatus), total, totalPages: Math.ceil(total / perPage) };
+  }
+
+  /** The record section B's `transaction_id` names: its provider payment id, or the local id while it has none. */
+  async findByTransactionId(transactionId: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByTransactionId(transactionId);
+    return row ? toPaymentRecord(row) : null;
+  }
+
+  /** How many lines of the payment's log carry one of `events` (e.g. refusals a gateway counts its attempts by). */
+  async countLogEvents(paymentId: number, events: readonly string[]): Promise<number> {
+    return this.logs.count(paymentId, events);
   }
 
   async findById(id: number): Promise<PaymentRecord | null> {

@@ -24,8 +24,9 @@ export class WebhookEventEntity {
   @Column({ name: 'event_type', type: 'varchar', length: 100 })
   eventType: string;
 
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
-  mode: string;
+  /** The callback's `{mode}`; null for section B's `/webhook/receive`, which has none (migration 1764116200000). */
+  @Column({ name: 'mode', type: 'varchar', length: 4, nullable: true })
+  mode: string | null;
 
   @Column({ name: 'status', type: 'varchar', length: 20 })
   status: WebhookEventStatus;

@@ -10,7 +10,8 @@ export interface IncomingWebhookEvent {
   provider: string;
   eventId: string;
   type: string;
-  mode: GatewayMode;
+  /** The callback's mode; null on a route without one (section B `/webhook/receive`). */
+  mode: GatewayMode | null;
 }
 
 export type RecordOutcome = { recorded: true; event: WebhookEventEntity } | { recorded: false; existing: WebhookEventEntity | null };

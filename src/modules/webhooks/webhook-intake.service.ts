@@ -33,13 +33,13 @@ export interface ParsedWebhookEvent {
  * One provider callback's knowledge of its events: how to read one from the verified bytes and
  * what it does to payments. The intake owns the rest (store once, claim, mark the outcome).
  */
-export interface WebhookEventSource<E extends ParsedWebhookEvent> {
-  /** The event store's `provider` of these events (a gateway id). */
+export interface WebhookEventSource<E extends ParsedWebhookEvent, M extends GatewayMode | null = GatewayMode> {
+  /** The event store's `provider` of these events (a gateway id, or `generic` for section B's route). */
   readonly provider: string;
   /** The event in the authentic bytes; throws InvalidEventError (400) when they hold none this route takes. */
-  parse(rawBody: Buffer, mode: GatewayMode): E;
+  parse(rawBody: Buffer, mode: M): E;
   /** Its effect on payments: idempotent and never backwards, so applying it again is harmless. */
-  apply(event: E, mode: GatewayMode): Promise<EffectResult>;
+  apply(event: E, mode: M): Promise<EffectResult>;
 }
 
 export interface IntakeTiming {
@@ -77,7 +77,8 @@ export class WebhookIntakeService {
     private readonly clock: Clock,
   ) {}
 
-  async receive<E extends ParsedWebhookEvent>(source: WebhookEventSource<E>, mode: GatewayMode, rawBody: Buffer | undefined): Promise<WebhookReceiptDto> {
+  /** `mode` is the callback's `{mode}`, or null on a route without one (section B `/webhook/receive`). */
+  async receive<E extends ParsedWebhookEvent, M extends GatewayMode | null>(source: WebhookEventSource<E, M>, mode: M, rawBody: Buffer | undefined): Promise<WebhookReceiptDto> {
     const event = source.parse(rawBody ?? Buffer.alloc(0), mode);
     const stored = await this.events.recordEventOnce({ provider: source.provider, eventId: event.id, type: event.type, mode }, undefined, this.clock.now());
     let row: WebhookEventEntity | null = stored.recorded ? stored.event : stored.existing;

@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../../common/clock/index.js';
+import { SIGNATURE_TOLERANCE_SECONDS, verifyTimestampedSignature } from '../../../common/crypto/index.js';
 import { DomainError, UnavailableError } from '../../../common/errors/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { InvalidSignatureError, type WebhookDelivery, type WebhookVerifier, WebhookVerifiers } from '../../webhooks/index.js';
 import { GatewayAContractService } from './gateway-a-contract.service.js';
-import { SIGNATURE_TOLERANCE_SECONDS, verifyGatewayASignature } from './webhook-signature.js';
 
 /**
  * `@SignedWebhookRoute('gateway_a')`: `Gateway-A-Signature` (or the gateway's own
@@ -45,7 +45,7 @@ export class GatewayASignatureVerifier implements WebhookVerifier, OnModuleInit 
     if (!delivery.mode) throw new InvalidSignatureError();
     const secret = await this.signingSecret(delivery.mode);
     const signature = delivery.header('gateway-a-signature') ?? delivery.header('stripe-signature');
-    const check = verifyGatewayASignature(delivery.rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, this.clock.now().getTime());
+    const check = verifyTimestampedSignature(delivery.rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS, this.clock.now().getTime());
     if (!check.valid) {
       this.logger.warn({ mode: delivery.mode, reason: check.reason }, 'gateway A webhook refused: signature');
       throw new InvalidSignatureError();

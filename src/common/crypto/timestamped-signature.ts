@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Why a `Gateway-A-Signature` (or `Stripe-Signature`) header was refused. */
+/** Why a signature header was refused. */
 export type SignatureFailure = 'missing_secret' | 'missing_header' | 'malformed_header' | 'no_signature' | 'stale_timestamp' | 'future_timestamp' | 'mismatch';
 
 export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: SignatureFailure };
@@ -10,13 +10,14 @@ const MAX_HEADER_LENGTH = 4096;
 const MAX_SIGNATURES = 16;
 
 /**
- * Verifies the gateway's webhook signature: header `t=<unix seconds>,v1=<hex HMAC-SHA256(secret,
- * "t.raw-body")>`, possibly with several `v1` entries (during a secret roll) and other schemes
- * (ignored). The HMAC is computed over the exact raw bytes; comparison is constant time after a
+ * Verifies a timestamped HMAC signature header, the scheme of gateway A's webhooks
+ * (`Gateway-A-Signature` / `Stripe-Signature`) and of section B's `Checkout-Signature`:
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.raw-body")>`, possibly with several `v1` entries
+ * (during a secret roll) and other schemes (ignored). The HMAC is computed over the exact raw bytes; comparison is constant time after a
  * length check. A timestamp more than `toleranceSec` in the past or the future is refused, which
  * bounds replays.
  */
-export function verifyGatewayASignature(
+export function verifyTimestampedSignature(
   rawBody: Buffer,
   header: string | undefined,
   secret: string | null | undefined,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
-import { type SignatureFailure, verifyGatewayASignature } from './webhook-signature.js';
+import { type SignatureFailure, verifyTimestampedSignature } from './timestamped-signature.js';
 
 const secret = 'whsec_unitTestSigningSecret0001';
 const body = Buffer.from('{"id":"evt_1","object":"event","type":"payment_intent.succeeded"}', 'utf8');
@@ -10,7 +10,8 @@ const sign = (payload: Buffer | string, timestamp = t, key = secret) =>
   createHmac('sha256', key).update(`${timestamp}.`).update(payload).digest('hex');
 const good = sign(body);
 
-describe('verifyGatewayASignature', () => {
+/** The scheme of gateway A's webhooks (checked against its SDK below) and of section B's Checkout-Signature. */
+describe('verifyTimestampedSignature', () => {
   const valid: Array<[string, string, number?]> = [
     ['a single v1 signature', `t=${t},v1=${good}`],
     ['several v1 entries, one of them right (secret roll)', `t=${t},v1=${'0'.repeat(64)},v1=${good}`],
@@ -21,7 +22,7 @@ describe('verifyGatewayASignature', () => {
     ['a timestamp 300 s ahead (edge of tolerance)', `t=${t + 300},v1=${sign(body, t + 300)}`],
   ];
   it.each(valid)('accepts %s', (_name, header) => {
-    expect(verifyGatewayASignature(body, header, secret, 300, nowMs)).toEqual({ valid: true, timestamp: expect.any(Number) });
+    expect(verifyTimestampedSignature(body, header, secret, 300, nowMs)).toEqual({ valid: true, timestamp: expect.any(Number) });
   });
 
   const refused: Array<[string, string | undefined, SignatureFailure, string?]> = [
@@ -44,26 +45,26 @@ describe('verifyGatewayASignature', () => {
     ['too many signatures', `t=${t},${Array.from({ length: 17 }, () => `v1=${good}`).join(',')}`, 'malformed_header'],
   ];
   it.each(refused)('refuses %s', (_name, header, reason) => {
-    expect(verifyGatewayASignature(body, header, secret, 300, nowMs)).toEqual({ valid: false, reason });
+    expect(verifyTimestampedSignature(body, header, secret, 300, nowMs)).toEqual({ valid: false, reason });
   });
 
   it('refuses everything when no secret is configured', () => {
-    expect(verifyGatewayASignature(body, `t=${t},v1=${good}`, null, 300, nowMs)).toEqual({ valid: false, reason: 'missing_secret' });
-    expect(verifyGatewayASignature(body, `t=${t},v1=${good}`, '', 300, nowMs)).toEqual({ valid: false, reason: 'missing_secret' });
+    expect(verifyTimestampedSignature(body, `t=${t},v1=${good}`, null, 300, nowMs)).toEqual({ valid: false, reason: 'missing_secret' });
+    expect(verifyTimestampedSignature(body, `t=${t},v1=${good}`, '', 300, nowMs)).toEqual({ valid: false, reason: 'missing_secret' });
   });
 
   it('verifies on the raw bytes, not a re-serialisation', () => {
     const pretty = Buffer.from('{\n  "id": "evt_1"\n}');
     const header = `t=${t},v1=${sign(pretty)}`;
-    expect(verifyGatewayASignature(pretty, header, secret, 300, nowMs).valid).toBe(true);
-    expect(verifyGatewayASignature(Buffer.from(JSON.stringify(JSON.parse(pretty.toString()))), header, secret, 300, nowMs).valid).toBe(false);
+    expect(verifyTimestampedSignature(pretty, header, secret, 300, nowMs).valid).toBe(true);
+    expect(verifyTimestampedSignature(Buffer.from(JSON.stringify(JSON.parse(pretty.toString()))), header, secret, 300, nowMs).valid).toBe(false);
   });
 
   it('agrees with the SDK: headers it generates pass, and its tolerance window matches', () => {
     const payload = body.toString('utf8');
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: t });
-    expect(verifyGatewayASignature(body, header, secret, 300, nowMs).valid).toBe(true);
+    expect(verifyTimestampedSignature(body, header, secret, 300, nowMs).valid).toBe(true);
     expect(() => Stripe.webhooks.constructEvent(payload, header, secret, 300, undefined, nowMs + 301_000)).toThrow();
-    expect(verifyGatewayASignature(body, header, secret, 300, nowMs + 301_000)).toEqual({ valid: false, reason: 'stale_timestamp' });
+    expect(verifyTimestampedSignature(body, header, secret, 300, nowMs + 301_000)).toEqual({ valid: false, reason: 'stale_timestamp' });
   });
 });

@@ -1,0 +1,53 @@
+import { applyDecorators, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SignedWebhookRoute } from '../../../common/auth/index.js';
+import type { RawBodyRequest } from '../../../common/http/index.js';
+import { ApiErrorResponses } from '../../../common/openapi/index.js';
+import { GATEWAY_MODES, type GatewayMode } from '../../gateways/index.js';
+import { WebhookIntakeService, WebhookModePipe, WebhookReceiptDto } from '../../webhooks/index.js';
+import { ApiGatewayUnavailableResponse } from '../client/gateway-b-openapi.js';
+import { GatewayBEventSource } from './gateway-b-event-source.js';
+import { GatewayBEventEnvelopeDto } from './gateway-b-webhook.dto.js';
+
+const TRANSMISSION_HEADERS: Array<[string, string]> = [
+  ['PAYPAL-AUTH-ALGO', 'Signature algorithm, e.g. `SHA256withRSA`'],
+  ['PAYPAL-CERT-URL', "URL of the provider's signing certificate"],
+  ['PAYPAL-TRANSMISSION-ID', 'Id of this delivery'],
+  ['PAYPAL-TRANSMISSION-SIG', 'Base64 signature'],
+  ['PAYPAL-TRANSMISSION-TIME', 'When it was sent (date-time)'],
+];
+
+const ApiTransmissionHeaders = () => applyDecorators(...TRANSMISSION_HEADERS.map(([name, description]) => ApiHeader({ name, required: true, description })));
+
+@ApiTags('Webhooks')
+@Controller('webhook')
+export class GatewayBWebhookController {
+  constructor(
+    private readonly intake: WebhookIntakeService,
+    private readonly events: GatewayBEventSource,
+  ) {}
+
+  /** The body is read raw (no DTO, no validation pipe): PayPal verifies the exact bytes. */
+  @Post('gateway-b-callback/:mode')
+  @HttpCode(200)
+  @SignedWebhookRoute('gateway_b')
+  @ApiOperation({
+    operationId: 'webhookGatewayBCallback',
+    summary:
+      "Gateway B's events for a mode: the five transmission headers are required and the delivery is verified by the provider's " +
+      'verify-webhook-signature API with the mode’s Webhook ID; each event is stored once; PAYMENT.CAPTURE.COMPLETED completes the payment whose order it captured',
+    description:
+      '400 `checkout_invalid_signature`: a header missing, no Webhook ID stored for the mode, or the provider says FAILURE (no provider call in the first cases). ' +
+      '404: unknown mode. 503: the provider could not be asked (deliver again later).',
+  })
+  @ApiParam({ name: 'mode', enum: [...GATEWAY_MODES] })
+  @ApiTransmissionHeaders()
+  @ApiConsumes('application/json')
+  @ApiBody({ type: GatewayBEventEnvelopeDto })
+  @ApiOkResponse({ type: WebhookReceiptDto, description: 'Processed, ignored, rejected (logged) or a duplicate: the provider must not retry' })
+  @ApiErrorResponses(404, 413)
+  @ApiGatewayUnavailableResponse()
+  receive(@Param('mode', WebhookModePipe) mode: GatewayMode, @Req() request: RawBodyRequest): Promise<WebhookReceiptDto> {
+    return this.intake.receive(this.events, mode, request.rawBody);
+  }
+}
