@@ -13,18 +13,22 @@ export interface SigningIdentity {
   certificate: X509Certificate;
 }
 
-export function createSigningIdentity(commonName: string, validDays = 3650, now = new Date()): SigningIdentity {
+export function createSigningIdentity(
+  commonName: string,
+  validDays = 3650,
+  now = new Date(),
+  serialBytes: Buffer = randomBytes(16),
+): SigningIdentity {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const algorithm = seq(oid('1.2.840.113549.1.1.11'), nul()); // sha256WithRSAEncryption
   const name = seq(set(seq(oid('2.5.4.3'), utf8(commonName))), set(seq(oid('2.5.4.10'), utf8('Checkout fake gateway B'))));
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f; // a positive INTEGER
+  const serial = serialBytes;
   const notBefore = new Date(now.getTime() - 24 * 3600 * 1000);
   const notAfter = new Date(now.getTime() + validDays * 24 * 3600 * 1000);
   const keyUsage = seq(oid('2.5.29.15'), tlv(0x01, Buffer.from([0xff])), tlv(0x04, tlv(0x03, Buffer.from([0x07, 0x80])))); // critical, digitalSignature
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))), // v3
-    int(serial),
+    int(serial), // a positive INTEGER in its shortest form
     algorithm,
     name,
     seq(time(notBefore), time(notAfter)),
@@ -56,8 +60,16 @@ const set = (...items: Buffer[]) => tlv(0x31, ...items);
 const nul = () => Buffer.from([0x05, 0x00]);
 const utf8 = (text: string) => tlv(0x0c, Buffer.from(text, 'utf8'));
 
+/**
+ * A non-negative INTEGER in DER: leading zero bytes dropped (OpenSSL refuses a non-minimal
+ * encoding, which a random serial starting 0x00 would otherwise be once in 256 runs), and one
+ * zero byte added back when the top bit is set so the value stays positive.
+ */
 function int(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  return tlv(0x02, minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function oid(dotted: string): Buffer {
