@@ -1,0 +1,16 @@
+/**
+ * The browser suite (`npm run test:browser`): Debian's chromium driven by playwright-core against
+ * the service on a local port. Not part of `npm test` (it needs /usr/bin/chromium, which
+ * `.ci/run` installs when missing). The e2e project's transform, its own files and timeouts.
+ */
+const base = require('./jest.config.js');
+
+const e2e = base.projects.find((project) => project.displayName === 'e2e');
+
+module.exports = {
+  ...e2e,
+  displayName: 'browser',
+  testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+  testTimeout: 60000,
+  reporters: base.reporters,
+};
