@@ -47,6 +47,11 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
   ) {}
 
+  /** Connecting with the merchant's own keys: the same service and credential path as the OAuth callback. */
+  get keyConnect(): GatewayAConnectService {
+    return this.oauthConnect;
+  }
+
   onModuleInit(): void {
     this.registry.register(this);
   }
