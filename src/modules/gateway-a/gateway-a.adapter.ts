@@ -62,6 +62,12 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return names.every((name) => stored.has(name));
   }
 
+  /** Stripe.js takes the account's publishable key (public by design); nothing else leaves the server. */
+  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+    const publishableKey = await this.options.get<string | null>(gatewayAOption.credential(mode, 'public_key'), null);
+    return publishableKey ? { publishable_key: publishableKey } : null;
+  }
+
   async checkoutPaused(mode: GatewayMode): Promise<boolean> {
     return !(await this.contract.isCheckoutAvailable(mode));
   }

@@ -51,6 +51,12 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return names.every((name) => stored.has(name));
   }
 
+  /** The JS SDK takes the REST app's client id (public by design; the secret never leaves the server). */
+  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+    const clientId = await this.options.get<string | null>(gatewayBOption.credential(mode, 'client_id'), null);
+    return clientId ? { client_id: clientId } : null;
+  }
+
   /** Gateway B has no webhook contract that pauses checkout. */
   async checkoutPaused(): Promise<null> {
     return null;

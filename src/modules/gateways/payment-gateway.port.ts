@@ -41,6 +41,11 @@ export interface PaymentGatewayAdapter {
   diagnose?(mode: GatewayMode): Promise<GatewayDiagnosis[]>;
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
+  /**
+   * The public values the payer's browser needs to start the gateway's browser library in `mode`
+   * (gateway A: the publishable key; gateway B: the client id). Never a secret. Null when not connected.
+   */
+  browserConfig?(mode: GatewayMode): Promise<Record<string, string> | null>;
   /** Connecting with the merchant's own API keys (the CLI's `gateway-a:connect`). */
   readonly keyConnect?: KeyConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
