@@ -109,6 +109,8 @@ export function renderHostedPage(view: HostedPageView, nonce: string): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
+    // No favicon request (the service has none to serve).
+    '<link rel="icon" href="data:,">',
     `<title>${escapeHtml(form.title)}</title>`,
     `<style nonce="${escapeHtml(nonce)}">${pageStyle(accent)}</style>`,
     `<script src="${HOSTED_PAGE_SCRIPT_PATH}" nonce="${escapeHtml(nonce)}" defer></script>`,
