@@ -35,10 +35,10 @@ const COMPANION_ORIGINS: Record<string, { connect: string[]; frame: string[]; im
 export function hostedPageCsp(nonce: string, scriptUrls: string[]): string {
   const origins = [...new Set(scriptUrls.map((url) => new URL(url).origin))];
   const extra = (kind: 'connect' | 'frame' | 'img') => origins.flatMap((origin) => COMPANION_ORIGINS[origin]?.[kind] ?? []);
-  const list = (...items: string[]) => [...new Set(items)].join(' ');
+  const list = (...items: string[]) => (items.length > 0 ? [...new Set(items)].join(' ') : "'none'");
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' ${list(...origins)}`,
+    `script-src ${list(`'nonce-${nonce}'`, "'strict-dynamic'", "'self'", ...origins)}`,
     `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
     `connect-src ${list("'self'", ...origins, ...extra('connect'))}`,
