@@ -46,7 +46,11 @@ async function run(argv: string[]): Promise<number> {
   const command = positionals[0];
   if (command === 'doctor') return doctor();
   if (command === 'reconcile') return reconcile(values.since);
-  if (command === 'gateway-a:connect' || command === 'gateway-b:connect') return connect(command, values.mode, values.email);
+  if (command === 'gateway-a:connect' || command === 'gateway-b:connect') {
+    // A key typed as an argument would stay in the shell history and the process list; it is refused, never echoed.
+    if (positionals.length > 1) throw new UsageError(`${command} takes no arguments besides its options: keys come from the environment or the prompt, never the command line`);
+    return connect(command, values.mode, values.email);
+  }
   const required = (key: keyof typeof values): string => {
     const value = values[key];
     if (!value) throw new UsageError(`--${key} is required`);

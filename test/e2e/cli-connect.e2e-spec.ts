@@ -1,4 +1,5 @@
-import { connectGatewayA, connectGatewayB, type ConnectIo, ConnectUsageError, parseMode } from '../../src/cli-connect.js';
+import { PassThrough } from 'node:stream';
+import { connectGatewayA, connectGatewayB, type ConnectIo, ConnectUsageError, parseMode, terminalPrompt } from '../../src/cli-connect.js';
 import { DomainError } from '../../src/common/errors/index.js';
 import type { ConnectSecrets } from '../../src/config/index.js';
 import { GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
@@ -75,6 +76,36 @@ describe('CLI gateway connect commands', () => {
     expect(parseMode('test')).toBe('test');
     expect(() => parseMode(undefined)).toThrow(ConnectUsageError);
     expect(() => parseMode('sandbox')).toThrow(ConnectUsageError);
+  });
+
+  describe('the terminal prompt', () => {
+    const terminal = () => {
+      const input = Object.assign(new PassThrough(), { isTTY: true });
+      const output = new PassThrough();
+      let written = '';
+      output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+      return { input, output, written: () => written };
+    };
+
+    it('reads a hidden answer without echoing it, and echoes a visible one', async () => {
+      const hidden = terminal();
+      const secret = terminalPrompt(hidden.input, hidden.output)('Secret key: ', { hidden: true });
+      hidden.input.write('sk_test_typedSecret123\r');
+      expect(await secret).toBe('sk_test_typedSecret123');
+      expect(hidden.written()).toContain('Secret key: ');
+      expect(hidden.written()).not.toContain('typedSecret');
+
+      const visible = terminal();
+      const key = terminalPrompt(visible.input, visible.output)('Publishable key: ', { hidden: false });
+      visible.input.write('pk_test_typedPublic123\r');
+      expect(await key).toBe('pk_test_typedPublic123');
+      expect(visible.written()).toContain('typedPublic');
+    });
+
+    it('answers null without a terminal (the command then names the variable to set)', async () => {
+      const input = new PassThrough();
+      expect(await terminalPrompt(input, new PassThrough())('Secret key: ', { hidden: true })).toBeNull();
+    });
   });
 
   describe('gateway-a:connect', () => {

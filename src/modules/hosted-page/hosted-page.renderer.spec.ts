@@ -6,9 +6,18 @@ describe('hostedPageCsp', () => {
   it('allows scripts only by nonce (strict-dynamic), the page itself and the configured script origins', () => {
     const csp = directives(hostedPageCsp('abc', ['https://js.stripe.com/v3/', 'https://www.paypal.com/sdk/js']));
     expect(csp['default-src']).toEqual(["'none'"]);
-    expect(csp['script-src']).toEqual(["'nonce-abc'", "'strict-dynamic'", "'self'", 'https://js.stripe.com', 'https://www.paypal.com']);
+    expect(csp['script-src']).toEqual([
+      "'nonce-abc'",
+      "'strict-dynamic'",
+      "'self'",
+      'https://js.stripe.com',
+      'https://www.paypal.com',
+      'https://*.js.stripe.com',
+      'https://*.paypal.com',
+      'https://*.paypalobjects.com',
+    ]);
     expect(csp['connect-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://www.paypal.com', 'https://api.stripe.com', 'https://*.paypal.com']);
-    expect(csp['frame-src']).toEqual(['https://js.stripe.com', 'https://www.paypal.com', 'https://hooks.stripe.com', 'https://*.paypal.com']);
+    expect(csp['frame-src']).toEqual(['https://js.stripe.com', 'https://www.paypal.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com', 'https://*.paypal.com']);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
     expect(csp['form-action']).toEqual(["'none'"]);
     expect(csp['base-uri']).toEqual(["'none'"]);

@@ -13,18 +13,12 @@ const DEFAULT_SUCCESS = 'Thank you: your payment is complete.';
  * the providers' CSP guidance. Only for the real libraries' origins; a stand-in (tests, a demo)
  * gets exactly its own origin.
  */
-const COMPANION_ORIGINS: Record<string, { connect: string[]; frame: string[]; img: string[] }> = {
-  'https://js.stripe.com': { connect: ['https://api.stripe.com'], frame: ['https://js.stripe.com', 'https://hooks.stripe.com'], img: ['https://*.stripe.com'] },
-  'https://www.paypal.com': {
-    connect: ['https://*.paypal.com'],
-    frame: ['https://*.paypal.com'],
-    img: ['https://*.paypal.com', 'https://*.paypalobjects.com'],
-  },
-  'https://www.sandbox.paypal.com': {
-    connect: ['https://*.paypal.com'],
-    frame: ['https://*.paypal.com'],
-    img: ['https://*.paypal.com', 'https://*.paypalobjects.com'],
-  },
+const STRIPE = { script: ['https://*.js.stripe.com'], connect: ['https://api.stripe.com'], frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'], img: ['https://*.stripe.com'] };
+const PAYPAL = { script: ['https://*.paypal.com', 'https://*.paypalobjects.com'], connect: ['https://*.paypal.com'], frame: ['https://*.paypal.com'], img: ['https://*.paypal.com', 'https://*.paypalobjects.com'] };
+const COMPANION_ORIGINS: Record<string, Record<'script' | 'connect' | 'frame' | 'img', string[]>> = {
+  'https://js.stripe.com': STRIPE,
+  'https://www.paypal.com': PAYPAL,
+  'https://www.sandbox.paypal.com': PAYPAL,
 };
 
 /**
@@ -34,11 +28,12 @@ const COMPANION_ORIGINS: Record<string, { connect: string[]; frame: string[]; im
  */
 export function hostedPageCsp(nonce: string, scriptUrls: string[]): string {
   const origins = [...new Set(scriptUrls.map((url) => new URL(url).origin))];
-  const extra = (kind: 'connect' | 'frame' | 'img') => origins.flatMap((origin) => COMPANION_ORIGINS[origin]?.[kind] ?? []);
+  const extra = (kind: 'script' | 'connect' | 'frame' | 'img') => origins.flatMap((origin) => COMPANION_ORIGINS[origin]?.[kind] ?? []);
   const list = (...items: string[]) => (items.length > 0 ? [...new Set(items)].join(' ') : "'none'");
   return [
     "default-src 'none'",
-    `script-src ${list(`'nonce-${nonce}'`, "'strict-dynamic'", "'self'", ...origins)}`,
+    // Browsers that know 'strict-dynamic' ignore the origins; older ones need them.
+    `script-src ${list(`'nonce-${nonce}'`, "'strict-dynamic'", "'self'", ...origins, ...extra('script'))}`,
     `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
     `connect-src ${list("'self'", ...origins, ...extra('connect'))}`,
