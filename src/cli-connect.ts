@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { ConnectSecrets } from './config/index.js';
+import { APP_CONFIG, type AppConfig, type ConnectSecrets } from './config/index.js';
 import { GATEWAY_MODES, type GatewayMode, GatewayRegistry, GatewayStateService } from './modules/gateways/index.js';
 
 /**
@@ -37,6 +37,9 @@ async function valueOf(io: ConnectIo, fromEnv: string | undefined, variable: str
 export async function connectGatewayA(app: INestApplicationContext, mode: GatewayMode, io: ConnectIo): Promise<number> {
   const adapter = app.get(GatewayRegistry).get('gateway_a');
   if (!adapter.keyConnect) throw new Error('gateway A offers no key connect');
+  if (app.get<AppConfig>(APP_CONFIG).plan === 'free') {
+    io.err('Note: CHECKOUT_PLAN=free sends gateway A calls through CHECKOUT_PROXY_URL with the platform fee; your own keys are meant for CHECKOUT_PLAN=pro.');
+  }
   const publishableKey = await valueOf(io, io.secrets.gatewayAPublishableKey, 'GATEWAY_A_PUBLISHABLE_KEY', `Gateway A publishable key (pk_${mode}_…): `, false);
   const secretKey = await valueOf(io, io.secrets.gatewayASecretKey, 'GATEWAY_A_SECRET_KEY', `Gateway A secret key (sk_${mode}_…, not shown): `, true);
   const result = await adapter.keyConnect.connectWithKeys(mode, { publishableKey, secretKey }, 'cli');
