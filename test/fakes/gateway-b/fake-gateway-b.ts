@@ -16,6 +16,12 @@ export interface FakeApp {
   webhookIds: Set<string>;
 }
 
+/** A webhook listener as `GET /v1/notifications/webhooks/{id}` answers it. */
+export interface FakeWebhookListener {
+  url: string;
+  eventTypes: string[];
+}
+
 /** One request as the fake received it. Header names are lower case. */
 export interface RecordedCall {
   method: string;
@@ -109,6 +115,7 @@ export class FakeGatewayB {
   readonly environment: 'sandbox' | 'live';
   readonly calls: RecordedCall[] = [];
   readonly apps: FakeApp[] = [];
+  private readonly listeners = new Map<string, FakeWebhookListener>();
   readonly orders: FakeOrders;
   readonly signing: SigningIdentity;
   tokenTtlSeconds: number;
@@ -207,6 +214,15 @@ export class FakeGatewayB {
 
   removeWebhook(webhookId: string): void {
     for (const app of this.apps) app.webhookIds.delete(webhookId);
+  }
+
+  /** What a webhook listener delivers where (default: a URL of nobody's and the capture-completed event). */
+  setWebhookListener(webhookId: string, listener: Partial<FakeWebhookListener>): void {
+    this.listeners.set(webhookId, { ...this.listenerOf(webhookId), ...listener });
+  }
+
+  private listenerOf(webhookId: string): FakeWebhookListener {
+    return this.listeners.get(webhookId) ?? { url: 'https://listener.invalid/webhooks', eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] };
   }
 
   /** Every token issued so far stops working now (the next API call answers 401). */
@@ -462,7 +478,24 @@ export class FakeGatewayB {
     if (method === 'GET' && order) return { status: 200, body: this.orders.full(this.orders.find(app.clientId, decodeURIComponent(order[1]))) };
     if (method === 'POST' && capture) return this.captureOrder(call, app, decodeURIComponent(capture[1]));
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifyWebhookSignature(call, app, raw);
+    const webhook = /^\/v1\/notifications\/webhooks\/([^/]+)$/.exec(path);
+    if (method === 'GET' && webhook) return this.showWebhook(app, decodeURIComponent(webhook[1]));
     throw new FakePayPalError(404, 'NOT_FOUND', 'The specified resource does not exist.');
+  }
+
+  /** `GET /v1/notifications/webhooks/{id}`: one of the app's listeners (404 RESOURCE_NOT_FOUND otherwise). */
+  private showWebhook(app: FakeApp, webhookId: string): { status: number; body: unknown } {
+    if (!app.webhookIds.has(webhookId)) throw new FakePayPalError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', [{ issue: 'INVALID_RESOURCE_ID', description: 'Webhook id is invalid.' }]);
+    const listener = this.listenerOf(webhookId);
+    return {
+      status: 200,
+      body: {
+        id: webhookId,
+        url: listener.url,
+        event_types: listener.eventTypes.map((name) => ({ name, description: name, status: 'ENABLED' })),
+        links: [{ href: `${this.url}/v1/notifications/webhooks/${webhookId}`, rel: 'self', method: 'GET' }],
+      },
+    };
   }
 
   private token(call: RecordedCall): { status: number; body: unknown } {
