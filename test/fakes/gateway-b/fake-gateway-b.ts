@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from '../loopback-server.js';
 import { authenticationFailure, FakePayPalError, injectedFailure, unprocessable, validationError } from './fake-errors.js';
 import { type CaptureOverrides, type FakeBuyer, type FakeOrder, FakeOrders, type Json } from './fake-orders.js';
 import { rawMemberValue } from './json-member.js';
@@ -111,7 +111,7 @@ const SCOPES = [
  * approval, webhook deliveries signed with PayPal's scheme and a working
  * verify-webhook-signature, fault injection and a call log.
  */
-export class FakeGatewayB {
+export class FakeGatewayB extends LoopbackServer {
   readonly environment: 'sandbox' | 'live';
   readonly calls: RecordedCall[] = [];
   readonly apps: FakeApp[] = [];
@@ -125,15 +125,14 @@ export class FakeGatewayB {
   buyerDecision: 'approve' | 'cancel' = 'approve';
 
   private readonly now: () => number;
-  private readonly server: Server;
   private readonly faults: Array<FaultRule & { remaining: number }> = [];
   private readonly tokens = new Map<string, IssuedToken>();
   private readonly requestIds = new Map<string, RequestIdRecord>();
   private readonly inFlight = new Set<string>();
   private readonly certId = `CERT-${randomBytes(4).toString('hex')}-${randomBytes(4).toString('hex')}-${randomBytes(4).toString('hex')}`;
-  private address?: AddressInfo;
 
   constructor(options: FakeGatewayBOptions = {}) {
+    super('fake gateway B');
     this.environment = options.environment ?? 'sandbox';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? 32_400;
     this.now = options.now ?? Date.now;
@@ -145,31 +144,6 @@ export class FakeGatewayB {
     );
     this.signing = createSigningIdentity(`messageverificationcerts.${this.environment}.paypal.test`);
     this.addApp({ clientId: options.clientId, clientSecret: options.clientSecret });
-    this.server = createServer((req, res) => void this.handle(req, res));
-  }
-
-  get url(): string {
-    if (!this.address) throw new Error('The fake gateway B is not started');
-    return `http://127.0.0.1:${this.address.port}`;
-  }
-
-  get port(): number {
-    return this.address!.port;
-  }
-
-  /** Listens on `port` (0: a random free port) of `host` (loopback by default). */
-  async start(port = 0, host = '127.0.0.1'): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, resolve);
-    });
-    this.address = this.server.address() as AddressInfo;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
   }
 
   // --- apps, credentials, tokens ------------------------------------------------------------------
@@ -329,7 +303,7 @@ export class FakeGatewayB {
 
   // --- HTTP plumbing -------------------------------------------------------------------------------------
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
