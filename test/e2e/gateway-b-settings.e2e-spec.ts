@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { gatewayBOption } from '../../src/modules/gateway-b/index.js';
+import { gatewayBOption, gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { DoctorService } from '../../src/modules/operations/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { adminPost, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
@@ -185,6 +186,62 @@ describe('gateway B admin settings (POST /payment-gateway/save-settings and the 
       expect(await stored('test')).toEqual({ email: null, client_id: null, secret: null });
       expect(await options.getSecret(gatewayBOption.webhookId('test'))).toBeNull();
       expect(bed.sandbox.apiCalls()).toEqual([]);
+    });
+  });
+
+  describe('doctor', () => {
+    const gatewayBChecks = async () => (await t.app.get(DoctorService).run()).filter((check) => check.name.startsWith('gateway_b test'));
+    const check = async (name: 'credentials' | 'webhook') => (await gatewayBChecks()).find((entry) => entry.name === `gateway_b test ${name}`);
+    beforeEach(async () => {
+      expect((await post('/payment-gateway/save-settings', settings())).status).toBe(200);
+      expect((await post('/payment-gateway/save-webhook-settings', { gateway: 'gateway_b', mode: 'test', webhook_id: bed.sandbox.webhookId })).status).toBe(200);
+      bed.sandbox.setWebhookListener(bed.sandbox.webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED'] });
+    });
+    afterEach(async () => {
+      await clear('test');
+      await options.delete([gatewayBOption.webhookId('test')]);
+    });
+
+    it('reports working credentials and a listener that delivers the capture-completed event here, and never a secret', async () => {
+      const checks = await gatewayBChecks();
+      expect(checks).toEqual([
+        expect.objectContaining({ name: 'gateway_b test credentials', status: 'ok' }),
+        expect.objectContaining({ name: 'gateway_b test webhook', status: 'ok' }),
+      ]);
+      const text = JSON.stringify(checks);
+      expect(text).not.toContain(bed.sandbox.clientSecret);
+      expect(text).not.toContain(bed.sandbox.webhookId);
+      expect(bed.sandbox.callsTo('GET', `/v1/notifications/webhooks/${bed.sandbox.webhookId}`)).toHaveLength(1);
+    });
+
+    it('a listener that delivers elsewhere or lacks the event, or a Webhook ID of nobody’s, fails with the fix', async () => {
+      bed.sandbox.setWebhookListener(bed.sandbox.webhookId, { url: 'https://old-site.example/wp-json/checkout/v1/webhook/gateway-b-callback/test' });
+      expect(await check('webhook')).toMatchObject({ status: 'fail', message: expect.stringContaining('old-site.example'), fix: expect.stringContaining('save-webhook-settings') });
+
+      bed.sandbox.setWebhookListener(bed.sandbox.webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['CHECKOUT.ORDER.APPROVED'] });
+      expect(await check('webhook')).toMatchObject({ status: 'fail', message: expect.stringContaining('PAYMENT.CAPTURE.COMPLETED') });
+      bed.sandbox.setWebhookListener(bed.sandbox.webhookId, { eventTypes: ['*'] });
+      expect(await check('webhook')).toMatchObject({ status: 'ok' });
+
+      const stranger = bed.sandbox.addApp().webhookIds.values().next().value as string;
+      await options.setSecret(gatewayBOption.webhookId('test'), stranger);
+      expect(await check('webhook')).toMatchObject({ status: 'fail', message: expect.stringContaining('not a listener of this REST app') });
+    });
+
+    it('no Webhook ID saved: the webhook check fails (events would be refused)', async () => {
+      await options.delete([gatewayBOption.webhookId('test')]);
+      expect(await check('webhook')).toMatchObject({ status: 'fail', message: expect.stringContaining('no Webhook ID'), fix: expect.stringContaining('webhook_id') });
+    });
+
+    it('refused credentials fail with the fix; an unreachable gateway warns; neither asks about the listener', async () => {
+      await options.setSecret(gatewayBOption.credential('test', 'secret'), 'revoked-secret');
+      expect(await gatewayBChecks()).toEqual([expect.objectContaining({ name: 'gateway_b test credentials', status: 'fail', fix: expect.stringContaining('save-settings') })]);
+      await options.setSecret(gatewayBOption.credential('test', 'secret'), bed.sandbox.clientSecret);
+
+      bed.sandbox.expireAllTokens();
+      bed.sandbox.fault({ path: '/v1/oauth2/token', drop: 'before', times: 10 });
+      expect(await gatewayBChecks()).toEqual([expect.objectContaining({ name: 'gateway_b test credentials', status: 'warn' })]);
+      expect(bed.sandbox.callsTo('GET', /\/v1\/notifications\/webhooks\//)).toEqual([]);
     });
   });
 });

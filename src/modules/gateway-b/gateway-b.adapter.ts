@@ -3,6 +3,7 @@ import { InvalidParamsError } from '../../common/errors/index.js';
 import {
   GATEWAY_MODES,
   type GatewayDashboardFacts,
+  type GatewayDiagnosis,
   type GatewayMode,
   type GatewayModeFacts,
   type GatewayNotice,
@@ -16,6 +17,7 @@ import { OptionsService } from '../settings/index.js';
 import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
 import { isGatewayBWebhookId } from './client/webhook-postback.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
+import { GatewayBDiagnostics } from './diagnose/gateway-b-diagnostics.js';
 import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
 
@@ -33,6 +35,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly orders: GatewayBOrdersService,
     readonly credentialSettings: GatewayBCredentialsService,
     readonly reconciler: GatewayBReconciler,
+    private readonly diagnostics: GatewayBDiagnostics,
   ) {}
 
   /** Section B `/gateway/configure`: the same credentials service, with `api_key` = `<client id>:<secret>`. */
@@ -55,6 +58,11 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
   async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
     const clientId = await this.options.get<string | null>(gatewayBOption.credential(mode, 'client_id'), null);
     return clientId ? { client_id: clientId } : null;
+  }
+
+  /** For `doctor`: the stored credentials and the saved Webhook ID's listener, asked of the gateway. */
+  diagnose(mode: GatewayMode): Promise<GatewayDiagnosis[]> {
+    return this.diagnostics.diagnose(mode);
   }
 
   /** Gateway B has no webhook contract that pauses checkout. */

@@ -11,6 +11,7 @@ import { GatewayBClientFactory } from './client/gateway-b-client.factory.js';
 import { GatewayBFailures } from './client/gateway-b-failures.js';
 import { GatewayBScope } from './client/gateway-b-scope.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
+import { GatewayBDiagnostics } from './diagnose/gateway-b-diagnostics.js';
 import { GatewayBAdapter } from './gateway-b.adapter.js';
 import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GatewayBEventSource } from './webhook/gateway-b-event-source.js';
@@ -37,6 +38,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
     GatewayBOrdersService,
     GatewayBCaptureService,
     GatewayBReconciler,
+    GatewayBDiagnostics,
     GatewayBSignatureVerifier,
     GatewayBEventSource,
   ],

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from '../loopback-server.js';
 import { FakeStripeError, type StripeErrorBody } from './fake-errors.js';
 import { type FakeAccount, FakeResources, fakeId, type Json } from './fake-resources.js';
 import { type FormObject, parseStripeForm } from './form-body.js';
@@ -67,7 +67,7 @@ interface CachedAnswer {
  * API plus the OAuth pages): form-encoded requests, JSON answers with `object` fields, the
  * gateway's error bodies and statuses, `Idempotency-Key` replay, and a record of every request.
  */
-export class FakeGatewayA {
+export class FakeGatewayA extends LoopbackServer {
   readonly resources = new FakeResources();
   readonly requests: RecordedRequest[] = [];
   readonly grants = new Map<string, OAuthGrant>();
@@ -75,42 +75,16 @@ export class FakeGatewayA {
   oauthDecision: 'approve' | 'deny' = 'approve';
   latencyMs: number;
 
-  private readonly server: Server;
   private readonly routes: Route[] = [];
   private readonly failures: Array<InjectedFailure & { remaining: number }> = [];
   private readonly idempotency = new Map<string, CachedAnswer>();
   private readonly revokedKeys = new Set<string>();
   private readonly keyAccounts = new Map<string, string>();
-  private address?: AddressInfo;
 
   constructor(options: FakeGatewayAOptions = {}) {
+    super('fake gateway A');
     this.latencyMs = options.latencyMs ?? 0;
-    this.server = createServer((req, res) => void this.handle(req, res));
     this.defineRoutes();
-  }
-
-  get url(): string {
-    if (!this.address) throw new Error('The fake gateway is not started');
-    return `http://127.0.0.1:${this.address.port}`;
-  }
-
-  get port(): number {
-    return this.address!.port;
-  }
-
-  /** Listens on `port` (0: a random free port) of `host` (loopback by default). */
-  async start(port = 0, host = '127.0.0.1'): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, resolve);
-    });
-    this.address = this.server.address() as AddressInfo;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
   }
 
   /** Requests whose method matches and whose path equals `path` (or matches the RegExp). */
@@ -160,7 +134,7 @@ export class FakeGatewayA {
 
   // --- HTTP plumbing --------------------------------------------------------------------------------
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');

@@ -1,4 +1,5 @@
 import { startFakeGatewayA } from './fake-gateway-a.js';
+import { serveUntilSignalled } from '../loopback-server.js';
 
 /**
  * A local demo of the service without the real gateway: `npm run build`, then
@@ -11,14 +12,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('usage: serve.js [port]');
   const fake = await startFakeGatewayA({}, port);
   process.stdout.write(`Fake gateway A listening at ${fake.url}\n`);
-  const printed = { count: 0 };
-  setInterval(() => {
-    for (const request of fake.requests.slice(printed.count)) process.stdout.write(`${request.status ?? '…'} ${request.method} ${request.path}\n`);
-    printed.count = fake.requests.length;
-  }, 500).unref();
-  const stop = () => void fake.stop().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilSignalled(fake, () => fake.requests);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from '../loopback-server.js';
 import { authenticationFailure, FakePayPalError, injectedFailure, unprocessable, validationError } from './fake-errors.js';
 import { type CaptureOverrides, type FakeBuyer, type FakeOrder, FakeOrders, type Json } from './fake-orders.js';
 import { rawMemberValue } from './json-member.js';
@@ -14,6 +14,12 @@ export interface FakeApp {
   /** `APP-…`, answered as `app_id` with every token. */
   appId: string;
   webhookIds: Set<string>;
+}
+
+/** A webhook listener as `GET /v1/notifications/webhooks/{id}` answers it. */
+export interface FakeWebhookListener {
+  url: string;
+  eventTypes: string[];
 }
 
 /** One request as the fake received it. Header names are lower case. */
@@ -105,10 +111,11 @@ const SCOPES = [
  * approval, webhook deliveries signed with PayPal's scheme and a working
  * verify-webhook-signature, fault injection and a call log.
  */
-export class FakeGatewayB {
+export class FakeGatewayB extends LoopbackServer {
   readonly environment: 'sandbox' | 'live';
   readonly calls: RecordedCall[] = [];
   readonly apps: FakeApp[] = [];
+  private readonly listeners = new Map<string, FakeWebhookListener>();
   readonly orders: FakeOrders;
   readonly signing: SigningIdentity;
   tokenTtlSeconds: number;
@@ -118,15 +125,14 @@ export class FakeGatewayB {
   buyerDecision: 'approve' | 'cancel' = 'approve';
 
   private readonly now: () => number;
-  private readonly server: Server;
   private readonly faults: Array<FaultRule & { remaining: number }> = [];
   private readonly tokens = new Map<string, IssuedToken>();
   private readonly requestIds = new Map<string, RequestIdRecord>();
   private readonly inFlight = new Set<string>();
   private readonly certId = `CERT-${randomBytes(4).toString('hex')}-${randomBytes(4).toString('hex')}-${randomBytes(4).toString('hex')}`;
-  private address?: AddressInfo;
 
   constructor(options: FakeGatewayBOptions = {}) {
+    super('fake gateway B');
     this.environment = options.environment ?? 'sandbox';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? 32_400;
     this.now = options.now ?? Date.now;
@@ -138,31 +144,6 @@ export class FakeGatewayB {
     );
     this.signing = createSigningIdentity(`messageverificationcerts.${this.environment}.paypal.test`);
     this.addApp({ clientId: options.clientId, clientSecret: options.clientSecret });
-    this.server = createServer((req, res) => void this.handle(req, res));
-  }
-
-  get url(): string {
-    if (!this.address) throw new Error('The fake gateway B is not started');
-    return `http://127.0.0.1:${this.address.port}`;
-  }
-
-  get port(): number {
-    return this.address!.port;
-  }
-
-  /** Listens on `port` (0: a random free port) of `host` (loopback by default). */
-  async start(port = 0, host = '127.0.0.1'): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, resolve);
-    });
-    this.address = this.server.address() as AddressInfo;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
   }
 
   // --- apps, credentials, tokens ------------------------------------------------------------------
@@ -207,6 +188,15 @@ export class FakeGatewayB {
 
   removeWebhook(webhookId: string): void {
     for (const app of this.apps) app.webhookIds.delete(webhookId);
+  }
+
+  /** What a webhook listener delivers where (default: a URL of nobody's and the capture-completed event). */
+  setWebhookListener(webhookId: string, listener: Partial<FakeWebhookListener>): void {
+    this.listeners.set(webhookId, { ...this.listenerOf(webhookId), ...listener });
+  }
+
+  private listenerOf(webhookId: string): FakeWebhookListener {
+    return this.listeners.get(webhookId) ?? { url: 'https://listener.invalid/webhooks', eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] };
   }
 
   /** Every token issued so far stops working now (the next API call answers 401). */
@@ -313,7 +303,7 @@ export class FakeGatewayB {
 
   // --- HTTP plumbing -------------------------------------------------------------------------------------
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -462,7 +452,24 @@ export class FakeGatewayB {
     if (method === 'GET' && order) return { status: 200, body: this.orders.full(this.orders.find(app.clientId, decodeURIComponent(order[1]))) };
     if (method === 'POST' && capture) return this.captureOrder(call, app, decodeURIComponent(capture[1]));
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifyWebhookSignature(call, app, raw);
+    const webhook = /^\/v1\/notifications\/webhooks\/([^/]+)$/.exec(path);
+    if (method === 'GET' && webhook) return this.showWebhook(app, decodeURIComponent(webhook[1]));
     throw new FakePayPalError(404, 'NOT_FOUND', 'The specified resource does not exist.');
+  }
+
+  /** `GET /v1/notifications/webhooks/{id}`: one of the app's listeners (404 RESOURCE_NOT_FOUND otherwise). */
+  private showWebhook(app: FakeApp, webhookId: string): { status: number; body: unknown } {
+    if (!app.webhookIds.has(webhookId)) throw new FakePayPalError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', [{ issue: 'INVALID_RESOURCE_ID', description: 'Webhook id is invalid.' }]);
+    const listener = this.listenerOf(webhookId);
+    return {
+      status: 200,
+      body: {
+        id: webhookId,
+        url: listener.url,
+        event_types: listener.eventTypes.map((name) => ({ name, description: name, status: 'ENABLED' })),
+        links: [{ href: `${this.url}/v1/notifications/webhooks/${webhookId}`, rel: 'self', method: 'GET' }],
+      },
+    };
   }
 
   private token(call: RecordedCall): { status: number; body: unknown } {

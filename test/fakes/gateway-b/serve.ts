@@ -1,4 +1,5 @@
 import { startFakeGatewayB } from './fake-gateway-b.js';
+import { serveUntilSignalled } from '../loopback-server.js';
 
 /**
  * A local demo of the service without PayPal: `npm run build`, then
@@ -17,14 +18,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Fake gateway B (${environment}) listening at ${fake.url}\n  client id:  ${fake.clientId}\n  secret:     ${fake.clientSecret}\n  webhook id: ${fake.webhookId}\n`,
   );
-  const printed = { count: 0 };
-  setInterval(() => {
-    for (const call of fake.calls.slice(printed.count)) process.stdout.write(`${call.status ?? '…'} ${call.method} ${call.path}\n`);
-    printed.count = fake.calls.length;
-  }, 500).unref();
-  const stop = () => void fake.stop().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  serveUntilSignalled(fake, () => fake.calls);
 }
 
 main().catch((error: unknown) => {

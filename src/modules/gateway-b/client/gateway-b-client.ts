@@ -12,10 +12,12 @@ import {
   type GatewayBOrder,
   type GatewayBTokenGrant,
   type GatewayBWebhookEvent,
+  type GatewayBWebhookListener,
   MalformedAnswer,
   parseOrder,
   parseTokenGrant,
   parseVerificationStatus,
+  parseWebhookListener,
 } from './gateway-b-wire.js';
 import { type IncomingHeaders, isGatewayBWebhookId, postbackBody, readEventBytes, readTransmissionHeaders, type TransmissionHeaderName } from './webhook-postback.js';
 
@@ -221,6 +223,12 @@ export class GatewayBClient {
       parseVerificationStatus,
     );
     return status === 'SUCCESS' ? { verified: true, event: received.event } : { verified: false, reason: 'signature_rejected' };
+  }
+
+  /** `GET /v1/notifications/webhooks/{id}`: where the app's listener delivers, and which events (for `doctor`). */
+  async getWebhook(webhookId: string): Promise<GatewayBWebhookListener> {
+    if (!isGatewayBWebhookId(webhookId)) throw new TypeError('webhookId must be 1-50 letters and digits');
+    return this.call({ operation: 'get_webhook', method: 'GET', path: `/v1/notifications/webhooks/${webhookId}` }, parseWebhookListener);
   }
 
   // --- calls ----------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** The client's operations, as named in errors and logs. */
-export type GatewayBOperation = 'token' | 'create_order' | 'get_order' | 'capture_order' | 'verify_webhook_signature';
+export type GatewayBOperation = 'token' | 'create_order' | 'get_order' | 'capture_order' | 'verify_webhook_signature' | 'get_webhook';
 
 /** Operations that change something at PayPal (the others may be repeated freely). */
 const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
@@ -8,6 +8,7 @@ const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
   get_order: false,
   capture_order: true,
   verify_webhook_signature: false,
+  get_webhook: false,
 };
 
 /** One entry of PayPal's `details[]`, reduced to codes (no provider prose, no echoed values). */

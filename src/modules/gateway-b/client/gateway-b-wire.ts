@@ -186,6 +186,23 @@ export function parseVerificationStatus(value: unknown): 'SUCCESS' | 'FAILURE' {
   return status;
 }
 
+/** A webhook listener of the app (`GET /v1/notifications/webhooks/{id}`): where it delivers and which events. */
+export interface GatewayBWebhookListener {
+  id: string;
+  url: string;
+  eventTypes: string[];
+}
+
+export function parseWebhookListener(value: unknown): GatewayBWebhookListener {
+  const record = object(value, 'webhook');
+  const types = Array.isArray(record.event_types) ? record.event_types : [];
+  return {
+    id: requiredString(record, 'id', 'webhook', 128),
+    url: requiredString(record, 'url', 'webhook', 2048),
+    eventTypes: types.map((entry, index) => requiredString(object(entry, `webhook.event_types[${index}]`), 'name', `webhook.event_types[${index}]`, 128)),
+  };
+}
+
 /** The envelope of a received notification (any event type); throws MalformedAnswer. */
 export function parseWebhookEvent(value: unknown): GatewayBWebhookEvent {
   const record = object(value, 'event');

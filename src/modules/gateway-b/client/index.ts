@@ -30,6 +30,7 @@ export {
   type GatewayBOrderStatus,
   type GatewayBPurchaseUnit,
   type GatewayBWebhookEvent,
+  type GatewayBWebhookListener,
   parseCaptureResource,
 } from './gateway-b-wire.js';
 export { GATEWAY_B_TRANSMISSION_HEADERS, isGatewayBWebhookId, type TransmissionHeaderName } from './webhook-postback.js';
