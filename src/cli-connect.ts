@@ -51,7 +51,13 @@ export async function connectGatewayA(app: INestApplicationContext, mode: Gatewa
   return ok ? 0 : 1;
 }
 
-/** Gateway B: client id + secret checked by asking the provider for a token, stored by the slice's credential service; the Webhook ID when given. */
+/**
+ * Gateway B: client id + secret checked by asking the provider for a token and stored by the
+ * slice's credential service; the Webhook ID, when given, saved as save-webhook-settings does; then
+ * the adapter's own diagnosis asks the provider whether that listener delivers the
+ * capture-completed event to this service. Exit 0 only when the credentials work and the listener
+ * is verified (the credentials stay saved either way).
+ */
 export async function connectGatewayB(app: INestApplicationContext, mode: GatewayMode, email: string | undefined, io: ConnectIo): Promise<number> {
   if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ConnectUsageError('--email (the gateway B account email, shown to admins) is required');
   const adapter = app.get(GatewayRegistry).get('gateway_b');
@@ -60,15 +66,19 @@ export async function connectGatewayB(app: INestApplicationContext, mode: Gatewa
   const secret = await valueOf(io, io.secrets.gatewayBClientSecret, 'GATEWAY_B_CLIENT_SECRET', 'Gateway B secret (not shown): ', true);
   const view = await adapter.credentialSettings.save(mode, { email, client_id: clientId, secret });
   io.out(`Gateway B connected in ${mode} mode (client id ${view.client_id}, secret ${view.secret}).`);
-  const webhookUrl = adapter.apiKeyConfiguration?.webhookUrl(mode);
   if (io.secrets.gatewayBWebhookId) {
     const saved = await adapter.saveWebhookSettings(mode, { webhook_id: io.secrets.gatewayBWebhookId });
-    io.out(`Webhook ID ${saved.webhook_id} saved: capture-completed events to ${webhookUrl} are verified with it.`);
-  } else {
-    io.err(`No GATEWAY_B_WEBHOOK_ID: create a webhook for ${webhookUrl} (event PAYMENT.CAPTURE.COMPLETED) at the provider and run this again with its Webhook ID; until then its events are refused (payments still complete through the capture route).`);
+    io.out(`Webhook ID ${saved.webhook_id} saved.`);
+  }
+  const checks = adapter.diagnose ? await adapter.diagnose(mode) : [];
+  const webhook = checks.find((check) => check.check.endsWith('webhook'));
+  for (const check of checks) {
+    const line = `${check.status}: ${check.message}${check.fix ? ` (fix: ${check.fix})` : ''}`;
+    if (check.status === 'ok') io.out(line);
+    else io.err(line);
   }
   await noteSiteMode(app, 'gateway_b', mode, io);
-  return 0;
+  return webhook?.status === 'ok' && checks.every((check) => check.status === 'ok') ? 0 : 1;
 }
 
 async function noteSiteMode(app: INestApplicationContext, gateway: 'gateway_a' | 'gateway_b', mode: GatewayMode, io: ConnectIo): Promise<void> {

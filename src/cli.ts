@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
                                                         GATEWAY_A_SECRET_KEY from the environment, else asked (not echoed);
                                                         checks them, stores them, provisions and verifies the webhook endpoint
   gateway-b:connect --mode <test|live> --email <email>  connects gateway B: GATEWAY_B_CLIENT_ID and GATEWAY_B_CLIENT_SECRET from the
-                                                        environment, else asked (not echoed); GATEWAY_B_WEBHOOK_ID (optional)`;
+                                                        environment, else asked (not echoed); GATEWAY_B_WEBHOOK_ID saved and its
+                                                        listener verified with the gateway`;
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
 @Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { connectGatewayA, connectGatewayB, type ConnectIo } from '../../src/cli-connect.js';
+import { gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -179,6 +180,7 @@ describe('hosted payment page in a browser', () => {
 
     // Connected as the README's five minutes do it: the CLI's connect commands.
     expect(await connectGatewayA(t.app, 'test', silentIo({ gatewayASecretKey: SECRET_KEY, gatewayAPublishableKey: PUBLISHABLE_KEY }))).toBe(0);
+    fakeB.setWebhookListener(fakeB.webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
     expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', silentIo({ gatewayBClientId: fakeB.clientId, gatewayBClientSecret: fakeB.clientSecret, gatewayBWebhookId: fakeB.webhookId }))).toBe(0);
     await request(t.http).post(`${t.base}/payment-gateway/set-payment-methods`).set('Authorization', t.admin.auth).send({ gateway: 'gateway_b', methods: ['standard_checkout'] }).expect(200);
 

@@ -3,7 +3,7 @@ import { connectGatewayA, connectGatewayB, type ConnectIo, ConnectUsageError, pa
 import { DomainError } from '../../src/common/errors/index.js';
 import type { ConnectSecrets } from '../../src/config/index.js';
 import { GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
-import { gatewayBOption } from '../../src/modules/gateway-b/index.js';
+import { gatewayBOption, gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
 import { GatewayRegistry } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
@@ -195,22 +195,38 @@ describe('CLI gateway connect commands', () => {
     });
     afterEach(() => t.app.get(GatewayRegistry).get('gateway_b').disconnect('test'));
 
-    it('checks the client id and secret with a token request, stores them and the Webhook ID; prints no secret', async () => {
-      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret, gatewayBWebhookId: 'WH1CLI2TEST3' });
+    it('checks the client id and secret with a token request, stores them and the Webhook ID, verifies its listener; prints no secret', async () => {
+      const webhookId = sandbox.webhookId;
+      sandbox.setWebhookListener(webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
+      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret, gatewayBWebhookId: webhookId });
       expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(0);
-      expect(sandbox.apiCalls().map((call) => `${call.method} ${call.path} ${call.status}`)).toEqual(['POST /v1/oauth2/token 200']);
-      expect(await storedB()).toEqual({ email: 'merchant@example.test', client_id: sandbox.clientId, secret: sandbox.clientSecret, webhook_id: 'WH1CLI2TEST3' });
+      const calls = sandbox.apiCalls().map((call) => `${call.method} ${call.path} ${call.status}`);
+      expect(calls[0]).toBe('POST /v1/oauth2/token 200');
+      expect(calls).toContain(`GET /v1/notifications/webhooks/${webhookId} 200`);
+      expect(await storedB()).toEqual({ email: 'merchant@example.test', client_id: sandbox.clientId, secret: sandbox.clientSecret, webhook_id: webhookId });
       expect(await t.app.get(GatewayRegistry).get('gateway_b').isConnected('test')).toBe(true);
+      expect(run.output()).toContain('delivers PAYMENT.CAPTURE.COMPLETED');
       expect(run.output()).not.toContain(sandbox.clientSecret);
-      expect(run.output()).not.toContain('WH1CLI2TEST3');
+      expect(run.output()).not.toContain(webhookId);
     });
 
-    it('asks for the secret without echo and says where to point the webhook when no Webhook ID is given', async () => {
+    it('keeps the credentials but exits 1 when the Webhook ID delivers elsewhere', async () => {
+      const webhookId = sandbox.webhookId;
+      sandbox.setWebhookListener(webhookId, { url: 'https://elsewhere.example/hook', eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
+      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret, gatewayBWebhookId: webhookId });
+      expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(1);
+      expect(run.output()).toContain('https://elsewhere.example/hook');
+      expect((await storedB()).secret).toBe(sandbox.clientSecret);
+    });
+
+    it('asks for the secret without echo and, without a Webhook ID, says where to point the webhook (exit 1)', async () => {
       const run = scriptedIo({ gatewayBClientId: sandbox.clientId }, { 'Gateway B secret': sandbox.clientSecret });
-      expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(0);
+      expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(1);
       expect(run.asked).toEqual([{ question: expect.stringContaining('secret'), hidden: true }]);
       expect(run.output()).toContain('/webhook/gateway-b-callback/test');
+      expect(run.output()).toContain('no Webhook ID is saved');
       expect((await storedB()).webhook_id).toBeNull();
+      expect((await storedB()).secret).toBe(sandbox.clientSecret);
     });
 
     it('stores nothing when the provider refuses the credentials', async () => {
