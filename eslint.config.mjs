@@ -58,6 +58,11 @@ export function checkoutLintConfig(root) {
       rules: { '@typescript-eslint/no-require-imports': 'off' },
     },
     {
+      // Scripts served to browsers as they are (the hosted payment page's script).
+      files: ['src/**/assets/*.js'],
+      languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+    },
+    {
       files: ['**/*.mjs'],
       languageOptions: { globals: { ...globals.node } },
     },

@@ -16,6 +16,7 @@ import { GatewayAModule } from './modules/gateway-a/index.js';
 import { GatewayBModule } from './modules/gateway-b/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
+import { HostedPageModule } from './modules/hosted-page/index.js';
 import { MailModule } from './modules/mail/index.js';
 import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
@@ -50,6 +51,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     GatewayBModule,
     OperationsModule,
     HealthModule,
+    HostedPageModule,
   ],
   providers: [
     RouteInventory,

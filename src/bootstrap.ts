@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { installBodyParsers, installOpenApi } from './common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
+import { HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
   return `${config.restRoot}/${REST_NAMESPACE}`;
@@ -29,6 +30,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
+      ...HOSTED_PAGE_ROUTES,
     ],
   });
   installOpenApi(app);

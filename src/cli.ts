@@ -6,7 +6,8 @@ import { CryptoModule } from './common/crypto/index.js';
 import { DomainError } from './common/errors/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { BootError } from './common/errors/index.js';
-import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
+import { ConfigError, ConfigModule, loadConfig, readConnectSecrets } from './config/index.js';
+import { connectGatewayA, connectGatewayB, ConnectUsageError, parseMode, terminalPrompt } from './cli-connect.js';
 import { DatabaseModule } from './database/index.js';
 import { IdentityModule, IdentityService } from './modules/identity/index.js';
 import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck, ReconciliationTask } from './modules/operations/index.js';
@@ -17,7 +18,13 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   password:list    --login <login>
   password:revoke  --login <login> --uuid <uuid>
   reconcile        [--since <date|7d|24h>]              re-reads waiting payments from their provider, prints what changed
-  doctor                                                checks the configuration and the world around it (exit 1 on a fail)`;
+  doctor                                                checks the configuration and the world around it (exit 1 on a fail)
+  gateway-a:connect --mode <test|live>                  connects gateway A with your own keys: GATEWAY_A_PUBLISHABLE_KEY and
+                                                        GATEWAY_A_SECRET_KEY from the environment, else asked (not echoed);
+                                                        checks them, stores them, provisions and verifies the webhook endpoint
+  gateway-b:connect --mode <test|live> --email <email>  connects gateway B: GATEWAY_B_CLIENT_ID and GATEWAY_B_CLIENT_SECRET from the
+                                                        environment, else asked (not echoed); GATEWAY_B_WEBHOOK_ID saved and its
+                                                        listener verified with the gateway`;
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
 @Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })
@@ -27,11 +34,24 @@ async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { login: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, uuid: { type: 'string' }, since: { type: 'string' } },
+    options: {
+      login: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      uuid: { type: 'string' },
+      since: { type: 'string' },
+      mode: { type: 'string' },
+    },
   });
   const command = positionals[0];
   if (command === 'doctor') return doctor();
   if (command === 'reconcile') return reconcile(values.since);
+  if (command === 'gateway-a:connect' || command === 'gateway-b:connect') {
+    // A key typed as an argument would stay in the shell history and the process list; it is refused, never echoed.
+    if (positionals.length > 1) throw new UsageError(`${command} takes no arguments besides its options: keys come from the environment or the prompt, never the command line`);
+    return connect(command, values.mode, values.email);
+  }
   const required = (key: keyof typeof values): string => {
     const value = values[key];
     if (!value) throw new UsageError(`--${key} is required`);
@@ -108,6 +128,22 @@ async function reconcile(sinceArgument: string | undefined): Promise<number> {
   }
 }
 
+/**
+ * `gateway-a:connect` / `gateway-b:connect`: in the full application (the gateway slices and their
+ * credential paths); secrets from the environment or a prompt without echo, never from argv.
+ */
+async function connect(command: 'gateway-a:connect' | 'gateway-b:connect', modeArgument: string | undefined, email: string | undefined): Promise<number> {
+  const mode = parseMode(modeArgument);
+  const { AppModule } = await import('./app.module.js');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    const io = { secrets: readConnectSecrets(), prompt: terminalPrompt(), out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+    return command === 'gateway-a:connect' ? await connectGatewayA(app, mode, io) : await connectGatewayB(app, mode, email, io);
+  } finally {
+    await app.close();
+  }
+}
+
 /** `doctor`: the database first (starting the application would apply migrations), then the rest. */
 async function doctor(): Promise<number> {
   const config = loadConfig();
@@ -149,9 +185,10 @@ class UsageError extends Error {}
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError || error instanceof DomainError || error instanceof BootError) console.error(error.message);
+    if (error instanceof UsageError || error instanceof ConnectUsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof DomainError) console.error([error.message, ...Object.values((error.data.params ?? {}) as Record<string, string>).map((text) => `  ${text}`)].join('\n'));
+    else if (error instanceof ConfigError || error instanceof BootError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(error instanceof UsageError || error instanceof ConnectUsageError ? 2 : 1);
   },
 );

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, loadConfig, readConnectSecrets } from './index.js';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -10,6 +10,29 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
     expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
+  });
+
+  it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
+    expect(loadConfig({})).toMatchObject({ gatewayAJsUrl: 'https://js.stripe.com/v3/', gatewayBJsUrl: 'https://www.paypal.com/sdk/js' });
+    expect(loadConfig({ GATEWAY_A_JS_URL: 'http://127.0.0.1:4010/v3/', GATEWAY_B_JS_URL: 'https://sdk.example.test/js' })).toMatchObject({
+      gatewayAJsUrl: 'http://127.0.0.1:4010/v3/',
+      gatewayBJsUrl: 'https://sdk.example.test/js',
+    });
+    for (const value of ['javascript:alert(1)', 'not a url', 'https://js.example.test/v3/?key=1', 'https://user:pw@js.example.test/', 'https://js.example.test/#x']) {
+      expect(() => loadConfig({ GATEWAY_A_JS_URL: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ GATEWAY_B_JS_URL: value })).toThrow(/GATEWAY_B_JS_URL/);
+    }
+  });
+
+  it('reads the connect commands\' keys only on request, trimmed, empty as unset', () => {
+    expect(readConnectSecrets({ GATEWAY_A_SECRET_KEY: ' sk_test_x ', GATEWAY_A_PUBLISHABLE_KEY: '', GATEWAY_B_CLIENT_ID: 'id' })).toEqual({
+      gatewayASecretKey: 'sk_test_x',
+      gatewayAPublishableKey: undefined,
+      gatewayBClientId: 'id',
+      gatewayBClientSecret: undefined,
+      gatewayBWebhookId: undefined,
+    });
+    expect(JSON.stringify(loadConfig({ GATEWAY_A_SECRET_KEY: 'sk_test_notInConfig' }))).not.toContain('sk_test_notInConfig');
   });
 
   it('reads REDIS_KEY_PREFIX (printable, no spaces, at most 64 characters; empty is the default)', () => {

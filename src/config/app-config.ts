@@ -63,6 +63,10 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   /** Seconds between reconciliation runs; 0 turns the background sweep off (the CLI still runs it). */
   reconcileIntervalSeconds: number;
+  /** GATEWAY_A_JS_URL: the card gateway's browser library the hosted payment page loads (Stripe.js). */
+  gatewayAJsUrl: string;
+  /** GATEWAY_B_JS_URL: the wallet gateway's browser library the hosted payment page loads (PayPal JS SDK, without query). */
+  gatewayBJsUrl: string;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -137,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
+    gatewayAJsUrl: envScriptUrl(env, 'GATEWAY_A_JS_URL', 'https://js.stripe.com/v3/'),
+    gatewayBJsUrl: envScriptUrl(env, 'GATEWAY_B_JS_URL', 'https://www.paypal.com/sdk/js'),
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
@@ -158,4 +164,12 @@ function envMatch(env: NodeJS.ProcessEnv, name: string, fallback: string, patter
   const value = env[name] ?? fallback;
   if (!pattern.test(value)) throw new ConfigError(name, `must be ${rule}`);
   return value;
+}
+
+/** An absolute http(s) URL of a browser script, without credentials, query or fragment (the page adds its own query). */
+function envScriptUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = envUrl(env, name, fallback, ['http:', 'https:']);
+  const url = new URL(value);
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
+  return url.toString();
 }

@@ -47,6 +47,11 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
   ) {}
 
+  /** Connecting with the merchant's own keys: the same service and credential path as the OAuth callback. */
+  get keyConnect(): GatewayAConnectService {
+    return this.oauthConnect;
+  }
+
   onModuleInit(): void {
     this.registry.register(this);
   }
@@ -55,6 +60,12 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     const names = GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field));
     const stored = await this.options.getMany(names);
     return names.every((name) => stored.has(name));
+  }
+
+  /** Stripe.js takes the account's publishable key (public by design); nothing else leaves the server. */
+  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+    const publishableKey = await this.options.get<string | null>(gatewayAOption.credential(mode, 'public_key'), null);
+    return publishableKey ? { publishable_key: publishableKey } : null;
   }
 
   async checkoutPaused(mode: GatewayMode): Promise<boolean> {

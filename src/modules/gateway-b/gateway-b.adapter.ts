@@ -54,6 +54,12 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return names.every((name) => stored.has(name));
   }
 
+  /** The JS SDK takes the REST app's client id (public by design; the secret never leaves the server). */
+  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+    const clientId = await this.options.get<string | null>(gatewayBOption.credential(mode, 'client_id'), null);
+    return clientId ? { client_id: clientId } : null;
+  }
+
   /** For `doctor`: the stored credentials and the saved Webhook ID's listener, asked of the gateway. */
   diagnose(mode: GatewayMode): Promise<GatewayDiagnosis[]> {
     return this.diagnostics.diagnose(mode);

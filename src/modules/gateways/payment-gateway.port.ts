@@ -41,6 +41,13 @@ export interface PaymentGatewayAdapter {
   diagnose?(mode: GatewayMode): Promise<GatewayDiagnosis[]>;
   /** An OAuth connect flow (GET /payment-gateway/connect and its callback). */
   readonly oauthConnect?: OAuthConnect;
+  /**
+   * The public values the payer's browser needs to start the gateway's browser library in `mode`
+   * (gateway A: the publishable key; gateway B: the client id). Never a secret. Null when not connected.
+   */
+  browserConfig?(mode: GatewayMode): Promise<Record<string, string> | null>;
+  /** Connecting with the merchant's own API keys (the CLI's `gateway-a:connect`). */
+  readonly keyConnect?: KeyConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
   readonly adminCharges?: AdminCharges;
   /** Credentials the admin enters for the current mode (POST /payment-gateway/save-settings). */
@@ -122,6 +129,28 @@ export interface OAuthConnect {
   authorizeUrl(user: AuthenticatedUser, mode: GatewayMode): string;
   /** Handles the OAuth return; answers where to send the browser next (ADMIN_URL with the outcome). */
   completeConnect(input: ConnectCallbackInput): Promise<string>;
+}
+
+/** The merchant's own key pair for a mode (never from argv, never logged). */
+export interface KeyConnectInput {
+  publishableKey: string;
+  secretKey: string;
+}
+
+export interface KeyConnectResult {
+  /** The account the secret key acts for, as the provider named it */
+  accountId: string;
+  /** The mode's webhook contract after provisioning (`verified` or `failed`, with a safe reason) */
+  webhook: { status: string; endpointId: string | null; lastError: string | null };
+}
+
+export interface KeyConnect {
+  /**
+   * Checks the keys with the provider, stores them as the OAuth callback does and provisions the
+   * mode's webhook contract. 400 malformed or wrong mode, 502 refused, 503 unreachable: nothing
+   * stored then. `actor` names who connected, for the log.
+   */
+  connectWithKeys(mode: GatewayMode, input: KeyConnectInput, actor: string): Promise<KeyConnectResult>;
 }
 
 /** An admin's charge of a payment-method token through the gateway's current mode. */

@@ -295,6 +295,8 @@ export class FakeGatewayA extends LoopbackServer {
     const id = '([A-Za-z0-9_]+)';
     const add = (method: string, path: string, handler: Handler) => this.routes.push({ method, pattern: new RegExp(`^${path}$`), handler });
 
+    // The account the key acts for (the SDK's `accounts.retrieve(null)`).
+    add('GET', '/v1/account', ({ account }) => ({ id: account.id, object: 'account', type: 'standard', charges_enabled: true, country: 'US', default_currency: 'usd' }));
     add('POST', '/v1/customers', ({ account, body }) => r.createCustomer(account, body));
     add('GET', '/v1/customers', ({ account, query }) => r.listCustomers(account, query));
     add('GET', `/v1/customers/${id}`, ({ account, params }) => r.retrieveCustomer(account, params[0]));

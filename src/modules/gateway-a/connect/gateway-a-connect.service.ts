@@ -4,9 +4,11 @@ import type { AuthenticatedUser } from '../../../common/auth/index.js';
 import { CryptoService } from '../../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { Clock } from '../../../common/clock/index.js';
-import type { ConnectCallbackInput, GatewayMode, OAuthConnect } from '../../gateways/index.js';
+import { GatewayError, InvalidParamsError } from '../../../common/errors/index.js';
+import type { ConnectCallbackInput, GatewayMode, KeyConnect, KeyConnectInput, KeyConnectResult, OAuthConnect } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { describeGatewayFailure, gatewayStatusOf, toGatewayError } from '../client/gateway-a-errors.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
 import { gatewayAConnectCallbackUrl } from '../webhook/webhook-contract.js';
@@ -48,10 +50,12 @@ const EXCHANGE_TIMEOUT_MS = 15_000;
 /**
  * The gateway-A OAuth connect flow through the proxy: a signed, admin- and mode-bound,
  * single-use state that expires in ten minutes; the callback stores the mode's credentials and
- * then provisions the webhook endpoint (outside any transaction).
+ * then provisions the webhook endpoint (outside any transaction). Connecting with the merchant's
+ * own keys (the CLI's `gateway-a:connect`) checks them with the gateway and then takes the same
+ * store-and-provision path as the callback.
  */
 @Injectable()
-export class GatewayAConnectService implements OAuthConnect {
+export class GatewayAConnectService implements OAuthConnect, KeyConnect {
   private readonly logger = new Logger(GatewayAConnectService.name);
 
   constructor(
@@ -105,7 +109,46 @@ export class GatewayAConnectService implements OAuthConnect {
     const credentials = await this.resolveCredentials(input);
     this.assertMode(credentials, claims.mode);
 
-    const mode = claims.mode;
+    const record = await this.storeAndProvision(claims.mode, credentials, { admin: claims.userId });
+    return { mode: claims.mode, contractStatus: record.status ?? 'unverified' };
+  }
+
+  /**
+   * Connects `mode` with the merchant's own keys: format and test/live checks, then the gateway
+   * is asked which account the secret key acts for (a refused key stores nothing), then the
+   * callback's own store-and-provision path. Errors carry no key and no provider text.
+   */
+  async connectWithKeys(mode: GatewayMode, input: KeyConnectInput, actor: string): Promise<KeyConnectResult> {
+    if (!PUBLIC_KEY.test(input.publishableKey)) throw new InvalidParamsError({ publishable_key: 'the publishable key must look like pk_test_… or pk_live_…' });
+    if (!SECRET_KEY.test(input.secretKey)) throw new InvalidParamsError({ secret_key: 'the secret key must look like sk_test_…, sk_live_… or a restricted rk_… key' });
+    const keyModes = [PUBLIC_KEY.exec(input.publishableKey)![1], SECRET_KEY.exec(input.secretKey)![2]];
+    if (keyModes.some((keyMode) => keyMode !== mode)) throw new InvalidParamsError({ mode: `${mode} mode takes ${mode} keys (pk_${mode}_…, sk_${mode}_…)` });
+
+    let account: { id: string; livemode?: boolean };
+    try {
+      const client = this.clients.forSecretKey(input.secretKey, { maxNetworkRetries: 1 });
+      const answer = await client.accounts.retrieve(null);
+      account = { id: answer.id, livemode: (answer as { livemode?: boolean }).livemode };
+    } catch (error) {
+      this.logger.warn({ mode, err: describeGatewayFailure(error) }, 'gateway A keys not saved: the check failed');
+      const status = gatewayStatusOf(error);
+      if (status === 401 || status === 403) throw new GatewayError('The payment gateway refused this secret key; nothing was saved.');
+      throw toGatewayError(error);
+    }
+    if (typeof account.id !== 'string' || !ACCOUNT_ID.test(account.id)) throw new GatewayError();
+    const credentials: Credentials = { userId: account.id, publicKey: input.publishableKey, secretKey: input.secretKey, livemode: account.livemode };
+    if (credentials.livemode !== undefined && credentials.livemode !== (mode === 'live')) throw new InvalidParamsError({ mode: `the gateway says this key is not a ${mode} key` });
+
+    const record = await this.storeAndProvision(mode, credentials, { actor });
+    return { accountId: credentials.userId, webhook: { status: record.status ?? 'unverified', endpointId: record.endpoint_id, lastError: record.last_error ?? null } };
+  }
+
+  /**
+   * The credential path every connect takes: the mode's credentials and a fresh automatic webhook
+   * record in one transaction, then (outside it) the endpoint provisioned and read back, and the
+   * endpoint this service created for the same account before retired.
+   */
+  private async storeAndProvision(mode: GatewayMode, credentials: Credentials, by: Record<string, string | number>): Promise<Awaited<ReturnType<GatewayAContractService['provisionAutomatic']>>> {
     const previous = await this.contract.getRecord(mode);
     await this.dataSource.transaction(async (manager) => {
       await this.options.set(gatewayAOption.credential(mode, 'user_id'), credentials.userId, manager);
@@ -114,11 +157,11 @@ export class GatewayAConnectService implements OAuthConnect {
       await this.contract.clear(mode, manager);
       await this.contract.saveRecord(mode, { management: 'automatic', endpoint_id: null, account_id: credentials.userId, status: 'unverified' }, manager);
     });
-    this.logger.log({ mode, account: credentials.userId, admin: claims.userId }, 'gateway A connected');
+    this.logger.log({ mode, account: credentials.userId, ...by }, 'gateway A connected');
 
     const record = await this.contract.provisionAutomatic(mode);
     await this.retirePrevious(mode, previous, credentials.userId, record.endpoint_id);
-    return { mode, contractStatus: record.status ?? 'unverified' };
+    return record;
   }
 
   private async resolveCredentials(input: ConnectCallbackInput): Promise<Credentials> {
