@@ -5,7 +5,7 @@ import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { ImportTemplateDto, ImportTemplateResultDto, TemplateListDto } from './template-catalog.dto.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
 
-@ApiTags('Administration')
+@ApiTags('Templates')
 @Controller('administration')
 export class AdministrationTemplatesController {
   constructor(private readonly catalog: TemplateCatalogService) {}
@@ -14,7 +14,7 @@ export class AdministrationTemplatesController {
   @AdminRoute()
   @ApiOkResponse({ type: TemplateListDto })
   @ApiOperation({
-    operationId: 'administrationTemplateList',
+    operationId: 'administrationTemplateList', description: 'The full-page layouts you can import, limited to what the current plan allows, and whether the page-builder plugin they need is installed and active. Import one with `POST /administration/import-template`.',
     summary: 'Full-page layout catalog filtered for the current plan, with the page-builder dependency state',
   })
   templateList(@CurrentUser() user: AuthenticatedUser): Promise<TemplateListDto> {

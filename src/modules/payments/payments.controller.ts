@@ -25,7 +25,7 @@ function syncDetailsLimit(request: Request): 'new_payment' | 'public_payment' {
 }
 
 /** The customer's browser: payment records without a login. */
-@ApiTags('Payment records')
+@ApiTags('Checkout')
 @Controller('payment')
 export class PaymentsController {
   constructor(
@@ -69,14 +69,14 @@ export class PaymentsController {
 }
 
 /** Section B reads of the payment records (admin). */
-@ApiTags('Payments (section B)')
+@ApiTags('Payments')
 @Controller('payment')
 export class PaymentHistoryController {
   constructor(private readonly queries: PaymentQueriesService) {}
 
   @Get('status')
   @AdminRoute()
-  @ApiOperation({ operationId: 'paymentTransactionStatus', summary: 'Status of one payment by transaction id' })
+  @ApiOperation({ operationId: 'paymentTransactionStatus', description: 'Looks up one payment by the provider\'s transaction id and answers its amount, currency and status from the local record (the provider is not asked).', summary: 'Status of one payment by transaction id' })
   @ApiOkResponse({ type: TransactionStatusDto })
   @ApiErrorResponses(400, 404)
   transactionStatus(@Query() query: TransactionStatusQueryDto): Promise<TransactionStatusDto> {
@@ -85,7 +85,7 @@ export class PaymentHistoryController {
 
   @Get('history')
   @AdminRoute()
-  @ApiOperation({ operationId: 'paymentHistory', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
+  @ApiOperation({ operationId: 'paymentHistory', description: 'All payments, newest first, a page at a time (`page`, `per_page` up to 100). The totals are in the `X-WP-Total` and `X-WP-TotalPages` headers.', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
   @ApiOkResponse({ type: TransactionStatusDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)
   async history(@Query() query: PaymentHistoryQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionStatusDto[]> {
