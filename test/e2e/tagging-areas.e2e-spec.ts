@@ -190,7 +190,7 @@ describe('tagging areas', () => {
     expect(res.status).toBe(400);
     expect(Object.keys(expectWpError(res.body, 'rest_missing_callback_param', 400).data.params as object).sort()).toEqual(['email_address', 'tags']);
     const nulled = await apply({ area_slug: 'form-builder', tags: [], email_address: 'a@example.test', first_name: null });
-    expect(expectWpError(nulled.body, 'rest_missing_callback_param', 400).data.params).toEqual({ first_name: 'first_name must be a string' });
+    expect(expectWpError(nulled.body, 'rest_missing_callback_param', 400).data.params).toEqual({ first_name: 'first_name must not be null' });
   });
 
   it('keeps section B /tags as the site’s own vocabulary', async () => {
