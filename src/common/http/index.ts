@@ -1,3 +1,4 @@
+export { installCors } from './cors.js';
 export { installBodyParsers, type RawBodyRequest } from './body-parsers.js';
 export { loggerOptions } from './logger-options.js';
 export { buildOpenApiDocument, installOpenApi, serializeOpenApiDocument } from './openapi.js';
