@@ -69,6 +69,7 @@ export class PaymentGatewayController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewayDisconnect', description: 'Forgets the gateway\'s credentials for its current mode, and that mode\'s webhook state. Payments already made are kept.', summary: "Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)" })
+  @ApiOkResponse({ type: GatewayStatusDto })
   disconnect(@Body() body: GatewayRefDto): Promise<GatewayStatusDto> {
     return this.gateways.disconnect(body.gateway);
   }
@@ -78,6 +79,7 @@ export class PaymentGatewayController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySetMode', description: 'Switches a gateway between test and live. New payments use the new mode; each mode keeps its own credentials and webhook set-up.', summary: 'Switch a gateway between test and live mode' })
+  @ApiOkResponse({ type: GatewayStatusDto })
   setMode(@Body() body: SetModeDto): Promise<GatewayStatusDto> {
     return this.gateways.setMode(body.gateway, body.mode);
   }
@@ -87,6 +89,7 @@ export class PaymentGatewayController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySetPaymentMethods', description: 'Chooses which of a gateway\'s payment methods payers are offered (only that gateway\'s own method ids are accepted). A checkout with a method that is not enabled is refused.', summary: "Save a gateway's active payment methods (only that gateway's method ids)" })
+  @ApiOkResponse({ type: GatewayStatusDto })
   setPaymentMethods(@Body() body: SetPaymentMethodsDto): Promise<GatewayStatusDto> {
     return this.gateways.setPaymentMethods(body.gateway, body.methods);
   }
@@ -99,6 +102,7 @@ export class PaymentGatewayController {
     operationId: 'paymentGatewaySaveWebhookSettings', description: 'For a webhook endpoint you manage yourself: store gateway A\'s signing secret and mark the set-up complete, or store gateway B\'s Webhook ID. Secrets are encrypted and only ever shown as a mask.',
     summary: "Save a mode's webhook settings: gateway A signing secret and manual-configuration flag, or gateway B Webhook ID (secrets come back masked)",
   })
+  @ApiOkResponse({ type: WebhookSettingsDto })
   saveWebhookSettings(@Body() body: SaveWebhookSettingsDto): Promise<WebhookSettingsDto> {
     const { gateway, mode, ...settings } = body;
     return this.gateways.saveWebhookSettings(gateway, mode, settings);
@@ -130,6 +134,7 @@ export class PaymentGatewayController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySavePaymentMethodSettings', description: 'Stores the settings of one payment method, e.g. the domain verification of device wallets.', summary: 'Save the settings of one payment method (device wallets: domain verification)' })
+  @ApiOkResponse({ type: PaymentMethodSettingsDto })
   savePaymentMethodSettings(@Body() body: SavePaymentMethodSettingsDto): Promise<PaymentMethodSettingsDto> {
     return this.gateways.savePaymentMethodSettings(body.gateway, body.method, body.settings);
   }

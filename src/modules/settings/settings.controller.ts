@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { SettingsDto, UpdateSettingsDto } from './settings.dto.js';
@@ -13,6 +13,7 @@ export class SettingsController {
   @Get()
   @AdminRoute()
   @ApiOperation({ operationId: 'settingsGet', description: 'The site\'s general settings: currency, default payment gateway, debug mode, and the API key as a mask (never the key itself).', summary: 'Read the general settings (API key masked)' })
+  @ApiOkResponse({ type: SettingsDto })
   read(): Promise<SettingsDto> {
     return this.settings.read();
   }
@@ -22,6 +23,7 @@ export class SettingsController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'settingsUpdate', description: 'Changes the general settings you send; fields you leave out keep their value. The API key is write-only: it is stored and only ever shown as a mask.', summary: 'Update general settings; omitted fields are kept' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async update(@Body() body: UpdateSettingsDto): Promise<AcknowledgementDto> {
     await this.settings.update(body);
     return { success: true, message: 'Settings updated.' };
@@ -30,6 +32,7 @@ export class SettingsController {
   @Delete()
   @AdminRoute()
   @ApiOperation({ operationId: 'settingsReset', description: 'Restores every general setting to its default (currency USD, gateway A, no API key, debug off).', summary: 'Reset general settings to their defaults' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async reset(): Promise<AcknowledgementDto> {
     await this.settings.reset();
     return { success: true, message: 'Settings reset to default.' };

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { PositiveIntPipe } from '../../common/validation/index.js';
@@ -14,6 +14,7 @@ export class TagsController {
   @Get()
   @AdminRoute()
   @ApiOperation({ operationId: 'tagsList', description: 'Every tag of the site, for pickers and filters.', summary: 'List the tag vocabulary' })
+  @ApiOkResponse({ type: [TagDto] })
   list(): Promise<TagDto[]> {
     return this.tags.list();
   }
@@ -22,6 +23,7 @@ export class TagsController {
   @AdminRoute()
   @ApiErrorResponses(400, 409)
   @ApiOperation({ operationId: 'tagsCreate', description: 'Adds a tag to the vocabulary. Tag names are unique: a second tag with the same name answers 409 `checkout_tag_exists`.', summary: 'Create a tag (names are unique)' })
+  @ApiCreatedResponse({ type: TagCreatedDto })
   async create(@Body() body: CreateTagDto): Promise<TagCreatedDto> {
     const tagId = await this.tags.create(body.tag);
     return { success: true, message: 'Tag created.', tag_id: tagId };
@@ -31,6 +33,7 @@ export class TagsController {
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOperation({ operationId: 'tagsDelete', description: 'Removes a tag from the vocabulary. An unknown tag id answers 404.', summary: 'Delete a tag' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async remove(@Param('tag_id', new PositiveIntPipe('tag_id')) tagId: number): Promise<AcknowledgementDto> {
     await this.tags.remove(tagId);
     return { success: true, message: 'Tag deleted.' };
