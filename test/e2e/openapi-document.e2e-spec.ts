@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ERROR_CATALOG, OPENAPI_TAGS } from '../../src/common/openapi/index.js';
+import { connectGateway } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Json = Record<string, unknown>;
@@ -12,7 +13,7 @@ type Operation = {
   operationId: string;
   description?: string;
   tags?: string[];
-  requestBody?: { content: Record<string, { schema?: Json; example?: Json }> };
+  requestBody?: { content: Record<string, { schema?: Json; example?: Json; examples?: Record<string, { value: Json }> }> };
   responses: Record<string, Response>;
   security?: Array<Record<string, unknown>>;
 };
@@ -166,5 +167,28 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
       const res = await request(t.http).get(path);
       expect(res.body).toEqual({ status: 'ok' });
     }
+  });
+
+  it('pre-fills request bodies that work as they are (import-template, then sync-details on the imported form)', async () => {
+    const firstExample = (path: string) => {
+      const body = (document.paths[path].post as Operation).requestBody!.content['application/json'];
+      return Object.values(body.examples ?? {})[0]?.value ?? body.example;
+    };
+    const imported = await request(t.http).post(`${t.base}/administration/import-template`).set('Authorization', t.admin.auth).send(firstExample('/administration/import-template'));
+    expect(imported.status).toBe(201);
+    const formId = imported.body.form_id as number;
+    const form = await request(t.http).get(`${t.base}/administration/payment-forms/${formId}`).set('Authorization', t.admin.auth);
+    await request(t.http)
+      .put(`${t.base}/administration/payment-forms/${formId}`)
+      .set('Authorization', t.admin.auth)
+      .send({ title: form.body.title, status: 'publish', settings: form.body.settings })
+      .expect(200);
+    await connectGateway(t, 'gateway_a');
+    const example = firstExample('/payment/sync-details') as { form_id: number };
+    // The example names form 1: the first form of a fresh site, which this one is.
+    expect(example.form_id).toBe(formId);
+    const synced = await request(t.http).post(`${t.base}/payment/sync-details`).send(example);
+    expect(synced.status).toBe(201);
+    expect(synced.body).toEqual(expect.objectContaining({ payment_id: expect.any(Number), status: 'pending' }));
   });
 });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { ImportTemplateDto, ImportTemplateResultDto, TemplateListDto } from './template-catalog.dto.js';
@@ -23,6 +23,14 @@ export class AdministrationTemplatesController {
 
   @Post('import-template')
   @AdminRoute()
+  // Swagger UI pre-fills the first example; a sample built from the schema would send both `slug` and `id`.
+  @ApiBody({
+    type: ImportTemplateDto,
+    examples: {
+      form_template: { summary: 'A bundled form template', value: { type: 'form_template', slug: 'donation' } },
+      layout: { summary: 'A full-page layout (needs the page-builder plugin and a plan that includes it)', value: { type: 'layout', id: 'donation-landing' } },
+    },
+  })
   @ApiErrorResponses(400, 404, 409)
   @ApiCreatedResponse({ type: ImportTemplateResultDto })
   @ApiOperation({

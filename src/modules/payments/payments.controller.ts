@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
@@ -43,6 +43,18 @@ export class PaymentsController {
     description:
       'Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. ' +
       'The amount comes from the form on the server. Answers the secret and a fresh checkout token.',
+  })
+  // Swagger UI pre-fills the first example; a sample built from the schema would send an update
+  // (`payment_id`, `payment_secret`) with placeholder values. It works once form 1 is published with
+  // gateway A connected and its `ccard` method on (e.g. after importing a template and publishing it).
+  @ApiBody({
+    type: SyncDetailsDto,
+    examples: {
+      create: {
+        summary: 'Start a payment on form 1 (card, first plan and price)',
+        value: { form_id: 1, payment_gateway: 'gateway_a', payment_method: 'ccard', plan_index: 0, price_index: 0, email_address: 'payer@example.com', first_name: 'Pat', last_name: 'Payer' },
+      },
+    },
   })
   @ApiCreatedResponse({ type: SyncDetailsResponseDto, description: 'Record created' })
   @ApiOkResponse({ type: SyncDetailsResponseDto, description: 'Record updated' })
