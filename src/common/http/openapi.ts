@@ -3,7 +3,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { APP_CONFIG, type AppConfig, CHECKOUT_NAME, CHECKOUT_VERSION, REST_NAMESPACE } from '../../config/index.js';
 import { finishOpenApiDocument } from '../openapi/index.js';
 
-/** Routes served outside the REST namespace (main.ts excludes them from the global prefix). */
+/** Routes served outside the REST namespace (bootstrap.ts excludes them from the global prefix). */
 export const ROOT_PATHS = ['/healthz', '/readyz'] as const;
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
