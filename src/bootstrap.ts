@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
-import { installBodyParsers, installOpenApi } from './common/http/index.js';
+import { installBodyParsers, installCors, installOpenApi } from './common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
 import { HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
 
@@ -21,6 +21,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('query parser', 'extended');
   const prefix = restPrefix(config);
+  installCors(app, { pathPrefix: `/${prefix}`, origins: config.corsOrigins });
   installBodyParsers(app, {
     webhookPathPrefix: `/${prefix}/webhook/`,
     limit: config.bodyLimitBytes,

@@ -19,6 +19,16 @@ describe('error shapes and operational routes', () => {
     expectWpError(wrongMethod.body, 'rest_no_route', 404);
   });
 
+  it('names the rule that failed: a missing field is required, a null one must not be null, a bad one says why', async () => {
+    const missing = await request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: 1, payment_gateway: 'gateway_a' });
+    expect(missing.status).toBe(400);
+    expect(expectWpError(missing.body, 'rest_missing_callback_param', 400).data.params).toEqual({ payment_method: 'payment_method is required' });
+    const nulled = await request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: 1, payment_gateway: 'gateway_a', payment_method: null });
+    expect(expectWpError(nulled.body, 'rest_missing_callback_param', 400).data.params).toEqual({ payment_method: 'payment_method must not be null' });
+    const tooLong = await request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: 1, payment_gateway: 'gateway_a', payment_method: 'x'.repeat(41) });
+    expect(expectWpError(tooLong.body, 'rest_invalid_param', 400).data.params).toEqual({ payment_method: expect.stringMatching(/shorter than or equal to 40/) });
+  });
+
   it('answers 400 rest_invalid_json for a body that is not JSON', async () => {
     const res = await request(t.http).post(`${t.base}/tags`).set('Authorization', t.admin.auth).set('Content-Type', 'application/json').send('{"tag":');
     expect(res.status).toBe(400);

@@ -21,7 +21,7 @@ export function AdminRoute(capability: string = CHECKOUT_ADMIN_CAP): MethodDecor
   return applyDecorators(
     SetMetadata(ROUTE_AUTH, { kind: 'admin', capability } satisfies RouteAuth),
     ApiBasicAuth('application_password'),
-    ApiErrorResponses(401, 403),
+    ApiErrorResponses(401, 403, 429),
   );
 }
 

@@ -1,8 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/index.js';
+import { APP_CONFIG, type AppConfig, CHECKOUT_NAME, CHECKOUT_VERSION, REST_NAMESPACE } from '../../config/index.js';
+import { finishOpenApiDocument } from '../openapi/index.js';
+
+/** Routes served outside the REST namespace (bootstrap.ts excludes them from the global prefix). */
+export const ROOT_PATHS = ['/healthz', '/readyz'] as const;
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const { restRoot } = app.get<AppConfig>(APP_CONFIG);
   const config = new DocumentBuilder()
     .setTitle(`${CHECKOUT_NAME} REST API`)
     .setDescription(
@@ -10,9 +15,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'application password (`login:password`). Every error is a WP_Error JSON body: `{ code, message, data: { status } }`.',
     )
     .setVersion(CHECKOUT_VERSION)
+    .setLicense('GPL-2.0-or-later', 'https://www.gnu.org/licenses/old-licenses/gpl-2.0.html')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'application_password')
     .build();
-  return withUniqueOperationIds(SwaggerModule.createDocument(app, config));
+  // Paths are relative to `servers` (the REST base), so a generated client calls `/payment/status`.
+  const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, autoTagControllers: false });
+  return finishOpenApiDocument(withUniqueOperationIds(document), { restPrefix: `${restRoot}/${REST_NAMESPACE}`, rootPaths: ROOT_PATHS });
+}
+
+/** The document as committed under clients/typescript/ and compared by the freshness test. */
+export function serializeOpenApiDocument(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToInteger } from '../validation/index.js';
 
@@ -8,6 +9,8 @@ import { ToInteger } from '../validation/index.js';
  */
 export class PageQueryDto {
   /** Page number, from 1 */
+  // Not a .dto.ts file, so the swagger plugin does not read it: the query parameters are declared here.
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -16,6 +19,7 @@ export class PageQueryDto {
   page?: number;
 
   /** Entries per page (at most 100; the route's default otherwise) */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, description: "Entries per page (at most 100; the route's default otherwise)" })
   @IsOptional()
   @ToInteger()
   @IsInt()

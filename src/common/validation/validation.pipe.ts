@@ -59,7 +59,7 @@ export function validationFailure(errors: ValidationError[]): DomainError {
   const report = new ParamReport();
   for (const { path, error } of flatten(errors, '')) {
     const unknownField = Object.keys(error.constraints ?? {}).includes('whitelistValidation');
-    report.add(path, Object.values(error.constraints ?? {})[0] ?? 'is invalid', !unknownField && isMissing(error));
+    report.add(path, unknownField ? firstMessage(error) : messageFor(error), !unknownField && isMissing(error));
   }
   return report.toError();
 }
@@ -109,6 +109,23 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;
+}
+
+function firstMessage(error: ValidationError): string {
+  return Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`;
+}
+
+/**
+ * The message for one bad field, naming the rule that failed. A field that was not sent, or sent as
+ * null, fails every rule of its type at once, and whichever ran first (often `@MaxLength`) would
+ * say something beside the point ("must be shorter than or equal to 40 characters"): a missing
+ * field is reported as required, a null one as not allowed to be null (optional fields may be left
+ * out, never null).
+ */
+function messageFor(error: ValidationError): string {
+  if (error.value === undefined) return `${error.property} is required`;
+  if (error.value === null) return `${error.property} must not be null`;
+  return firstMessage(error);
 }
 
 function isMissing(error: ValidationError): boolean {

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { ImportTemplateDto, ImportTemplateResultDto, TemplateListDto } from './template-catalog.dto.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
 
-@ApiTags('Administration')
+@ApiTags('Templates')
 @Controller('administration')
 export class AdministrationTemplatesController {
   constructor(private readonly catalog: TemplateCatalogService) {}
@@ -14,7 +14,7 @@ export class AdministrationTemplatesController {
   @AdminRoute()
   @ApiOkResponse({ type: TemplateListDto })
   @ApiOperation({
-    operationId: 'administrationTemplateList',
+    operationId: 'administrationTemplateList', description: 'The full-page layouts you can import, limited to what the current plan allows, and whether the page-builder plugin they need is installed and active. Import one with `POST /administration/import-template`.',
     summary: 'Full-page layout catalog filtered for the current plan, with the page-builder dependency state',
   })
   templateList(@CurrentUser() user: AuthenticatedUser): Promise<TemplateListDto> {
@@ -23,6 +23,14 @@ export class AdministrationTemplatesController {
 
   @Post('import-template')
   @AdminRoute()
+  // Swagger UI pre-fills the first example; a sample built from the schema would send both `slug` and `id`.
+  @ApiBody({
+    type: ImportTemplateDto,
+    examples: {
+      form_template: { summary: 'A bundled form template', value: { type: 'form_template', slug: 'donation' } },
+      layout: { summary: 'A full-page layout (needs the page-builder plugin and a plan that includes it)', value: { type: 'layout', id: 'donation-landing' } },
+    },
+  })
   @ApiErrorResponses(400, 404, 409)
   @ApiCreatedResponse({ type: ImportTemplateResultDto })
   @ApiOperation({

@@ -5,7 +5,7 @@ import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { DASHBOARD_EXAMPLE, DashboardDto, DismissNotificationDto, DismissNotificationResultDto, QuickSetupSkipResultDto, SetQuickSetupSkipDto } from './dashboard.dto.js';
 import { DashboardService } from './dashboard.service.js';
 
-@ApiTags('Administration')
+@ApiTags('Settings')
 @Controller('administration')
 export class DashboardController {
   constructor(private readonly dashboard: DashboardService) {}
@@ -45,7 +45,7 @@ export class DashboardController {
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: QuickSetupSkipResultDto })
   @ApiOperation({
-    operationId: 'administrationSetQuickSetupSkip',
+    operationId: 'administrationSetQuickSetupSkip', description: 'Hides the quick-setup guide for every admin of the site. Calling it again changes nothing; the dashboard then answers `skipped_quick_setup: 1`.',
     summary: 'Mark quick setup as skipped for the site (every user; idempotent); the dashboard answers skipped_quick_setup: 1',
   })
   // The body is validated (an empty class: every field is refused) and otherwise unused.

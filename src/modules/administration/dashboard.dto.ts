@@ -19,7 +19,8 @@ export class DashboardWebhookContractDto {
   state: 'verified' | 'manual' | 'paused';
   /** The gateway's own status word (gateway A: `unconfigured`, `unverified`, `verified`, `failed`) */
   status: string;
-  @ApiProperty({ enum: ['automatic', 'manual'], nullable: true, type: String })
+  // OpenAPI 3.0: a nullable enum must list null itself, or null fails the enum.
+  @ApiProperty({ enum: ['automatic', 'manual', null] as unknown as string[], nullable: true, type: String })
   management: 'automatic' | 'manual' | null;
   /** Why the contract is not verified (never provider text) */
   @ApiProperty({ type: String, nullable: true })

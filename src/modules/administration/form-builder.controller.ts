@@ -7,7 +7,7 @@ import { PositiveIntPipe } from '../../common/validation/index.js';
 import { BuilderDataDto, LivePreviewDto, TestEmailDto, TestEmailResultDto } from './form-builder.dto.js';
 import { FormBuilderService } from './form-builder.service.js';
 
-@ApiTags('Administration')
+@ApiTags('Forms')
 @Controller('administration/payment-forms')
 export class FormBuilderController {
   constructor(private readonly builder: FormBuilderService) {}
@@ -16,7 +16,7 @@ export class FormBuilderController {
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: BuilderDataDto })
-  @ApiOperation({ operationId: 'administrationBuilderData', summary: 'Form-builder field map of a form: sections, groups, fields with defaults and values' })
+  @ApiOperation({ operationId: 'administrationBuilderData', description: 'What the form builder needs to draw the editor of one form: its sections, groups and fields, each with the value a new form starts with and the value saved on this form. Needs edit access to the form.', summary: 'Form-builder field map of a form: sections, groups, fields with defaults and values' })
   builderData(@Param('id', new PositiveIntPipe('id')) id: number): Promise<BuilderDataDto> {
     return this.builder.builderData(id);
   }
@@ -33,7 +33,7 @@ export class FormBuilderController {
   @ApiResponse({ status: 200, description: 'The rendered form (every merchant string escaped)', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiErrorResponses(400, 404)
   @ApiOperation({
-    operationId: 'administrationLivePreview',
+    operationId: 'administrationLivePreview', description: 'Renders the form as the payer would see it, as HTML with every merchant string escaped. Send unsaved settings in the body (POST, PUT, PATCH) to preview changes before saving; they are validated and never stored. GET, HEAD, OPTIONS and DELETE preview the saved form and take no body.',
     summary: 'Live preview of a form as HTML, optionally with unsaved settings (validated, never stored); any HTTP method',
   })
   async livePreview(

@@ -11,6 +11,15 @@ export class BuilderOptionDto {
   label: string;
 }
 
+/** A field's value: any JSON value. OpenAPI 3.0 has no `null` type, so the string branch is nullable. */
+const ANY_JSON_VALUE = [
+  { type: 'string', nullable: true },
+  { type: 'number' },
+  { type: 'boolean' },
+  { type: 'array', items: {} },
+  { type: 'object', additionalProperties: true },
+];
+
 /** One editable setting of the form */
 export class BuilderFieldDto {
   /** Dotted path in the form resource (`settings.email.email_to`); relative to the item inside a repeater */
@@ -23,9 +32,9 @@ export class BuilderFieldDto {
   required: boolean;
   /** Choices of select and multiselect fields */
   options?: BuilderOptionDto[];
-  @ApiProperty({ description: 'Value a new form starts with', nullable: true, oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array' }, { type: 'object' }] })
+  @ApiProperty({ description: 'Value a new form starts with (any JSON value, null included)', anyOf: ANY_JSON_VALUE })
   default: unknown;
-  @ApiProperty({ description: 'Saved value of this form (absent on repeater sub-fields)', required: false, nullable: true, oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array' }, { type: 'object' }] })
+  @ApiProperty({ description: 'Saved value of this form (any JSON value, null included; absent on repeater sub-fields)', required: false, anyOf: ANY_JSON_VALUE })
   value?: unknown;
   min?: number;
   max?: number;

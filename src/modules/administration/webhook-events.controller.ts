@@ -11,7 +11,7 @@ import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js'
  * An addition to the spec: the provider events this service received, with what each did, so a
  * merchant can see why a payment did not complete without opening the provider's dashboard.
  */
-@ApiTags('Administration')
+@ApiTags('Webhooks')
 @Controller('administration')
 export class WebhookEventsController {
   constructor(private readonly events: WebhookEventRepository) {}

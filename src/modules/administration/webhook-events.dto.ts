@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
@@ -7,16 +7,20 @@ import { WEBHOOK_EVENT_OUTCOMES, type WebhookEventListOutcome } from '../webhook
 /** GET /administration/webhook-events: paged like /payment/history (default 20 per page), with filters. */
 export class WebhookEventsQueryDto extends PageQueryDto {
   /** Only this gateway's events */
+  // Declared (not only inferred) so the ts-jest build of the swagger plugin documents it as the nest build does.
+  @ApiPropertyOptional({ enum: CHECKOUT_GATEWAYS, description: "Only this gateway's events" })
   @IsOptional()
   @IsIn(CHECKOUT_GATEWAYS)
   gateway?: CheckoutGateway;
 
   /** Only events delivered to this mode's endpoint */
+  @ApiPropertyOptional({ enum: GATEWAY_MODES, description: "Only events delivered to this mode's endpoint" })
   @IsOptional()
   @IsIn(GATEWAY_MODES)
   mode?: GatewayMode;
 
   /** Only events with this outcome */
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_OUTCOMES, description: 'Only events with this outcome' })
   @IsOptional()
   @IsIn(WEBHOOK_EVENT_OUTCOMES)
   outcome?: WebhookEventListOutcome;

@@ -21,7 +21,7 @@ const DEFAULT_PER_PAGE = 20;
  * Form CRUD for the admin UI: an addition to the spec (decisions §11). Reads need the admin
  * capability; writes also need edit access to the form.
  */
-@ApiTags('Payment forms (addition)')
+@ApiTags('Forms')
 @Controller('administration/payment-forms')
 export class FormsController {
   constructor(private readonly forms: FormsService) {}
@@ -30,7 +30,7 @@ export class FormsController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: [PaymentFormDto], headers: PAGING_HEADERS })
-  @ApiOperation({ operationId: 'formsList', summary: 'List payment forms, newest first (paged)' })
+  @ApiOperation({ operationId: 'formsList', description: 'Your payment forms, newest first, a page at a time (`page`, `per_page` up to 100); totals in `X-WP-Total` and `X-WP-TotalPages`.', summary: 'List payment forms, newest first (paged)' })
   async list(@Query() query: ListPaymentFormsQueryDto, @Res({ passthrough: true }) res: Response): Promise<PaymentFormDto[]> {
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const page = await this.forms.list({ page: query.page ?? 1, perPage, status: query.status });
@@ -42,7 +42,7 @@ export class FormsController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiCreatedResponse({ type: PaymentFormDto })
-  @ApiOperation({ operationId: 'formsCreate', summary: 'Create a payment form (caller becomes its author; needs edit_checkout_forms)' })
+  @ApiOperation({ operationId: 'formsCreate', description: 'Creates a payment form with its plans, prices, payment methods, fields and emails. You become its author; you need the `edit_checkout_forms` capability.', summary: 'Create a payment form (caller becomes its author; needs edit_checkout_forms)' })
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreatePaymentFormDto): Promise<PaymentFormDto> {
     return toPaymentFormDto(await this.forms.createAs(user, { title: body.title, status: body.status, settings: toFormSettings(body.settings) }));
   }
@@ -51,7 +51,7 @@ export class FormsController {
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })
-  @ApiOperation({ operationId: 'formsGet', summary: 'Read a payment form' })
+  @ApiOperation({ operationId: 'formsGet', description: 'One payment form with all its settings.', summary: 'Read a payment form' })
   async get(@Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDto> {
     return toPaymentFormDto(await this.forms.getById(id));
   }
@@ -60,7 +60,7 @@ export class FormsController {
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })
-  @ApiOperation({ operationId: 'formsUpdate', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
+  @ApiOperation({ operationId: 'formsUpdate', description: 'Changes a form\'s title, status (draft or publish) or settings. Settings are replaced whole, so send all of them. Needs edit access to the form.', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
   async update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', new PositiveIntPipe('id')) id: number,
@@ -74,7 +74,7 @@ export class FormsController {
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDeletedDto })
-  @ApiOperation({ operationId: 'formsDelete', summary: 'Delete a payment form (needs edit access)' })
+  @ApiOperation({ operationId: 'formsDelete', description: 'Deletes a payment form. Payments made with it are kept. Needs edit access to the form.', summary: 'Delete a payment form (needs edit access)' })
   async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDeletedDto> {
     return { deleted: true, previous: toPaymentFormDto(await this.forms.remove(user, id)) };
   }

@@ -1,4 +1,4 @@
-import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
@@ -50,6 +50,8 @@ export class UpdatePaymentFormDto extends PartialType(CreatePaymentFormDto, { sk
 
 /** Paged (default 20 per page), optionally by status. */
 export class ListPaymentFormsQueryDto extends PageQueryDto {
+  /** Only forms with this status */
+  @ApiPropertyOptional({ enum: FORM_STATUSES, description: 'Only forms with this status' })
   @IsOptional()
   @IsIn(FORM_STATUSES)
   status?: FormStatus;

@@ -7,7 +7,7 @@ import { GatewayConfigureDto, GatewayListEntryDto } from './gateway-list.dto.js'
 import { GatewayListService } from './gateway-list.service.js';
 
 /** Section B's gateway routes (decisions §10), reaching each gateway through its adapter. */
-@ApiTags('Gateways (section B)')
+@ApiTags('Gateways')
 @Controller('gateway')
 export class GatewayListController {
   constructor(private readonly gateways: GatewayListService) {}

@@ -22,7 +22,7 @@ import { PaymentGatewayService } from './payment-gateway.service.js';
 
 const LOCATION_HEADER = { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } };
 
-@ApiTags('Payment gateway')
+@ApiTags('Gateways')
 @Controller('payment-gateway')
 export class PaymentGatewayController {
   constructor(private readonly gateways: PaymentGatewayService) {}
@@ -54,7 +54,7 @@ export class PaymentGatewayController {
   @PublicRoute()
   @ApiErrorResponses(400)
   @ApiOperation({
-    operationId: 'paymentGatewayConnectCallback',
+    operationId: 'paymentGatewayConnectCallback', description: 'Where the gateway\'s connect page sends the admin back. The signed, single-use `state` from `GET /payment-gateway/connect` must be valid (else nothing is stored). The code is exchanged for credentials (or the credentials are taken as sent), stored for the mode, and the webhook endpoint is created; the browser is then redirected to the admin UI with the outcome.',
     summary:
       'OAuth return: checks the state, exchanges the code (or takes the credentials), stores them for the mode, provisions the webhook endpoint; ' +
       '302 to ADMIN_URL with ?gateway_a_connected=<mode> or ?gateway_a_error=<code>',
@@ -68,7 +68,8 @@ export class PaymentGatewayController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOperation({ operationId: 'paymentGatewayDisconnect', summary: "Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)" })
+  @ApiOperation({ operationId: 'paymentGatewayDisconnect', description: 'Forgets the gateway\'s credentials for its current mode, and that mode\'s webhook state. Payments already made are kept.', summary: "Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)" })
+  @ApiOkResponse({ type: GatewayStatusDto })
   disconnect(@Body() body: GatewayRefDto): Promise<GatewayStatusDto> {
     return this.gateways.disconnect(body.gateway);
   }
@@ -77,7 +78,8 @@ export class PaymentGatewayController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOperation({ operationId: 'paymentGatewaySetMode', summary: 'Switch a gateway between test and live mode' })
+  @ApiOperation({ operationId: 'paymentGatewaySetMode', description: 'Switches a gateway between test and live. New payments use the new mode; each mode keeps its own credentials and webhook set-up.', summary: 'Switch a gateway between test and live mode' })
+  @ApiOkResponse({ type: GatewayStatusDto })
   setMode(@Body() body: SetModeDto): Promise<GatewayStatusDto> {
     return this.gateways.setMode(body.gateway, body.mode);
   }
@@ -86,7 +88,8 @@ export class PaymentGatewayController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOperation({ operationId: 'paymentGatewaySetPaymentMethods', summary: "Save a gateway's active payment methods (only that gateway's method ids)" })
+  @ApiOperation({ operationId: 'paymentGatewaySetPaymentMethods', description: 'Chooses which of a gateway\'s payment methods payers are offered (only that gateway\'s own method ids are accepted). A checkout with a method that is not enabled is refused.', summary: "Save a gateway's active payment methods (only that gateway's method ids)" })
+  @ApiOkResponse({ type: GatewayStatusDto })
   setPaymentMethods(@Body() body: SetPaymentMethodsDto): Promise<GatewayStatusDto> {
     return this.gateways.setPaymentMethods(body.gateway, body.methods);
   }
@@ -96,9 +99,10 @@ export class PaymentGatewayController {
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiOperation({
-    operationId: 'paymentGatewaySaveWebhookSettings',
+    operationId: 'paymentGatewaySaveWebhookSettings', description: 'For a webhook endpoint you manage yourself: store gateway A\'s signing secret and mark the set-up complete, or store gateway B\'s Webhook ID. Secrets are encrypted and only ever shown as a mask.',
     summary: "Save a mode's webhook settings: gateway A signing secret and manual-configuration flag, or gateway B Webhook ID (secrets come back masked)",
   })
+  @ApiOkResponse({ type: WebhookSettingsDto })
   saveWebhookSettings(@Body() body: SaveWebhookSettingsDto): Promise<WebhookSettingsDto> {
     const { gateway, mode, ...settings } = body;
     return this.gateways.saveWebhookSettings(gateway, mode, settings);
@@ -129,7 +133,8 @@ export class PaymentGatewayController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOperation({ operationId: 'paymentGatewaySavePaymentMethodSettings', summary: 'Save the settings of one payment method (device wallets: domain verification)' })
+  @ApiOperation({ operationId: 'paymentGatewaySavePaymentMethodSettings', description: 'Stores the settings of one payment method, e.g. the domain verification of device wallets.', summary: 'Save the settings of one payment method (device wallets: domain verification)' })
+  @ApiOkResponse({ type: PaymentMethodSettingsDto })
   savePaymentMethodSettings(@Body() body: SavePaymentMethodSettingsDto): Promise<PaymentMethodSettingsDto> {
     return this.gateways.savePaymentMethodSettings(body.gateway, body.method, body.settings);
   }

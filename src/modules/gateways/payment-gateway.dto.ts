@@ -24,6 +24,7 @@ const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
 
 export class ConnectQueryDto {
   /** Mode to connect: `test` or `live` */
+  @ApiProperty({ enum: GATEWAY_MODES, description: 'Mode to connect: `test` or `live`' })
   @IsIn(GATEWAY_MODES)
   mode: GatewayMode;
 }

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PublicRoute } from '../../common/auth/index.js';
@@ -8,7 +8,8 @@ import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RedisConnection } from '../../common/redis/index.js';
 
 class HealthDto {
-  status: string;
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status: 'ok';
 }
 
 /** Operational probes, served outside the REST namespace. */
@@ -22,7 +23,12 @@ export class HealthController {
 
   @Get('healthz')
   @PublicRoute()
-  @ApiOperation({ operationId: 'operationsHealth', summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthDto, description: 'The process is up' })
+  @ApiOperation({
+    operationId: 'operationsHealth',
+    summary: 'Liveness: the process answers',
+    description: 'Touches no dependency: a failing answer means the process should be restarted.',
+  })
   health(): HealthDto {
     return { status: 'ok' };
   }
@@ -35,7 +41,12 @@ export class HealthController {
   @Get('readyz')
   @PublicRoute()
   @ApiErrorResponses(503)
-  @ApiOperation({ operationId: 'operationsReady', summary: 'Readiness: the database (and Redis, when configured) answer' })
+  @ApiOkResponse({ type: HealthDto, description: 'Ready to serve requests' })
+  @ApiOperation({
+    operationId: 'operationsReady',
+    summary: 'Readiness: the database (and Redis, when configured) answer',
+    description: 'A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.',
+  })
   async ready(): Promise<HealthDto> {
     const [database, redis] = await Promise.all([this.databaseAnswers(), this.redis.configured ? this.redis.ping() : Promise.resolve(true)]);
     const unavailable = [...(database ? [] : ['database']), ...(redis ? [] : ['redis'])];

@@ -7,7 +7,7 @@ import { GatewayRegistry } from '../gateways/index.js';
 import { PaymentProcessRequestDto, PaymentResultDto } from './payment-process.dto.js';
 
 /** Section B's virtual terminal: the payment-method token says which gateway charges it. */
-@ApiTags('Payments (section B)')
+@ApiTags('Payments')
 @Controller('payment')
 export class PaymentProcessController {
   constructor(private readonly registry: GatewayRegistry) {}

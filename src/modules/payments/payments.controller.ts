@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
@@ -25,7 +25,7 @@ function syncDetailsLimit(request: Request): 'new_payment' | 'public_payment' {
 }
 
 /** The customer's browser: payment records without a login. */
-@ApiTags('Payment records')
+@ApiTags('Checkout')
 @Controller('payment')
 export class PaymentsController {
   constructor(
@@ -43,6 +43,18 @@ export class PaymentsController {
     description:
       'Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. ' +
       'The amount comes from the form on the server. Answers the secret and a fresh checkout token.',
+  })
+  // Swagger UI pre-fills the first example; a sample built from the schema would send an update
+  // (`payment_id`, `payment_secret`) with placeholder values. It works once form 1 is published with
+  // gateway A connected and its `ccard` method on (e.g. after importing a template and publishing it).
+  @ApiBody({
+    type: SyncDetailsDto,
+    examples: {
+      create: {
+        summary: 'Start a payment on form 1 (card, first plan and price)',
+        value: { form_id: 1, payment_gateway: 'gateway_a', payment_method: 'ccard', plan_index: 0, price_index: 0, email_address: 'payer@example.com', first_name: 'Pat', last_name: 'Payer' },
+      },
+    },
   })
   @ApiCreatedResponse({ type: SyncDetailsResponseDto, description: 'Record created' })
   @ApiOkResponse({ type: SyncDetailsResponseDto, description: 'Record updated' })
@@ -69,14 +81,14 @@ export class PaymentsController {
 }
 
 /** Section B reads of the payment records (admin). */
-@ApiTags('Payments (section B)')
+@ApiTags('Payments')
 @Controller('payment')
 export class PaymentHistoryController {
   constructor(private readonly queries: PaymentQueriesService) {}
 
   @Get('status')
   @AdminRoute()
-  @ApiOperation({ operationId: 'paymentTransactionStatus', summary: 'Status of one payment by transaction id' })
+  @ApiOperation({ operationId: 'paymentTransactionStatus', description: 'Looks up one payment by the provider\'s transaction id and answers its amount, currency and status from the local record (the provider is not asked).', summary: 'Status of one payment by transaction id' })
   @ApiOkResponse({ type: TransactionStatusDto })
   @ApiErrorResponses(400, 404)
   transactionStatus(@Query() query: TransactionStatusQueryDto): Promise<TransactionStatusDto> {
@@ -85,7 +97,7 @@ export class PaymentHistoryController {
 
   @Get('history')
   @AdminRoute()
-  @ApiOperation({ operationId: 'paymentHistory', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
+  @ApiOperation({ operationId: 'paymentHistory', description: 'All payments, newest first, a page at a time (`page`, `per_page` up to 100). The totals are in the `X-WP-Total` and `X-WP-TotalPages` headers.', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
   @ApiOkResponse({ type: TransactionStatusDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)
   async history(@Query() query: PaymentHistoryQueryDto, @Res({ passthrough: true }) response: Response): Promise<TransactionStatusDto[]> {

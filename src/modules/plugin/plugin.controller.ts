@@ -16,14 +16,16 @@ export class PluginController {
 
   @Get('info')
   @AdminRoute()
-  @ApiOperation({ operationId: 'pluginInfo', summary: 'Plugin name, version, author and license' })
+  @ApiOperation({ operationId: 'pluginInfo', description: 'Name, version, author and license of the running plugin, e.g. to show in an about box or to check which release a site runs.', summary: 'Plugin name, version, author and license' })
+  @ApiOkResponse({ type: PluginInfoDto })
   info(): PluginInfoDto {
     return this.plugin.info();
   }
 
   @Get('status')
   @AdminRoute()
-  @ApiOperation({ operationId: 'pluginStatus', summary: 'Whether the plugin is active, and its installed version' })
+  @ApiOperation({ operationId: 'pluginStatus', description: 'Whether the plugin is active, and which version its data was last upgraded to (differs from the running version until `POST /plugin/update` runs).', summary: 'Whether the plugin is active, and its installed version' })
+  @ApiOkResponse({ type: PluginStatusDto })
   status(): Promise<PluginStatusDto> {
     return this.plugin.status();
   }
@@ -32,7 +34,8 @@ export class PluginController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 409)
-  @ApiOperation({ operationId: 'pluginUpdate', summary: 'Run the upgrade routines up to a release' })
+  @ApiOperation({ operationId: 'pluginUpdate', description: 'Runs the upgrade routines from the stored version up to `version` (never beyond the running code\'s version) and records it. Going from 1.5.2 to 1.5.3 schedules the in-place update of the gateway A webhook endpoint.', summary: 'Run the upgrade routines up to a release' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async update(@Body() body: PluginUpdateDto): Promise<AcknowledgementDto> {
     await this.plugin.update(body.version);
     return { success: true, message: `Plugin updated to version ${body.version}.` };

@@ -1,18 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { SettingsDto, UpdateSettingsDto } from './settings.dto.js';
 import { SettingsService } from './settings.service.js';
 
-@ApiTags('Settings (section B)')
+@ApiTags('Settings')
 @Controller('settings')
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
   @Get()
   @AdminRoute()
-  @ApiOperation({ operationId: 'settingsGet', summary: 'Read the general settings (API key masked)' })
+  @ApiOperation({ operationId: 'settingsGet', description: 'The site\'s general settings: currency, default payment gateway, debug mode, and the API key as a mask (never the key itself).', summary: 'Read the general settings (API key masked)' })
+  @ApiOkResponse({ type: SettingsDto })
   read(): Promise<SettingsDto> {
     return this.settings.read();
   }
@@ -21,7 +22,8 @@ export class SettingsController {
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
-  @ApiOperation({ operationId: 'settingsUpdate', summary: 'Update general settings; omitted fields are kept' })
+  @ApiOperation({ operationId: 'settingsUpdate', description: 'Changes the general settings you send; fields you leave out keep their value. The API key is write-only: it is stored and only ever shown as a mask.', summary: 'Update general settings; omitted fields are kept' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async update(@Body() body: UpdateSettingsDto): Promise<AcknowledgementDto> {
     await this.settings.update(body);
     return { success: true, message: 'Settings updated.' };
@@ -29,7 +31,8 @@ export class SettingsController {
 
   @Delete()
   @AdminRoute()
-  @ApiOperation({ operationId: 'settingsReset', summary: 'Reset general settings to their defaults' })
+  @ApiOperation({ operationId: 'settingsReset', description: 'Restores every general setting to its default (currency USD, gateway A, no API key, debug off).', summary: 'Reset general settings to their defaults' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async reset(): Promise<AcknowledgementDto> {
     await this.settings.reset();
     return { success: true, message: 'Settings reset to default.' };

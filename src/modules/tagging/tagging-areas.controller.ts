@@ -6,7 +6,7 @@ import { FEATURE_AREA_SLUGS } from './feature-areas.js';
 import { ApplyTagsDto, ApplyTagsResultDto, TAGGING_AREA_EXAMPLE, TaggingAreaDto } from './tagging-areas.dto.js';
 import { TaggingAreasService } from './tagging-areas.service.js';
 
-@ApiTags('Tagging')
+@ApiTags('Tags')
 @Controller('tagging')
 export class TaggingAreasController {
   constructor(private readonly areas: TaggingAreasService) {}

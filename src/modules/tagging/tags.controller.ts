@@ -1,19 +1,20 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { PositiveIntPipe } from '../../common/validation/index.js';
 import { CreateTagDto, TagCreatedDto, TagDto } from './tags.dto.js';
 import { TagsService } from './tags.service.js';
 
-@ApiTags('Tags (section B)')
+@ApiTags('Tags')
 @Controller('tags')
 export class TagsController {
   constructor(private readonly tags: TagsService) {}
 
   @Get()
   @AdminRoute()
-  @ApiOperation({ operationId: 'tagsList', summary: 'List the tag vocabulary' })
+  @ApiOperation({ operationId: 'tagsList', description: 'Every tag of the site, for pickers and filters.', summary: 'List the tag vocabulary' })
+  @ApiOkResponse({ type: [TagDto] })
   list(): Promise<TagDto[]> {
     return this.tags.list();
   }
@@ -21,7 +22,8 @@ export class TagsController {
   @Post()
   @AdminRoute()
   @ApiErrorResponses(400, 409)
-  @ApiOperation({ operationId: 'tagsCreate', summary: 'Create a tag (names are unique)' })
+  @ApiOperation({ operationId: 'tagsCreate', description: 'Adds a tag to the vocabulary. Tag names are unique: a second tag with the same name answers 409 `checkout_tag_exists`.', summary: 'Create a tag (names are unique)' })
+  @ApiCreatedResponse({ type: TagCreatedDto })
   async create(@Body() body: CreateTagDto): Promise<TagCreatedDto> {
     const tagId = await this.tags.create(body.tag);
     return { success: true, message: 'Tag created.', tag_id: tagId };
@@ -30,7 +32,8 @@ export class TagsController {
   @Delete(':tag_id')
   @AdminRoute()
   @ApiErrorResponses(400, 404)
-  @ApiOperation({ operationId: 'tagsDelete', summary: 'Delete a tag' })
+  @ApiOperation({ operationId: 'tagsDelete', description: 'Removes a tag from the vocabulary. An unknown tag id answers 404.', summary: 'Delete a tag' })
+  @ApiOkResponse({ type: AcknowledgementDto })
   async remove(@Param('tag_id', new PositiveIntPipe('tag_id')) tagId: number): Promise<AcknowledgementDto> {
     await this.tags.remove(tagId);
     return { success: true, message: 'Tag deleted.' };

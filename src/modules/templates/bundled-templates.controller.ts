@@ -5,7 +5,7 @@ import { PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { TemplatesService } from './templates.service.js';
 
-@ApiTags('Bundled templates')
+@ApiTags('Templates')
 @Controller('bundled-templates')
 export class BundledTemplatesController {
   constructor(private readonly templates: TemplatesService) {}
@@ -21,7 +21,7 @@ export class BundledTemplatesController {
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' })
   @ApiErrorResponses(404)
-  @ApiOperation({ operationId: 'bundledTemplatesPreview', summary: 'SVG preview of a bundled payment-form template (no merchant data)' })
+  @ApiOperation({ operationId: 'bundledTemplatesPreview', description: 'A picture of a bundled payment-form template, for a template picker. The same slug and release always give the same bytes (strong ETag, cacheable); it holds no merchant data, so no login is needed.', summary: 'SVG preview of a bundled payment-form template (no merchant data)' })
   preview(@Param('slug') slug: string, @Res({ passthrough: true }) res: Response): string {
     const { svg, etag } = this.templates.previewSvg(slug);
     res.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');

@@ -7,12 +7,12 @@ import { GatewayAConfigDto, GatewayAPaymentRequestDto } from './gateway-a-admin.
 import { GatewayAAdminService } from './gateway-a-admin.service.js';
 
 /** Section B's gateway-A routes. */
-@ApiTags('Gateway A (section B)')
 @Controller('gateway-a')
 export class GatewayAAdminController {
   constructor(private readonly admin: GatewayAAdminService) {}
 
   @Post('payment')
+  @ApiTags('Payments')
   @HttpCode(200)
   @AdminRoute()
   @ApiOperation({
@@ -29,16 +29,18 @@ export class GatewayAAdminController {
   }
 
   @Get('config')
+  @ApiTags('Gateways')
   @AdminRoute()
-  @ApiOperation({ operationId: 'gatewayAConfig', summary: 'The current mode’s publishable key and webhook URL (never a secret)' })
+  @ApiOperation({ operationId: 'gatewayAConfig', description: 'What a checkout page needs to load gateway A in the current mode: the publishable key and the webhook URL. Never a secret.', summary: 'The current mode’s publishable key and webhook URL (never a secret)' })
   @ApiOkResponse({ type: GatewayAConfigDto })
   config(): Promise<GatewayAConfigDto> {
     return this.admin.configuration();
   }
 
   @Get('webhook')
+  @ApiTags('Webhooks')
   @PublicRoute()
-  @ApiOperation({ operationId: 'gatewayAWebhookAck', summary: 'Acknowledgement for gateway A webhook checks; no side effect' })
+  @ApiOperation({ operationId: 'gatewayAWebhookAck', description: 'Answers gateway A\'s reachability checks of the webhook URL. Has no side effect and needs no login.', summary: 'Acknowledgement for gateway A webhook checks; no side effect' })
   @ApiOkResponse({ type: AcknowledgementDto })
   webhook(): AcknowledgementDto {
     return this.admin.webhookAcknowledgement();

@@ -13,7 +13,7 @@ import { GatewayACheckoutService } from './gateway-a-checkout.service.js';
 import { GatewayAIntentsService } from './gateway-a-intents.service.js';
 
 /** The payer's browser: gateway-A intents and the checkout that finalises them. */
-@ApiTags('Gateway A checkout')
+@ApiTags('Checkout')
 @Controller('gateway-a')
 export class GatewayACheckoutController {
   constructor(

@@ -21,7 +21,7 @@ export class GatewayAWebhookController {
   @HttpCode(200)
   @SignedWebhookRoute('gateway_a')
   @ApiOperation({
-    operationId: 'webhookGatewayACallback',
+    operationId: 'webhookGatewayACallback', description: 'Called by gateway A, not by you. The signature header is checked on the raw body (300 s tolerance), the event\'s livemode must match the mode, and each event is stored once and applied to its payment. A redelivery or an event outside the contract answers 200 and changes nothing; 503 makes the provider retry.',
     summary:
       "Gateway A's events for a mode: signature checked on the raw body (300 s tolerance), livemode must match the mode, " +
       'each event stored once and applied to its payment (never backwards)',

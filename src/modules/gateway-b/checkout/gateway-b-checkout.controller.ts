@@ -9,7 +9,7 @@ import { GatewayBCaptureService } from './gateway-b-capture.service.js';
 import { GatewayBOrdersService } from './gateway-b-orders.service.js';
 
 /** The payer's browser: gateway B's standard checkout (the wallet button's createOrder and onApprove). */
-@ApiTags('Gateway B checkout')
+@ApiTags('Checkout')
 @Controller('gateway-b')
 export class GatewayBCheckoutController {
   constructor(

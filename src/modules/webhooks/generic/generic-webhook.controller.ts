@@ -18,7 +18,7 @@ const MESSAGES = {
 } as const;
 
 /** Section B's generic webhook routes (decisions §8, §10). */
-@ApiTags('Webhooks (section B)')
+@ApiTags('Webhooks')
 @Controller('webhook')
 export class GenericWebhookController {
   constructor(
@@ -52,7 +52,7 @@ export class GenericWebhookController {
 
   @Get('status')
   @AdminRoute()
-  @ApiOperation({ operationId: 'webhookStatus', summary: 'Where section B webhooks are received, and the signing secret as a mask' })
+  @ApiOperation({ operationId: 'webhookStatus', description: 'The URL where section B webhooks are received and the site\'s signing secret as a mask, to set up a sender.', summary: 'Where section B webhooks are received, and the signing secret as a mask' })
   @ApiOkResponse({ type: WebhookStatusDto })
   async status(): Promise<WebhookStatusDto> {
     return { webhook_url: this.receiveUrl(), status: 'active', secret: await this.secret.mask() };

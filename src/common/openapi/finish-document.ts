@@ -1,0 +1,82 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_CATALOG, errorSchemaName } from './error-catalog.js';
+import { OPENAPI_TAGS } from './tags.js';
+
+type Json = Record<string, unknown>;
+type Operation = Json & { tags?: string[]; requestBody?: unknown; responses: Record<string, Json> };
+
+/** The HTTP methods OpenAPI 3.0 knows; an `@All()` route is listed by Nest with others too (`search`). */
+const DOCUMENTED_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
+/** Methods whose requests carry no body: fetch refuses a body on GET and HEAD, and none of them takes one here. */
+const BODYLESS_METHODS = new Set(['get', 'head', 'options', 'delete']);
+/** Methods whose body passes the size-limited parsers (413 possible). */
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+const PATH_ITEM_FIELDS = new Set(['summary', 'description', 'servers', 'parameters']);
+
+const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } };
+
+export interface FinishOptions {
+  /** `wp-json/checkout/v1`: the REST base every namespace path is relative to. */
+  restPrefix: string;
+  /** Paths served outside the namespace, from the root (`/healthz`, `/readyz`). */
+  rootPaths: readonly string[];
+}
+
+/**
+ * What @nestjs/swagger cannot express on its own, applied once to the generated document:
+ * - `servers` is the REST base (relative to the document, so it is right behind any host name);
+ *   paths are relative to it, and the root-level probes carry their own `servers`;
+ * - the tags with their descriptions (an unknown tag fails here, so it cannot slip in);
+ * - only OpenAPI methods, and no request body on GET/HEAD/OPTIONS/DELETE (the live preview is
+ *   `@All()`);
+ * - every error status has its own schema (`code` as an enum of the codes it can carry), its own
+ *   example, and is JSON whatever the success type; 500 and 503 can happen on every route, 413 on
+ *   every route that reads a body; 429 carries Retry-After.
+ */
+export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOptions): OpenAPIObject {
+  document.servers = [{ url: `/${options.restPrefix}`, description: 'This service: the checkout/v1 REST namespace' }];
+  document.tags = OPENAPI_TAGS.map((tag) => ({ ...tag }));
+  const knownTags = new Set(OPENAPI_TAGS.map((tag) => tag.name));
+  const usedStatuses = new Set<number>();
+
+  for (const [path, item] of Object.entries(document.paths) as Array<[string, Json]>) {
+    if (options.rootPaths.includes(path)) item.servers = [{ url: '/', description: 'Operational routes, outside the REST namespace' }];
+    for (const key of Object.keys(item)) {
+      if (!PATH_ITEM_FIELDS.has(key) && !(DOCUMENTED_METHODS as readonly string[]).includes(key)) delete item[key];
+    }
+    for (const method of DOCUMENTED_METHODS) {
+      const operation = item[method] as Operation | undefined;
+      if (!operation) continue;
+      const unknown = (operation.tags ?? []).filter((tag) => !knownTags.has(tag));
+      if (unknown.length > 0 || (operation.tags ?? []).length === 0) {
+        throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} has tag(s) [${(operation.tags ?? []).join(', ')}]; use one of OPENAPI_TAGS`);
+      }
+      if (BODYLESS_METHODS.has(method)) delete operation.requestBody;
+      const extra = [500, ...(options.rootPaths.includes(path) && path === '/healthz' ? [] : [503]), ...(BODY_METHODS.has(method) ? [413] : [])];
+      for (const status of extra) operation.responses[String(status)] ??= {};
+      for (const [code, response] of Object.entries(operation.responses)) {
+        const status = Number(code);
+        const known = ERROR_CATALOG[status];
+        if (!known) continue;
+        usedStatuses.add(status);
+        operation.responses[code] = {
+          description: typeof response.description === 'string' && response.description !== '' ? response.description : known.description,
+          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': status === 429 ? RETRY_AFTER : { ...RETRY_AFTER, description: 'Sent when a retry time is known' } } } : {}),
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(status)}` }, example: known.example } },
+        };
+      }
+    }
+  }
+
+  const schemas = (document.components ??= {}).schemas ??= {};
+  for (const status of [...usedStatuses].sort()) {
+    schemas[errorSchemaName(status)] = {
+      description: `A ${status} answer (WP_Error shape)`,
+      allOf: [{ $ref: '#/components/schemas/WpErrorDto' }],
+      type: 'object',
+      required: ['code'],
+      properties: { code: { type: 'string', enum: [...ERROR_CATALOG[status].codes] } },
+    };
+  }
+  return document;
+}
