@@ -329,9 +329,9 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const variantLog = opts.logs === 'file' ? join(runDir, 'variant.log') : '/dev/null';
       variant = await startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant.nodeArgs, { ...opts.serviceEnv, ...opts.variant.env }, variantLog);
       log(`${db}: variant ready in ${variant.readyMs.toFixed(0)} ms, RSS ${memoryOf(variant.child.pid!).rssMb.toFixed(0)} MB (${variantLabel(opts)})`);
-      variantFixture = await prepareFixture(variant.port);
+      variantFixture = await prepareFixture(variant.port, variantUrl ? { kind: 'mysql', url: variantUrl } : { kind: 'sqlite', file: join(runDir, 'variant-data', 'checkout.sqlite') });
     }
-    const fixture: Fixture = await prepareFixture(service.port);
+    const fixture: Fixture = await prepareFixture(service.port, db === 'mysql' ? { kind: 'mysql', url: databaseUrl } : { kind: 'sqlite', file: join(runDir, 'data', 'checkout.sqlite') });
     const runs: RunResult[] = [];
     for (let run = 1; run <= opts.runs; run += 1) {
       const rows: Row[] = [];

@@ -1,6 +1,7 @@
 /**
- * What `npm run bench` measures, and how each scenario is prepared: through the public HTTP API
- * only, as a site owner and a customer's browser would (no database writes, no service imports).
+ * What `npm run bench` measures, and how each scenario is prepared: through the public HTTP API, as
+ * a site owner and a customer's browser would (no service imports), with one exception: the
+ * webhook pool's records get their intent ids written straight into the database (linkIntents).
  */
 import { randomBytes } from 'node:crypto';
 import type { LoadPlan } from './load.js';
@@ -127,7 +128,10 @@ async function call(origin: string, method: string, path: string, options: { bod
  * 4. one payment record to read back (`POST /payment/status`) and a pool of records for the
  *    webhook events (`POST /payment/sync-details`, as the customer's browser creates them).
  */
-export async function prepareFixture(port: number): Promise<Fixture> {
+/** Where the service under test keeps its data: the bench writes into it only in linkIntents. */
+export type BenchDatabase = { kind: 'sqlite'; file: string } | { kind: 'mysql'; url: string };
+
+export async function prepareFixture(port: number, database: BenchDatabase): Promise<Fixture> {
   const origin = `http://127.0.0.1:${port}`;
   const form = await call(origin, 'POST', `${REST}/administration/payment-forms`, {
     admin: true,
@@ -183,11 +187,61 @@ export async function prepareFixture(port: number): Promise<Fixture> {
     const row = await call(origin, 'POST', `${REST}/payment/sync-details`, { body: syncBody(formId), expect: 201 });
     paymentIds.push(row.payment_id as number);
   }
+  const intentPrefix = `bench${randomBytes(4).toString('hex')}`;
+  const installationId = await linkIntents(database, paymentIds, intentPrefix);
   return {
     formId,
     statusBody,
-    webhookPool: { secret, paymentIds, intentPrefix: `bench${randomBytes(4).toString('hex')}`, amount: created.amount as number, currency: String(created.currency).toLowerCase() },
+    webhookPool: { secret, paymentIds, intentPrefix, amount: created.amount as number, currency: String(created.currency).toLowerCase(), installationId },
   };
+}
+
+/**
+ * The one preparation step that is not an API call. Gateway A applies an event only to a record
+ * that holds the event's intent id and only for objects whose metadata names this installation
+ * (decisions §14); intents are created at the gateway, and the bench has none (a closed proxy
+ * port). So the pool's records get `pi_<prefix>_<index>` as their intent id here, as the intent
+ * route would have stored it, and the installation id is read from the options table.
+ */
+async function linkIntents(database: BenchDatabase, paymentIds: number[], intentPrefix: string): Promise<string> {
+  const prefix = 'wp_'; // TABLE_PREFIX default: the bench does not set it
+  const updates = paymentIds.map((id, index) => [`pi_${intentPrefix}_${index}`, id] as const);
+  let stored: unknown;
+  if (database.kind === 'sqlite') {
+    // No type declarations are installed for the driver: the few calls used here, typed by hand.
+    type Statement = { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown };
+    type Db = { pragma(source: string): unknown; prepare(sql: string): Statement; transaction(work: () => void): () => void; close(): void };
+    const Sqlite = (await import('better-sqlite3' as string)) as { default: new (file: string) => Db };
+    const db = new Sqlite.default(database.file);
+    try {
+      db.pragma('busy_timeout = 5000');
+      const update = db.prepare(`UPDATE ${prefix}checkout_payments SET provider_payment_ref = ? WHERE id = ?`);
+      db.transaction(() => updates.forEach(([ref, id]) => update.run(ref, id)))();
+      stored = (db.prepare(`SELECT option_value AS value FROM ${prefix}options WHERE option_name = 'checkout_installation_id'`).get() as { value: string } | undefined)?.value;
+    } finally {
+      db.close();
+    }
+  } else {
+    const url = new URL(database.url.replace(/^mariadb:/, 'mysql:'));
+    const mysql = await import('mysql2/promise');
+    const connection = await mysql.createConnection({
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.replace(/^\//, ''),
+    });
+    try {
+      for (const [ref, id] of updates) await connection.query(`UPDATE ${prefix}checkout_payments SET provider_payment_ref = ? WHERE id = ?`, [ref, id]);
+      const [rows] = await connection.query(`SELECT option_value AS value FROM ${prefix}options WHERE option_name = 'checkout_installation_id'`);
+      stored = (rows as Array<{ value: string }>)[0]?.value;
+    } finally {
+      await connection.end();
+    }
+  }
+  const installationId = typeof stored === 'string' ? (JSON.parse(stored) as unknown) : null;
+  if (typeof installationId !== 'string') throw new Error('the service has stored no installation id');
+  return installationId;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface WebhookPool {
   amount: number;
   /** lower case, as the gateway sends it */
   currency: string;
+  /** the service's installation id, which it puts in the metadata of every intent it creates */
+  installationId: string;
 }
 
 export interface WebhookEventSource {
@@ -55,7 +57,7 @@ export function eventBody(pool: WebhookPool, eventPrefix: string, n: number, cre
   return (
     `{"id":"evt_${eventPrefix}_${n}","object":"event","type":"payment_intent.processing","created":${created},"livemode":false,` +
     `"data":{"object":{"id":"pi_${pool.intentPrefix}_${index}","object":"payment_intent","amount":${pool.amount},"currency":"${pool.currency}",` +
-    `"status":"processing","metadata":{"checkout_payment_id":"${pool.paymentIds[index]}"}}}}`
+    `"status":"processing","metadata":{"checkout_payment_id":"${pool.paymentIds[index]}","checkout_installation_id":"${pool.installationId}"}}}}`
   );
 }
 
@@ -69,6 +71,7 @@ ${sha256}
 local secret = ${JSON.stringify(pool.secret)}
 local event_prefix = ${JSON.stringify(source.eventPrefix)}
 local intent_prefix = ${JSON.stringify(pool.intentPrefix)}
+local installation_id = ${JSON.stringify(pool.installationId)}
 local payment_ids = { ${pool.paymentIds.map((id) => `"${id}"`).join(', ')} }
 local pool_size = #payment_ids
 local counter = 0
@@ -78,7 +81,7 @@ request = function()
   local created = os.time()
   local body = '{"id":"evt_' .. event_prefix .. '_' .. counter .. '","object":"event","type":"payment_intent.processing","created":' .. created ..
     ',"livemode":false,"data":{"object":{"id":"pi_' .. intent_prefix .. '_' .. index .. '","object":"payment_intent","amount":${pool.amount},"currency":"${pool.currency}",' ..
-    '"status":"processing","metadata":{"checkout_payment_id":"' .. payment_ids[index + 1] .. '"}}}}'
+    '"status":"processing","metadata":{"checkout_payment_id":"' .. payment_ids[index + 1] .. '","checkout_installation_id":"' .. installation_id .. '"}}}}'
   local signature = 't=' .. created .. ',v1=' .. hmac_sha256_hex(secret, created .. '.' .. body)
   local headers = {}
   for name, value in pairs(wrk.headers) do headers[name] = value end

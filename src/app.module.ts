@@ -29,6 +29,9 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
 
 @Module({
   imports: [
+    // First: its routes (/healthz, /readyz) are registered first, so Express's router matches them
+    // without walking every API route before them (route paths do not overlap, so order is free).
+    HealthModule,
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerOptions(config) }),
     DiscoveryModule,
@@ -50,7 +53,6 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     GatewayAModule,
     GatewayBModule,
     OperationsModule,
-    HealthModule,
     HostedPageModule,
   ],
   providers: [

@@ -6,6 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/index.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { runMigrations } from './run-migrations.js';
 import { installSqliteAccessGate } from './sqlite-access-gate.js';
+import { bindSqliteIntegerParameters } from './sqlite-integer-parameters.js';
 
 /** The TypeORM options plus what the boot needs to migrate (stripped before TypeORM sees them). */
 type AppDataSourceOptions = TypeOrmModuleOptions & { migrationLockTimeoutSeconds: number };
@@ -31,7 +32,11 @@ type AppDataSourceOptions = TypeOrmModuleOptions & { migrationLockTimeoutSeconds
         const { migrationLockTimeoutSeconds, ...typeorm } = options as AppDataSourceOptions;
         const dataSource = new DataSource(typeorm as DataSourceOptions);
         // One shared SQLite connection: serialise transactions and keep other queries out of them.
-        if (dataSource.options.type === 'better-sqlite3') installSqliteAccessGate(dataSource);
+        if (dataSource.options.type === 'better-sqlite3') {
+          installSqliteAccessGate(dataSource);
+          // Ids as bound parameters: one prepared statement per query shape, not per row.
+          bindSqliteIntegerParameters(dataSource);
+        }
         await dataSource.initialize();
         try {
           await runMigrations(dataSource, { lockTimeoutSeconds: migrationLockTimeoutSeconds, logger: new Logger('Migrations') });

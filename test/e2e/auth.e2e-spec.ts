@@ -2,6 +2,8 @@ import { getRepositoryToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import type { Repository } from 'typeorm';
 import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
+import { RoleCapabilityEntity } from '../../src/modules/identity/role-capability.entity.js';
+import { UserEntity } from '../../src/modules/identity/user.entity.js';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
 import { redisNamespace } from '../support/redis.js';
@@ -42,6 +44,40 @@ describe('admin authentication and authorisation', () => {
     if (auth) req.set('Authorization', auth);
     return route.body ? req.send(route.body) : req;
   };
+
+  // The credential check reads user, password and capabilities on every request (one joined
+  // statement, no cache): a change made by another instance or the CLI counts at once.
+  describe('sees credential changes made elsewhere on the next request', () => {
+    const status = { method: 'get' as const, path: '/plugin/status' };
+
+    it('a password revoked after it was used', async () => {
+      const user = await t.createUser('administrator');
+      expect((await send(status, user.auth)).status).toBe(200);
+      const passwords = t.app.get<Repository<ApplicationPasswordEntity>>(getRepositoryToken(ApplicationPasswordEntity));
+      // As the CLI or another instance would: straight in the database.
+      await passwords.delete({ userId: user.id });
+      expect((await send(status, user.auth)).status).toBe(401);
+    });
+
+    it('a role changed after the password was used, and a capability taken from the role', async () => {
+      const user = await t.createUser('administrator');
+      expect((await send(status, user.auth)).status).toBe(200);
+      const users = t.app.get<Repository<UserEntity>>(getRepositoryToken(UserEntity));
+      await users.update({ id: user.id }, { role: 'editor' });
+      expect((await send(status, user.auth)).status).toBe(403);
+      await users.update({ id: user.id }, { role: 'administrator' });
+      expect((await send(status, user.auth)).status).toBe(200);
+      const capabilities = t.app.get<Repository<RoleCapabilityEntity>>(getRepositoryToken(RoleCapabilityEntity));
+      const granted = await capabilities.findOneByOrFail({ role: 'administrator', capability: 'checkout_settings' });
+      await capabilities.delete({ id: granted.id });
+      try {
+        expect((await send(status, user.auth)).status).toBe(403);
+      } finally {
+        await capabilities.insert({ role: granted.role, capability: granted.capability });
+      }
+      expect((await send(status, user.auth)).status).toBe(200);
+    });
+  });
 
   describe.each(ADMIN_ROUTES)('$method $path', (route) => {
     it('refuses a request without credentials (401)', async () => {
@@ -206,7 +242,8 @@ describe('password check timing', () => {
 
   it('does the same database work for an unknown login as for a known login with a wrong password', async () => {
     const passwords = t.app.get<Repository<ApplicationPasswordEntity>>(getRepositoryToken(ApplicationPasswordEntity));
-    const lookups = jest.spyOn(passwords, 'findOne');
+    // The credential check is one joined statement built on the password repository.
+    const lookups = jest.spyOn(passwords, 'createQueryBuilder');
     try {
       await request(t.http).get(`${t.base}/plugin/info`).set('Authorization', basicAuth('admin', 'wrong-password-for-admin')).expect(401);
       const forKnownLogin = lookups.mock.calls.length;

@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { gatewayOption, GatewayStateService } from '../../src/modules/gateways/index.js';
+import { OptionsService } from '../../src/modules/settings/index.js';
 import { PaymentLedgerService, PaymentQueriesService } from '../../src/modules/payments/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { expectWpError } from '../support/http.js';
@@ -426,6 +428,39 @@ describe('payment records (public checkout)', () => {
       expect((await status(reference)).status).toBe(403);
       await connectGateway(t, 'gateway_a', 'test');
       expect((await status(reference)).status).toBe(200);
+    });
+
+    it('reads mode, connection and methods in one query with the same answers as the separate reads', async () => {
+      const state = t.app.get(GatewayStateService);
+      const options = t.app.get(OptionsService);
+      const agree = async (gateway: 'gateway_a' | 'gateway_b') => {
+        const mode = await state.getMode(gateway);
+        expect(await state.checkoutState(gateway)).toEqual({
+          mode,
+          connected: await state.isConnected(gateway, mode),
+          activeMethods: await state.getActiveMethods(gateway),
+        });
+      };
+      try {
+        await agree('gateway_a');
+        await agree('gateway_b');
+        // One credential of the current mode missing: not connected, even though the other mode is.
+        await connectGateway(t, 'gateway_a', 'live');
+        await state.setMode('gateway_a', 'test');
+        await options.delete(gatewayAOption.credential('test', 'public_key'));
+        expect((await state.checkoutState('gateway_a')).connected).toBe(false);
+        await agree('gateway_a');
+        await state.setMode('gateway_a', 'live');
+        expect(await state.checkoutState('gateway_a')).toMatchObject({ mode: 'live', connected: true });
+        await agree('gateway_a');
+        await state.setActiveMethods('gateway_a', ['sepa']);
+        await agree('gateway_a');
+        await options.delete([gatewayOption.mode('gateway_a'), gatewayOption.activeMethods('gateway_a')]);
+        await agree('gateway_a');
+      } finally {
+        await connectGateway(t, 'gateway_a', 'test');
+        await state.setActiveMethods('gateway_a', ['ccard', 'sepa']);
+      }
     });
 
     it('validates the reference fields (400) and refuses unknown fields', async () => {

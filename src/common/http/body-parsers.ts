@@ -26,7 +26,11 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const webhook = req.path.startsWith(options.webhookPathPrefix);
-    const chain = webhook ? webhookParsers : general;
+    // No body (a GET, HEAD or DELETE without Content-Length or Transfer-Encoding): the parsers
+    // would only check that and pass; skipping them saves their per-request work on every read.
+    const bodiless = !hasBody(req);
+    if (bodiless && !('body' in req)) (req as { body?: unknown }).body = undefined; // as the parsers leave it
+    const chain = bodiless ? NO_PARSERS : webhook ? webhookParsers : general;
     runChain(chain, req, res, (error?: unknown) => {
       if (error) return sendParseError(res, error);
       if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
@@ -48,6 +52,13 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
       next();
     });
   });
+}
+
+const NO_PARSERS: RequestHandler[] = [];
+
+/** The test body-parser (type-is `hasBody`) makes before it reads anything. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 }
 
 /**

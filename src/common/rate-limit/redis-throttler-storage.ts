@@ -1,4 +1,4 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { RedisConnection } from '../redis/index.js';
 
@@ -13,7 +13,10 @@ export class FailClosedRedisThrottlerStorage implements ThrottlerStorage {
   private readonly storage: ThrottlerStorageRedisService;
 
   constructor(private readonly connection: RedisConnection) {
-    this.storage = new ThrottlerStorageRedisService(connection.client!);
+    // Loaded here, only with REDIS_URL: it brings ioredis with it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    const { ThrottlerStorageRedisService: Storage } = require('@nest-lab/throttler-storage-redis') as typeof import('@nest-lab/throttler-storage-redis');
+    this.storage = new Storage(connection.client!);
   }
 
   increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {

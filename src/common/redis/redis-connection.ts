@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { UnavailableError } from '../errors/index.js';
 
@@ -52,7 +52,8 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     // Every key this service sends lives under REDIS_KEY_PREFIX (ioredis prefixes the keys of every
     // command, scripts' KEYS included), so services sharing one Redis never share a counter.
-    this.client = config.redisUrl ? new Redis(config.redisUrl, { ...REDIS_CLIENT_OPTIONS, keyPrefix: config.redisKeyPrefix }) : null;
+    // ioredis is loaded only when REDIS_URL is set: without it the module would cost boot time and memory for nothing.
+    this.client = config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { ...REDIS_CLIENT_OPTIONS, keyPrefix: config.redisKeyPrefix }) : null;
     this.client?.on('ready', () => this.markUp());
     this.client?.on('error', (error: Error) => this.markDown(error));
     this.client?.on('close', () => this.markDown());
@@ -136,4 +137,9 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
       'Redis is unreachable: routes with a rate limit and admin logins answer 503 checkout_unavailable until it is back (reconnecting in the background).',
     );
   }
+}
+
+function ioredis(): typeof import('ioredis') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only with REDIS_URL (see the constructor)
+  return require('ioredis') as typeof import('ioredis');
 }

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError } from '../errors/index.js';
 import { declaredFields } from './declared-fields.js';
+import { cacheValidationMetadataLookups } from './metadata-cache.js';
 
 /** At most this many fields are named in `data.params`; `data.more_params` counts the rest. */
 export const MAX_REPORTED_PARAMS = 10;
@@ -13,6 +14,7 @@ export const MAX_REPORTED_PARAMS = 10;
  * gets a short answer.
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadataLookups();
   return new CheckoutValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

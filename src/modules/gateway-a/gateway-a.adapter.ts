@@ -56,8 +56,12 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     this.registry.register(this);
   }
 
+  connectionOptions(mode: GatewayMode): readonly string[] {
+    return GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field));
+  }
+
   async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field));
+    const names = this.connectionOptions(mode);
     const stored = await this.options.getMany(names);
     return names.every((name) => stored.has(name));
   }

@@ -47,9 +47,13 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     this.registry.register(this);
   }
 
+  connectionOptions(mode: GatewayMode): readonly string[] {
+    return GATEWAY_B_API_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
+  }
+
   /** Connected = the mode's client id and secret are stored (what every API call needs; the email is the account's label). */
   async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = GATEWAY_B_API_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
+    const names = this.connectionOptions(mode);
     const stored = await this.options.getMany(names);
     return names.every((name) => stored.has(name));
   }

@@ -8,6 +8,7 @@ const adapter = (id: 'gateway_a' | 'gateway_b', extra: Partial<PaymentGatewayAda
   proOnlyMethods: [],
   supportsRecurring: id === 'gateway_a',
   isConnected: async () => false,
+  connectionOptions: () => [],
   checkoutPaused: async () => null,
   disconnect: async () => undefined,
   saveWebhookSettings: async () => ({}),

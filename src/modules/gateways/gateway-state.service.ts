@@ -44,4 +44,22 @@ export class GatewayStateService {
   isConnected(gateway: CheckoutGateway, mode: GatewayMode): Promise<boolean> {
     return this.registry.get(gateway).isConnected(mode);
   }
+
+  /**
+   * What the public payment routes check, read in one options query: the gateway's current mode,
+   * whether it is connected in that mode (the same answer as `isConnected`) and its active methods
+   * (the same answers as `getMode` and `getActiveMethods`). Nothing is cached: every call reads the
+   * stored values, so a change made by another instance counts at once.
+   */
+  async checkoutState(gateway: CheckoutGateway): Promise<{ mode: GatewayMode; connected: boolean; activeMethods: string[] }> {
+    const adapter = this.registry.get(gateway);
+    const modeName = gatewayOption.mode(gateway);
+    const methodsName = gatewayOption.activeMethods(gateway);
+    const credentials = { test: adapter.connectionOptions('test'), live: adapter.connectionOptions('live') };
+    const stored = await this.options.getMany([modeName, methodsName, ...credentials.test, ...credentials.live]);
+    const mode = (stored.has(modeName) ? stored.get(modeName) : 'test') as GatewayMode;
+    const activeMethods = (stored.has(methodsName) ? stored.get(methodsName) : [GATEWAY_METHODS[gateway][0]]) as string[];
+    const needed = mode === 'test' || mode === 'live' ? credentials[mode] : adapter.connectionOptions(mode);
+    return { mode, connected: needed.every((name) => stored.has(name)), activeMethods };
+  }
 }

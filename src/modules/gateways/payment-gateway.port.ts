@@ -18,6 +18,11 @@ export interface PaymentGatewayAdapter {
 
   /** Connected = every credential the gateway needs for `mode` is stored. */
   isConnected(mode: GatewayMode): Promise<boolean>;
+  /**
+   * The option names of those credentials: `isConnected(mode)` is true exactly when all are stored.
+   * Lets the public payment routes read connection, mode and methods in one options query.
+   */
+  connectionOptions(mode: GatewayMode): readonly string[];
   /** True while checkout in `mode` is paused by the gateway (an unverified webhook contract); null when it has no such pause. */
   checkoutPaused(mode: GatewayMode): Promise<boolean | null>;
   /** Forgets the mode's credentials and webhook state, retiring what the service created at the provider. */

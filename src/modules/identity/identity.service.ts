@@ -36,18 +36,34 @@ export class IdentityService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Resolves Basic credentials to a user with capabilities, or null when they do not match. */
+  /**
+   * Resolves Basic credentials to a user with capabilities, or null when they do not match.
+   *
+   * One statement (user, application password and the role's capabilities joined), read fresh on
+   * every request: a revoked password or a changed role or capability, whichever instance or the
+   * CLI changed it, counts from the next request on; nothing is cached. It runs the same way for an
+   * unknown login, so the answer time does not tell which logins exist.
+   */
   async authenticate(login: string, password: string, ip: string): Promise<AuthenticatedUser | null> {
-    const user = await this.users.findOne({ where: { login } });
     const hash = this.hashPassword(password);
-    // The password lookup runs for an unknown login too (user id 0 matches nothing), so the answer
-    // time does not tell which logins exist.
-    const stored = await this.passwords.findOne({ where: { userId: user?.id ?? 0, passwordHash: hash } });
-    if (!user || !stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
+    const { entities, raw } = await this.passwords
+      .createQueryBuilder('password')
+      .innerJoin(UserEntity, 'user', 'user.id = password.userId')
+      .leftJoin(RoleCapabilityEntity, 'capability', 'capability.role = user.role')
+      .addSelect(['user.id', 'user.login', 'user.role', 'capability.capability'])
+      .where('user.login = :login', { login })
+      .andWhere('password.passwordHash = :hash', { hash })
+      .getRawAndEntities<{ password_id: number; user_id: number; user_user_login: string; user_role: string; capability_capability: string | null }>();
+    const stored = entities[0];
+    if (!stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
+    const rows = raw.filter((row) => Number(row.password_id) === stored.id);
+    const user = rows[0];
+    if (!user) return null;
     if (!stored.lastUsedAt || Date.now() - stored.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || stored.lastIp !== ip) {
       await this.passwords.update({ id: stored.id }, { lastUsedAt: new Date(), lastIp: ip });
     }
-    return { id: user.id, login: user.login, role: user.role, capabilities: await this.capabilitiesOf(user.role) };
+    const capabilities = new Set(rows.flatMap((row) => (row.capability_capability === null ? [] : [row.capability_capability])));
+    return { id: Number(user.user_id), login: user.user_user_login, role: user.user_role, capabilities };
   }
 
   async capabilitiesOf(role: string): Promise<ReadonlySet<string>> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DomainError } from '../../common/errors/index.js';
 import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from '../../common/storage/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -34,7 +34,7 @@ export class MailDeliveryError extends DomainError {
 export class MailService implements OnModuleDestroy {
   private readonly logger = new Logger(MailService.name);
   private smtp: Transporter | null = null;
-  private readonly outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private outbox: Transporter | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -75,7 +75,7 @@ export class MailService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.smtp?.close();
-    this.outbox.close();
+    this.outbox?.close();
   }
 
   private async sendOne(message: EmailMessage): Promise<SentEmail> {
@@ -91,7 +91,7 @@ export class MailService implements OnModuleDestroy {
         throw new MailDeliveryError();
       }
     } else {
-      const info = (await this.outbox.sendMail(options)) as { messageId: string; message: Buffer };
+      const info = (await this.outboxTransport().sendMail(options)) as { messageId: string; message: Buffer };
       const file = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.kind}-${randomUUID().slice(0, 8)}.eml`;
       // Messages hold payer names and emails: a 0700 outbox (when created here) of 0600 files.
       await ensurePrivateDirAsync(this.outboxDir);
@@ -104,7 +104,21 @@ export class MailService implements OnModuleDestroy {
   }
 
   private smtpTransport(): Transporter {
-    this.smtp ??= nodemailer.createTransport({ url: this.config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    this.smtp ??= nodemailer().createTransport({ url: this.config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
     return this.smtp;
   }
+
+  private outboxTransport(): Transporter {
+    this.outbox ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    return this.outbox;
+  }
+}
+
+/**
+ * nodemailer, loaded when the first email is sent or SMTP is verified: most processes never send
+ * one, and loading it costs boot time and memory (docs/benchmarks.md).
+ */
+function nodemailer(): typeof import('nodemailer') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use on purpose (see above)
+  return require('nodemailer') as typeof import('nodemailer');
 }

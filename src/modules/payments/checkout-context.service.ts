@@ -51,11 +51,11 @@ export class CheckoutContextService {
     if (price.frequency !== 'one-time' && !this.registry.get(input.gateway).supportsRecurring) {
       throw new InvalidParamsError({ payment_gateway: `${input.gateway} supports one-time prices only` });
     }
-    const mode = await this.gateways.getMode(input.gateway);
-    if (!(await this.gateways.isConnected(input.gateway, mode))) {
+    const { mode, connected, activeMethods } = await this.gateways.checkoutState(input.gateway);
+    if (!connected) {
       throw new InvalidParamsError({ payment_gateway: `${input.gateway} is not connected in ${mode} mode` });
     }
-    if (!(await this.isMethodEnabled(form, input.gateway, input.method))) {
+    if (!isMethodEnabled(form, input.gateway, input.method, activeMethods)) {
       throw new InvalidParamsError({ payment_method: `${input.method} is not enabled for this form and gateway` });
     }
     return { ...price, form, gateway: input.gateway, method: input.method, mode };
@@ -66,17 +66,19 @@ export class CheckoutContextService {
    * mode is `mode` and connected, and the method is enabled on the gateway and on the form.
    */
   async isAvailable(input: { formId: number; gateway: CheckoutGateway; method: string; mode: string }): Promise<boolean> {
-    const [form, currentMode] = await Promise.all([this.forms.findById(input.formId), this.gateways.getMode(input.gateway)]);
-    if (!form || currentMode !== input.mode) return false;
-    if (!(await this.gateways.isConnected(input.gateway, currentMode))) return false;
-    return this.isMethodEnabled(form, input.gateway, input.method);
+    // Two statements: the form, and the gateway's mode, credentials and methods in one options read.
+    const [form, state] = await Promise.all([this.forms.findById(input.formId), this.gateways.checkoutState(input.gateway)]);
+    if (!form || state.mode !== input.mode) return false;
+    if (!state.connected) return false;
+    return isMethodEnabled(form, input.gateway, input.method, state.activeMethods);
   }
+}
 
-  private async isMethodEnabled(form: PaymentForm, gateway: CheckoutGateway, method: string): Promise<boolean> {
-    if (!isMethodOf(gateway, method)) return false;
-    if (!(form.settings.payment_methods?.[gateway] ?? []).includes(method)) return false;
-    return (await this.gateways.getActiveMethods(gateway)).includes(method);
-  }
+/** The method belongs to the gateway, is enabled on the form and active on the gateway. */
+function isMethodEnabled(form: PaymentForm, gateway: CheckoutGateway, method: string, activeMethods: string[]): boolean {
+  if (!isMethodOf(gateway, method)) return false;
+  if (!(form.settings.payment_methods?.[gateway] ?? []).includes(method)) return false;
+  return activeMethods.includes(method);
 }
 
 /** The amount, currency and frequency of the chosen plan/price of a form. */

@@ -26,9 +26,9 @@ export class OptionsService {
   }
 
   /** Several options in one query; missing names are absent from the map. */
-  async getMany(names: string[]): Promise<Map<string, unknown>> {
+  async getMany(names: readonly string[]): Promise<Map<string, unknown>> {
     if (names.length === 0) return new Map();
-    const rows = await this.options.find({ where: { name: In(names) } });
+    const rows = await this.options.find({ where: { name: In([...names]) } });
     return new Map(rows.map((row) => [row.name, JSON.parse(row.value) as unknown]));
   }
 

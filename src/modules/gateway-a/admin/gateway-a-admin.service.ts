@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { InvalidParamsError } from '../../../common/errors/index.js';
 import { MoneyFormatError, toMinorUnits } from '../../../common/money/index.js';
 import type { AcknowledgementDto } from '../../../common/openapi/index.js';
@@ -13,6 +13,7 @@ import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
 import { InstallationScope } from '../client/installation-scope.js';
+import { isStripeError } from '../client/stripe-sdk.js';
 import { intentOutcome } from '../checkout/intent-outcome.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { gatewayAWebhookUrl } from '../webhook/webhook-contract.js';
@@ -93,7 +94,7 @@ export class GatewayAAdminService implements AdminCharges {
         { idempotencyKey: this.scope.keys.adminCharge(payment.id) },
       );
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) {
+      if (isStripeError(error, 'StripeCardError') && error.payment_intent) {
         return this.declined(payment, error.payment_intent, error.code ?? error.decline_code ?? 'card_declined', fee);
       }
       throw await this.failed(payment, error);
@@ -143,7 +144,7 @@ export class GatewayAAdminService implements AdminCharges {
    */
   private async failed(payment: PaymentRecord, error: unknown): Promise<unknown> {
     const answer = await this.failures.record(payment.id, error, { event: 'charge_failed', what: 'Admin charge', source: 'admin:gateway_a' });
-    const status = error instanceof Stripe.errors.StripeError ? (error.statusCode ?? 0) : 0;
+    const status = isStripeError(error, 'StripeError') ? (error.statusCode ?? 0) : 0;
     if (status >= 400 && status < 500) await this.ledger.transition(payment.id, 'failed', { source: 'admin:gateway_a', reason: describeGatewayFailure(error) });
     return answer;
   }

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ConflictError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig, ConfigError } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { gatewayAOption } from '../gateway-a-options.js';
+import { stripeSdk } from './stripe-sdk.js';
 
 export type StripeClient = Stripe.Stripe;
 
@@ -84,7 +85,7 @@ export class GatewayAClientFactory {
 
   /** The API version every client speaks and every provisioned endpoint is pinned to. */
   get apiVersion(): string {
-    return Stripe.API_VERSION;
+    return stripeSdk().API_VERSION;
   }
 
   /** A client acting with one secret key. Clients are reused per key and options. */
@@ -94,7 +95,8 @@ export class GatewayAClientFactory {
     const cacheKey = `${maxNetworkRetries}:${timeout}:${secretKey}`;
     let client = this.clients.get(cacheKey);
     if (!client) {
-      client = new Stripe(secretKey, {
+      const Sdk = stripeSdk();
+      client = new Sdk(secretKey, {
         host: this.route.host,
         port: this.route.port,
         protocol: this.route.protocol,

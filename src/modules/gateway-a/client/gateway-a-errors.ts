@@ -1,6 +1,6 @@
-import Stripe from 'stripe';
 import { DomainError, GatewayError, GatewayUnavailableError } from '../../../common/errors/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
+import { isStripeError } from './stripe-sdk.js';
 
 /** 409 `checkout_paused`: the mode's webhook contract is not verified (decisions §2, §7). */
 export class CheckoutPausedError extends DomainError {
@@ -14,7 +14,7 @@ export class CheckoutPausedError extends DomainError {
  * and code only. Provider messages are not kept (they may echo request data).
  */
 export function describeGatewayFailure(error: unknown): string {
-  if (error instanceof Stripe.errors.StripeError) {
+  if (isStripeError(error, 'StripeError')) {
     if (error.type === 'StripeConnectionError') return 'gateway unreachable';
     const parts = [error.statusCode ? `HTTP ${error.statusCode}` : 'no status', error.type];
     if (error.code) parts.push(error.code);
@@ -24,12 +24,12 @@ export function describeGatewayFailure(error: unknown): string {
 }
 
 export function gatewayStatusOf(error: unknown): number | undefined {
-  return error instanceof Stripe.errors.StripeError ? error.statusCode : undefined;
+  return isStripeError(error, 'StripeError') ? error.statusCode : undefined;
 }
 
 /** True when the gateway never answered (network error or timeout): nothing is known to have happened there. */
 export function isGatewayUnreachable(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeConnectionError || (error instanceof Stripe.errors.StripeError && error.type === 'StripeConnectionError');
+  return isStripeError(error, 'StripeConnectionError') || (isStripeError(error, 'StripeError') && error.type === 'StripeConnectionError');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import Stripe from 'stripe';
 import { PaymentLedgerService } from '../../payments/index.js';
 import { describeGatewayFailure, toGatewayError } from './gateway-a-errors.js';
+import { isStripeError } from './stripe-sdk.js';
 
 export interface FailedCall {
   /** Stable log event name, e.g. `intent_failed` */
@@ -23,7 +23,7 @@ export class GatewayAFailures {
   constructor(private readonly ledger: PaymentLedgerService) {}
 
   async record(paymentId: number, error: unknown, call: FailedCall): Promise<unknown> {
-    if (!(error instanceof Stripe.errors.StripeError)) return error;
+    if (!isStripeError(error, 'StripeError')) return error;
     await this.ledger.log({
       paymentId,
       level: 'error',

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pinoHttp, type Options } from 'pino-http';
+import { loggerOptions, REDACTED } from './logger-options.js';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  service: string;
+  responseTime: number;
+  req: { id: string; method: string; path: string; headers: Record<string, unknown> };
+  res: { statusCode: number; headers: Record<string, unknown> };
+}
+
+/** Runs one request through pino-http with the service's options and returns the parsed log lines. */
+async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/v1/settings?code=oauth-code-123', setCookie?: string): Promise<LogLine[]> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const middleware = pinoHttp(loggerOptions({ logLevel: 'info' }).pinoHttp as Options, sink);
+  const server: Server = createServer((req, res) => {
+    middleware(req, res);
+    if (setCookie) res.setHeader('Set-Cookie', setCookie);
+    res.setHeader('Content-Type', 'application/json');
+    res.end('{"ok":true}');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    // pino-http logs on the response's 'finish'; give the write a turn.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    server.close();
+  }
+  return lines.map((line) => JSON.parse(line) as LogLine);
+}
+
+describe('request log options', () => {
+  it('logs one line per request with id, method, path without the query, status and service', async () => {
+    const [line, ...rest] = await logOf({ 'x-request-id': 'abcdefgh-1234', 'user-agent': 'jest' });
+    expect(rest).toEqual([]);
+    expect(line).toMatchObject({
+      level: 30,
+      service: 'checkout-api',
+      msg: 'request completed',
+      req: { id: 'abcdefgh-1234', method: 'GET', path: '/wp-json/checkout/v1/settings', headers: { 'user-agent': 'jest' } },
+      res: { statusCode: 200 },
+    });
+    expect(typeof line.responseTime).toBe('number');
+    expect(JSON.stringify(line)).not.toContain('oauth-code-123');
+  });
+
+  it('never writes credentials or signatures, in request or response headers', async () => {
+    const secrets = {
+      authorization: 'Basic YWRtaW46c2VjcmV0LXBhc3N3b3Jk',
+      cookie: 'session=cookie-secret',
+      'gateway-a-signature': 't=1,v1=sig-a-secret',
+      'stripe-signature': 't=1,v1=sig-stripe-secret',
+      'checkout-signature': 'sig-checkout-secret',
+      'paypal-transmission-sig': 'sig-paypal-secret',
+    };
+    const [line] = await logOf(secrets, '/x', 'sid=set-cookie-secret');
+    for (const name of Object.keys(secrets)) expect(line.req.headers[name]).toBe(REDACTED);
+    expect(line.res.headers['set-cookie']).toBe(REDACTED);
+    const text = JSON.stringify(line);
+    for (const value of [...Object.values(secrets), 'sid=set-cookie-secret']) expect(text).not.toContain(value);
+  });
+
+  it('leaves the request headers themselves untouched (the redaction works on a copy)', async () => {
+    let seen: string | undefined;
+    const middleware = pinoHttp(loggerOptions({ logLevel: 'info' }).pinoHttp as Options, new Writable({ write: (_c, _e, done) => done() }));
+    const server = createServer((req, res) => {
+      middleware(req, res);
+      res.on('finish', () => setImmediate(() => (seen = req.headers.authorization)));
+      res.end('ok');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { authorization: 'Basic abc' } }, (res) => res.resume().on('end', resolve));
+      req.on('error', reject);
+      req.end();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    server.close();
+    expect(seen).toBe('Basic abc');
+  });
+});
