@@ -4,6 +4,46 @@
  */
 
 export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process answers
+         * @description Touches no dependency: a failing answer means the process should be restarted.
+         */
+        get: operations["operationsHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database (and Redis, when configured) answer
+         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.
+         */
+        get: operations["operationsReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings": {
         parameters: {
             query?: never;
@@ -1036,50 +1076,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/healthz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Liveness: the process answers
-         * @description Touches no dependency: a failing answer means the process should be restarted.
-         */
-        get: operations["operationsHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/readyz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Readiness: the database (and Redis, when configured) answer
-         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.
-         */
-        get: operations["operationsReady"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        HealthDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
         WpErrorDataDto: {
             /** @example 400 */
             status: number;
@@ -2303,13 +2310,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        HealthDto: {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
-        };
         /** @description A 400 answer (WP_Error shape) */
         WpError400: {
             /** @enum {string} */
@@ -2369,6 +2369,104 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    operationsHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+        };
+    };
+    operationsReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     settingsGet: {
         parameters: {
             query?: never;
@@ -11827,104 +11925,6 @@ export interface operations {
                 };
             };
             /** @description The payment provider did not answer in time (`checkout_gateway_unavailable`): nothing was changed, try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    operationsHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The process is up */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthDto"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-        };
-    };
-    operationsReady: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready to serve requests */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthDto"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
             503: {
                 headers: {
                     /** @description Sent when a retry time is known */
