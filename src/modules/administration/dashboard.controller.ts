@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { DASHBOARD_EXAMPLE, DashboardDto, DismissNotificationDto, DismissNotificationResultDto, QuickSetupSkipResultDto, SetQuickSetupSkipDto } from './dashboard.dto.js';
@@ -26,6 +26,7 @@ export class DashboardController {
   }
 
   @Post('dismiss-notification')
+  @ApiBody({ type: DismissNotificationDto, examples: { outbox: { summary: 'The notification about emails written to the outbox folder', value: { id: 'mail.outbox' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 404)
@@ -40,6 +41,7 @@ export class DashboardController {
   }
 
   @Post('set-quick-setup-skip')
+  @ApiBody({ type: SetQuickSetupSkipDto, examples: { empty: { summary: 'No fields', value: {} } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)

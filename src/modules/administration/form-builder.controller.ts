@@ -28,7 +28,16 @@ export class FormBuilderController {
   @All(':id/live-preview')
   @HttpCode(200)
   @AdminRoute()
-  @ApiBody({ type: LivePreviewDto, required: false })
+  @ApiBody({
+    type: LivePreviewDto,
+    required: false,
+    examples: {
+      display: {
+        summary: 'Preview a new title and button (settings not sent keep their saved value)',
+        value: { title: 'Spring donation', settings: { display: { button_label: 'Donate now', primary_color: '#1e73be', layout: 'stacked', show_title: true } } },
+      },
+    },
+  })
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, description: 'The rendered form (every merchant string escaped)', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiErrorResponses(400, 404)
@@ -50,6 +59,7 @@ export class FormBuilderController {
   }
 
   @Post(':id/test-email')
+  @ApiBody({ type: TestEmailDto, examples: { payer: { summary: 'Send the payer email to this address', value: { payer_email: 'payer@example.com' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 404, 502)

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
@@ -39,6 +39,30 @@ export class FormsController {
   }
 
   @Post()
+  @ApiBody({
+    type: CreatePaymentFormDto,
+    examples: {
+      donation: {
+        summary: 'A draft donation form: one price, card and gateway B checkout, email field',
+        value: {
+          title: 'Donation form',
+          status: 'draft',
+          settings: {
+            plans: [{ title: 'Donation', prices: [{ amount: 2500, currency: 'USD', frequency: 'one-time' }] }],
+            payment_methods: { gateway_a: ['ccard'], gateway_b: ['standard_checkout'] },
+            fields: [
+              { name: 'email_address', type: 'email', label: 'Email', required: true },
+              { name: 'first_name', type: 'text', label: 'First name', required: false },
+            ],
+            submit_actions: ['message'],
+            email: { email_to: 'owner@example.com', admin_subject: 'New donation', payer_subject: 'Thank you for your donation', from_name: 'Example Shop' },
+            display: { button_label: 'Donate now' },
+            success_message: 'Thank you for your donation!',
+          },
+        },
+      },
+    },
+  })
   @AdminRoute()
   @ApiErrorResponses(400)
   @ApiCreatedResponse({ type: PaymentFormDto })
@@ -57,6 +81,12 @@ export class FormsController {
   }
 
   @Put(':id')
+  @ApiBody({
+    type: UpdatePaymentFormDto,
+    examples: {
+      publish: { summary: 'Rename and publish the form (its settings are kept)', value: { title: 'Donation form', status: 'publish' } },
+    },
+  })
   @AdminRoute()
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })

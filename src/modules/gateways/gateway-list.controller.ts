@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
 import { SECTION_B_GATEWAY_IDS } from './gateway-catalog.js';
@@ -27,6 +27,10 @@ export class GatewayListController {
   }
 
   @Post('configure')
+  @ApiBody({
+    type: GatewayConfigureDto,
+    examples: { gateway_b: { summary: "Gateway B's credentials as `<client id>:<secret>`", value: { gateway: 'gateway_b', api_key: 'AbCdEf0123456789-client:EfGh0123456789-secret' } } },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiOperation({

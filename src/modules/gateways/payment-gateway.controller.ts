@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Redirect, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
@@ -65,6 +65,7 @@ export class PaymentGatewayController {
   }
 
   @Post('disconnect')
+  @ApiBody({ type: GatewayRefDto, examples: { gateway_a: { summary: 'Disconnect gateway A', value: { gateway: 'gateway_a' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
@@ -75,6 +76,7 @@ export class PaymentGatewayController {
   }
 
   @Post('set-mode')
+  @ApiBody({ type: SetModeDto, examples: { test: { summary: 'Switch gateway A to test mode', value: { gateway: 'gateway_a', mode: 'test' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
@@ -85,6 +87,7 @@ export class PaymentGatewayController {
   }
 
   @Post('set-payment-methods')
+  @ApiBody({ type: SetPaymentMethodsDto, examples: { cards: { summary: 'Cards and device wallet 1 on gateway A (sepa needs the Pro plan)', value: { gateway: 'gateway_a', methods: ['ccard', 'device_wallet_1'] } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
@@ -95,6 +98,12 @@ export class PaymentGatewayController {
   }
 
   @Post('save-webhook-settings')
+  @ApiBody({
+    type: SaveWebhookSettingsDto,
+    examples: {
+      signing_secret: { summary: "Gateway A's signing secret for test mode", value: { gateway: 'gateway_a', mode: 'test', signing_secret: 'whsec_0123456789abcdefABCDEF' } },
+    },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
@@ -109,6 +118,10 @@ export class PaymentGatewayController {
   }
 
   @Post('save-settings')
+  @ApiBody({
+    type: SaveSettingsDto,
+    examples: { rest_app: { summary: "Gateway B's REST app credentials", value: { email: 'merchant@example.com', client_id: 'AbCdEf0123456789-client', secret: 'EfGh0123456789-secret' } } },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 502)
@@ -130,6 +143,15 @@ export class PaymentGatewayController {
   }
 
   @Post('save-payment-method-settings')
+  @ApiBody({
+    type: SavePaymentMethodSettingsDto,
+    examples: {
+      device_wallet: {
+        summary: 'Device wallet 1 on gateway A for one domain',
+        value: { gateway: 'gateway_a', method: 'device_wallet_1', settings: { domain_verification: true, domains: ['shop.example.com'] } },
+      },
+    },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)

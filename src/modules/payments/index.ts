@@ -14,7 +14,7 @@ export { PaymentQueriesService } from './payment-queries.service.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
 export { ForGateway, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
 export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
-export { PaymentReferenceDto } from './payment-reference.dto.js';
+export { PAYMENT_REFERENCE_EXAMPLE, PaymentReferenceDto } from './payment-reference.dto.js';
 export { AdminChargeFieldsDto, IsDecimalAmount, PaymentResultDto } from './payment-process.dto.js';
 export type { PaymentPatch, PaymentRecord } from './payment-record.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -13,6 +13,10 @@ export class PaymentProcessController {
   constructor(private readonly registry: GatewayRegistry) {}
 
   @Post('process')
+  @ApiBody({
+    type: PaymentProcessRequestDto,
+    examples: { charge: { summary: 'Charge 19.99 USD to a saved payment method', value: { amount: 19.99, currency: 'USD', payment_method: 'pm_card_visa', description: 'Order #1001' } } },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiOperation({

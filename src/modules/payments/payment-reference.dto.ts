@@ -41,3 +41,18 @@ export class PaymentReferenceDto extends CheckoutChoiceDto {
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency: string;
 }
+
+/**
+ * A payment reference as Swagger UI pre-fills it in the bodies of the public payment routes: it
+ * passes validation, and the values to replace come from a `payment/sync-details` answer.
+ */
+export const PAYMENT_REFERENCE_EXAMPLE = {
+  payment_id: 1,
+  payment_secret: 'payment-secret-from-sync-details',
+  checkout_token: 'checkout-token-from-sync-details',
+  amount: 1000,
+  currency: 'USD',
+  form_id: 1,
+  payment_gateway: 'gateway_a',
+  payment_method: 'ccard',
+} as const;

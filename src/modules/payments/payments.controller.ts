@@ -7,6 +7,7 @@ import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { type PaymentRecord } from './payment-record.js';
 import { VerifiedPayment } from './payment-reference.guard.js';
+import { PAYMENT_REFERENCE_EXAMPLE } from './payment-reference.dto.js';
 import {
   PaymentHistoryQueryDto,
   PaymentStatusRequestDto,
@@ -66,6 +67,7 @@ export class PaymentsController {
   }
 
   @Post('status')
+  @ApiBody({ type: PaymentStatusRequestDto, examples: { reference: { summary: 'The reference of a payment (values from payment/sync-details)', value: PAYMENT_REFERENCE_EXAMPLE } } })
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ApiOperation({

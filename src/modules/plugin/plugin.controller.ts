@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { HostPluginsService, PAGE_BUILDER_PLUGIN } from './host-plugins.service.js';
@@ -31,6 +31,7 @@ export class PluginController {
   }
 
   @Post('update')
+  @ApiBody({ type: PluginUpdateDto, examples: { release: { summary: 'Upgrade the stored data to release 1.5.3', value: { version: '1.5.3' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 409)
@@ -42,6 +43,7 @@ export class PluginController {
   }
 
   @Post('install')
+  @ApiBody({ type: PluginSlugDto, examples: { page_builder: { summary: 'The page-builder plugin (the only slug allowed)', value: { slug: 'page_builder' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)
@@ -58,6 +60,7 @@ export class PluginController {
   }
 
   @Post('activate')
+  @ApiBody({ type: PluginSlugDto, examples: { page_builder: { summary: 'The page-builder plugin (the only slug allowed)', value: { slug: 'page_builder' } } } })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400, 409)

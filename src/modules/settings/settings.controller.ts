@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { SettingsDto, UpdateSettingsDto } from './settings.dto.js';
@@ -19,6 +19,14 @@ export class SettingsController {
   }
 
   @Post()
+  // Swagger UI pre-fills the first example; a sample built from the schema would send a 6-character `api_key` (at least 8).
+  @ApiBody({
+    type: UpdateSettingsDto,
+    examples: {
+      currency: { summary: 'Change the currency and the default gateway (other settings are kept)', value: { currency: 'USD', payment_gateway: 'gateway_a', debug_mode: false } },
+      api_key: { summary: 'Store an API key (write-only, shown as a mask)', value: { api_key: 'sk_example_0123456789' } },
+    },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { FEATURE_AREA_SLUGS } from './feature-areas.js';
@@ -26,6 +26,15 @@ export class TaggingAreasController {
   }
 
   @Post('apply')
+  @ApiBody({
+    type: ApplyTagsDto,
+    examples: {
+      form_builder: {
+        summary: 'Tag the owner with two form-builder interests',
+        value: { area_slug: 'form-builder', tags: ['conditional-logic', 'coupon-codes'], email_address: 'owner@example.com', first_name: 'Ada', last_name: 'Lovelace' },
+      },
+    },
+  })
   @HttpCode(200)
   @AdminRoute()
   @ApiErrorResponses(400)

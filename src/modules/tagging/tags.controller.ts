@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { PositiveIntPipe } from '../../common/validation/index.js';
@@ -20,6 +20,7 @@ export class TagsController {
   }
 
   @Post()
+  @ApiBody({ type: CreateTagDto, examples: { tag: { summary: 'A new tag', value: { tag: 'Donations' } } } })
   @AdminRoute()
   @ApiErrorResponses(400, 409)
   @ApiOperation({ operationId: 'tagsCreate', description: 'Adds a tag to the vocabulary. Tag names are unique: a second tag with the same name answers 409 `checkout_tag_exists`.', summary: 'Create a tag (names are unique)' })

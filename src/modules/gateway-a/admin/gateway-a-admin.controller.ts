@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../../common/openapi/index.js';
 import { PaymentResultDto } from '../../payments/index.js';
@@ -12,6 +12,10 @@ export class GatewayAAdminController {
   constructor(private readonly admin: GatewayAAdminService) {}
 
   @Post('payment')
+  @ApiBody({
+    type: GatewayAPaymentRequestDto,
+    examples: { charge: { summary: 'Charge 19.99 USD to a gateway A payment method', value: { amount: 19.99, currency: 'USD', source: 'pm_card_visa', description: 'Order #1001' } } },
+  })
   @ApiTags('Payments')
   @HttpCode(200)
   @AdminRoute()

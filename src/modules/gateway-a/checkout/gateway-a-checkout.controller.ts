@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
-import { ForGateway, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
+import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import {
   GatewayACheckoutRequestDto,
   GatewayACheckoutResponseDto,
@@ -22,6 +22,10 @@ export class GatewayACheckoutController {
   ) {}
 
   @Post('payment-intent-or-setup')
+  @ApiBody({
+    type: GatewayAIntentRequestDto,
+    examples: { card: { summary: 'A card payment (reference values from payment/sync-details)', value: { ...PAYMENT_REFERENCE_EXAMPLE, save_payment_method: false } } },
+  })
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_a')
@@ -40,6 +44,10 @@ export class GatewayACheckoutController {
   }
 
   @Post('checkout')
+  @ApiBody({
+    type: GatewayACheckoutRequestDto,
+    examples: { intent: { summary: 'Confirm the intent the payer completed (reference values from payment/sync-details)', value: { ...PAYMENT_REFERENCE_EXAMPLE, intent_id: 'pi_3QvP5n2eZvKYlo2C' } } },
+  })
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_a')

@@ -30,7 +30,23 @@ export class GatewayAWebhookController {
   @ApiHeader({ name: 'Gateway-A-Signature', required: false, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.raw-body">`; required unless Stripe-Signature is sent' })
   @ApiHeader({ name: 'Stripe-Signature', required: false, description: "The gateway's own name for the same header" })
   @ApiConsumes('application/json')
-  @ApiBody({ type: GatewayAEventEnvelopeDto })
+  @ApiBody({
+    type: GatewayAEventEnvelopeDto,
+    examples: {
+      succeeded: {
+        summary: 'A test-mode payment succeeded (the gateway signs and sends it)',
+        value: {
+          id: 'evt_1QvP5n2eZvKYlo2C',
+          object: 'event',
+          type: 'payment_intent.succeeded',
+          created: 1764115200,
+          livemode: false,
+          api_version: '2026-10-28.endive',
+          data: { object: { id: 'pi_3QvP5n2eZvKYlo2C', object: 'payment_intent', amount: 1000, currency: 'usd', status: 'succeeded', metadata: { checkout_payment_id: '1' } } },
+        },
+      },
+    },
+  })
   @ApiOkResponse({ type: WebhookReceiptDto, description: 'Processed, ignored, rejected (logged) or a duplicate: the provider must not retry' })
   @ApiErrorResponses(404, 413, 503)
   receive(@Param('mode', WebhookModePipe) mode: GatewayMode, @Req() request: RawBodyRequest): Promise<WebhookReceiptDto> {

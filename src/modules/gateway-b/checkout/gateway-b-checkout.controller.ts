@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
-import { ForGateway, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
+import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import { ApiGatewayUnavailableResponse } from '../client/gateway-b-openapi.js';
 import { GatewayBCaptureRequestDto, GatewayBCaptureResponseDto, GatewayBOrderRequestDto, GatewayBOrderResponseDto } from './gateway-b-checkout.dto.js';
 import { GatewayBCaptureService } from './gateway-b-capture.service.js';
@@ -18,6 +18,15 @@ export class GatewayBCheckoutController {
   ) {}
 
   @Post('order')
+  @ApiBody({
+    type: GatewayBOrderRequestDto,
+    examples: {
+      order: {
+        summary: 'Create the order of a payment (reference values from payment/sync-details)',
+        value: { ...PAYMENT_REFERENCE_EXAMPLE, payment_gateway: 'gateway_b', payment_method: 'standard_checkout' },
+      },
+    },
+  })
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_b')
@@ -39,6 +48,15 @@ export class GatewayBCheckoutController {
   }
 
   @Post('order/capture')
+  @ApiBody({
+    type: GatewayBCaptureRequestDto,
+    examples: {
+      capture: {
+        summary: 'Capture the order the payer approved (reference values from payment/sync-details)',
+        value: { ...PAYMENT_REFERENCE_EXAMPLE, payment_gateway: 'gateway_b', payment_method: 'standard_checkout', order_id: '5O190127TN364715T' },
+      },
+    },
+  })
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_b')

@@ -43,7 +43,28 @@ export class GatewayBWebhookController {
   @ApiParam({ name: 'mode', enum: [...GATEWAY_MODES] })
   @ApiTransmissionHeaders()
   @ApiConsumes('application/json')
-  @ApiBody({ type: GatewayBEventEnvelopeDto })
+  @ApiBody({
+    type: GatewayBEventEnvelopeDto,
+    examples: {
+      completed: {
+        summary: 'A capture completed (gateway B signs and sends it)',
+        value: {
+          id: 'WH-58D329510W468432D-8HN650336L201105X',
+          event_type: 'PAYMENT.CAPTURE.COMPLETED',
+          resource_type: 'capture',
+          event_version: '1.0',
+          create_time: '2026-11-25T10:00:00.000Z',
+          resource: {
+            id: '3C679366HH908993F',
+            status: 'COMPLETED',
+            amount: { currency_code: 'USD', value: '10.00' },
+            custom_id: '1',
+            supplementary_data: { related_ids: { order_id: '5O190127TN364715T' } },
+          },
+        },
+      },
+    },
+  })
   @ApiOkResponse({ type: WebhookReceiptDto, description: 'Processed, ignored, rejected (logged) or a duplicate: the provider must not retry' })
   @ApiErrorResponses(404, 413)
   @ApiGatewayUnavailableResponse()

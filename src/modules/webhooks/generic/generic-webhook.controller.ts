@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, SignedWebhookRoute } from '../../../common/auth/index.js';
 import type { RawBodyRequest } from '../../../common/http/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
@@ -30,6 +30,15 @@ export class GenericWebhookController {
 
   /** The body is validated here, but the event is read from the signed raw bytes by the intake. */
   @Post('receive')
+  @ApiBody({
+    type: GenericWebhookEnvelopeDto,
+    examples: {
+      succeeded: {
+        summary: 'A payment succeeded (send it signed: Checkout-Signature over the exact bytes)',
+        value: { id: 'evt_0001', event: 'payment_intent.succeeded', data: { transaction_id: 'pi_3QvP5n2eZvKYlo2C', amount: 19.99, currency: 'USD' } },
+      },
+    },
+  })
   @HttpCode(200)
   @SignedWebhookRoute(GENERIC_WEBHOOK_SCHEME)
   @ApiOperation({
