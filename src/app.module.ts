@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { RouteInventory } from './common/auth/index.js';
 import { CryptoModule } from './common/crypto/index.js';
 import { WpErrorFilter } from './common/errors/index.js';
-import { loggerOptions } from './common/http/index.js';
+import { RequestLoggingModule } from './common/logging/index.js';
 import { RateLimitGuard, RateLimitModule } from './common/rate-limit/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
-import { APP_CONFIG, type AppConfig, ConfigModule } from './config/index.js';
+import { ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
 import { AdministrationModule } from './modules/administration/index.js';
 import { FormsModule } from './modules/forms/index.js';
@@ -33,7 +32,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     // without walking every API route before them (route paths do not overlap, so order is free).
     HealthModule,
     ConfigModule,
-    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerOptions(config) }),
+    RequestLoggingModule,
     DiscoveryModule,
     CryptoModule,
     RedisModule,

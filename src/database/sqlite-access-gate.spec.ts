@@ -1,14 +1,15 @@
 import { DataSource } from 'typeorm';
-import { installSqliteAccessGate } from './sqlite-access-gate.js';
+import { installSqliteAccessGate, type SqliteAccessGate } from './sqlite-access-gate.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('SqliteAccessGate on one better-sqlite3 connection', () => {
   let dataSource: DataSource;
+  let gate: SqliteAccessGate;
 
   beforeEach(async () => {
     dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
-    installSqliteAccessGate(dataSource);
+    gate = installSqliteAccessGate(dataSource);
     await dataSource.initialize();
     await dataSource.query('CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)');
     await dataSource.query('CREATE TABLE notes (text TEXT NOT NULL)');
@@ -49,5 +50,30 @@ describe('SqliteAccessGate on one better-sqlite3 connection', () => {
       await dataSource.transaction(async (inner) => inner.query("INSERT INTO notes (text) VALUES ('nested')"));
     });
     expect(await dataSource.query('SELECT text FROM notes ORDER BY text')).toEqual([{ text: 'nested' }, { text: 'same context' }]);
+  });
+
+  // The context costs every promise of the process while it is on (Node 20 promise hooks), so it
+  // must be off whenever no transaction runs or waits, and still work for the next transaction.
+  it('turns its async context off when the last transaction ends, and on again for the next', async () => {
+    expect(gate.contextEnabled).toBe(false);
+    let seenInside = false;
+    await Promise.all([
+      dataSource.transaction(async () => {
+        seenInside = gate.contextEnabled;
+        await pause(5);
+      }),
+      dataSource.transaction(async () => pause(1)),
+      dataSource.transaction(async () => Promise.reject(new Error('rolled back'))).catch(() => undefined),
+    ]);
+    expect(seenInside).toBe(true);
+    expect(gate.contextEnabled).toBe(false);
+
+    // After being switched off, a new transaction still recognises its own plain and nested queries.
+    await dataSource.transaction(async () => {
+      await dataSource.query("INSERT INTO notes (text) VALUES ('second round')");
+      await dataSource.transaction(async (inner) => inner.query("INSERT INTO notes (text) VALUES ('second nested')"));
+    });
+    expect(gate.contextEnabled).toBe(false);
+    expect(await dataSource.query('SELECT text FROM notes ORDER BY text')).toEqual([{ text: 'second nested' }, { text: 'second round' }]);
   });
 });

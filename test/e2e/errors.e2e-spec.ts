@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectWpError } from '../support/http.js';
@@ -74,11 +75,19 @@ describe('error shapes and operational routes', () => {
   it('answers 500 checkout_internal_error with an error id and no internals', async () => {
     const service = t.app.get(TagsService);
     const spy = jest.spyOn(service, 'list').mockRejectedValueOnce(new Error('SELECT * FROM secret_table failed: password=hunter2'));
-    const res = await request(t.http).get(`${t.base}/tags`).set('Authorization', t.admin.auth);
+    const logged = jest.spyOn(Logger.prototype, 'error');
+    const res = await request(t.http).get(`${t.base}/tags`).set('Authorization', t.admin.auth).set('X-Request-Id', 'trace-unhandled-01');
     spy.mockRestore();
+    const errorLines = [...logged.mock.calls];
+    logged.mockRestore();
     expect(res.status).toBe(500);
     const body = expectWpError(res.body, 'checkout_internal_error', 500);
     expect(body.data.error_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The log line names the error id and the request id (service lines carry no request context).
+    expect(errorLines).toContainEqual([
+      expect.objectContaining({ error_id: body.data.error_id, request_id: 'trace-unhandled-01', method: 'GET', path: `${t.base}/tags` }),
+      'unhandled error',
+    ]);
     expect(JSON.stringify(res.body)).not.toMatch(/secret_table|hunter2|stack/);
   });
 

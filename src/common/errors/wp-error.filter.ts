@@ -39,14 +39,17 @@ export class WpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return { body: this.fromHttpException(exception) };
     }
+    // `request_id` (pino-http's id, also sent as X-Request-Id) ties the line to the request's own
+    // log line; service lines carry no request context (src/common/logging/request-logging.module.ts).
+    const requestId = (request as Request & { id?: unknown }).id;
     if (isDatabaseDown(exception)) {
-      this.logger.error({ err: exception }, 'database unavailable');
+      this.logger.error({ err: exception, request_id: requestId }, 'database unavailable');
       return { body: wpError('checkout_unavailable', 'The service is temporarily unavailable.', 503) };
     }
     const errorId = randomUUID();
     // The path only: a query string can carry credentials (the connect callback's secret_key, code).
     const path = request.originalUrl.split('?')[0];
-    this.logger.error({ err: exception, error_id: errorId, method: request.method, path }, 'unhandled error');
+    this.logger.error({ err: exception, error_id: errorId, request_id: requestId, method: request.method, path }, 'unhandled error');
     return { body: wpError('checkout_internal_error', 'An internal error occurred.', 500, { error_id: errorId }) };
   }
 

@@ -1,5 +1,4 @@
 export { installCors } from './cors.js';
 export { installBodyParsers, type RawBodyRequest } from './body-parsers.js';
-export { loggerOptions } from './logger-options.js';
 export { buildOpenApiDocument, installOpenApi, serializeOpenApiDocument } from './openapi.js';
 export { PAGING_HEADERS, PageQueryDto, setPagingHeaders } from './paging.js';

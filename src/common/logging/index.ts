@@ -1,0 +1,2 @@
+export { loggerOptions, REDACTED, redactHeaders } from './logger-options.js';
+export { RequestLoggingModule } from './request-logging.module.js';
