@@ -7,9 +7,9 @@
  * docs/benchmarks.md. Never part of `npm test`. Options: bench/README.md or `--help`.
  */
 import { type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadPlan, type LoadResult, runLoad, type Tool, wrkAvailable } from './load.js';
 import { cpuSecondsOf, machineCpuSeconds, memoryOf, sleep, startTarget, stopTarget, type Target } from './processes.js';
@@ -40,10 +40,12 @@ const HELP = `npm run bench -- [options]
                     no statement counting), so the RSS after the run is the service's own
   --env KEY=VALUE   extra environment for the service, repeatable, applied after the bench's own
                     (what-if experiments, e.g. --env LOG_LEVEL=warn; shown in the report)
-  --variant KEY=VALUE, --variant-node-arg FLAG
+  --variant KEY=VALUE, --variant-node-arg FLAG, --variant-build DIR
                     also start a second instance of the service with these overrides and measure
                     each scenario on it right after the default one (A/B in one run; rows marked
-                    [variant]; on MariaDB it gets its own <database>_variant)
+                    [variant]; on MariaDB it gets its own <database>_variant); --variant-build
+                    runs another checkout's built dist/ as the variant (e.g. main, to measure a
+                    branch against it in one run: the machine's load then hits both alike)
   --node-arg FLAG   extra node flag for the service, repeatable (e.g. --node-arg=--cpu-prof
                     --node-arg=--cpu-prof-dir=/tmp/prof for one whole-process profile, written at exit)`;
 
@@ -63,7 +65,8 @@ interface Options {
   memoryOnly: boolean;
   nodeArgs: string[];
   serviceEnv: Record<string, string>;
-  variant?: { env: Record<string, string>; nodeArgs: string[] };
+  /** `build`: another checkout's root whose `dist/` the variant runs (a branch against main, one run) */
+  variant?: { env: Record<string, string>; nodeArgs: string[]; build?: string };
 }
 
 function options(): Options {
@@ -86,6 +89,7 @@ function options(): Options {
       env: { type: 'string', multiple: true },
       variant: { type: 'string', multiple: true },
       'variant-node-arg': { type: 'string', multiple: true },
+      'variant-build': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -116,15 +120,25 @@ function options(): Options {
     settleS: number('settle', values.settle!, 0),
     logs: values.logs as 'file' | 'null',
     // profiled and what-if runs never replace the defaults' table
-    docs: !values['no-docs'] && values.profile === undefined && values.env === undefined && values['node-arg'] === undefined && values.variant === undefined && values['variant-node-arg'] === undefined,
+    docs: !values['no-docs'] && values.profile === undefined && values.env === undefined && values['node-arg'] === undefined && values.variant === undefined && values['variant-node-arg'] === undefined && values['variant-build'] === undefined,
     check: values.check!,
     profileDir: values.profile,
     memoryOnly: values['memory-only']!,
     nodeArgs: values['node-arg'] ?? [],
     serviceEnv: envPairs('env', values.env),
     variant:
-      values.variant || values['variant-node-arg'] ? { env: envPairs('variant', values.variant), nodeArgs: values['variant-node-arg'] ?? [] } : undefined,
+      values.variant || values['variant-node-arg'] || values['variant-build']
+        ? { env: envPairs('variant', values.variant), nodeArgs: values['variant-node-arg'] ?? [], build: variantBuild(values['variant-build']) }
+        : undefined,
   };
+}
+
+/** The root of another checkout with a built `dist/src/main.js`, resolved; undefined when not given. */
+function variantBuild(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  const root = resolve(dir);
+  if (!existsSync(join(root, 'dist', 'src', 'main.js'))) throw new Error(`--variant-build ${dir}: no dist/src/main.js there (run npm run build in it)`);
+  return root;
 }
 
 function envPairs(flag: string, pairs: string[] | undefined): Record<string, string> {
@@ -211,7 +225,7 @@ async function measure(opts: Options, target: Target, plan: () => LoadPlan, work
 }
 
 function variantLabel(opts: Options): string {
-  return [...(opts.variant?.nodeArgs.map((flag) => `node ${flag}`) ?? []), ...Object.entries(opts.variant?.env ?? {}).map(([k, v]) => `${k}=${v}`)].join(' ');
+  return [...(opts.variant?.build ? [`build ${opts.variant.build}`] : []), ...(opts.variant?.nodeArgs.map((flag) => `node ${flag}`) ?? []), ...Object.entries(opts.variant?.env ?? {}).map(([k, v]) => `${k}=${v}`)].join(' ');
 }
 
 function logRow(db: Db, run: number, row: Row): void {
@@ -251,11 +265,11 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       databaseUrl = process.env.DATABASE_URL && /^(mysql|mariadb):/.test(process.env.DATABASE_URL) ? process.env.DATABASE_URL : DEFAULT_MYSQL_URL;
       await recreateMysqlDatabase(databaseUrl);
     }
-    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string, bootProfile = true, withAgent = profiling) => {
+    const startService = (name: string, dataDir: string, url: string, nodeArgs: string[], env: Record<string, string>, log: string, bootProfile = true, withAgent = profiling, root = ROOT) => {
       mkdirSync(dataDir, { recursive: true });
       return startTarget({
         name,
-        args: [...nodeArgs, ...(withAgent ? ['--require', agentPath] : []), join(DIST, 'src', 'main.js')],
+        args: [...nodeArgs, ...(withAgent ? ['--require', agentPath] : []), join(root, 'dist', 'src', 'main.js')],
         env: {
           ...process.env,
           ...(withAgent && bootProfile && cpuProfiling ? { BENCH_PROFILE_BOOT: '1' } : {}),
@@ -279,7 +293,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
           LOG_LEVEL: 'info',
           ...env,
         },
-        cwd: ROOT,
+        cwd: root,
         readyPath: '/readyz',
         logFile: log,
         ipc: withAgent,
@@ -327,7 +341,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         await recreateMysqlDatabase(variantUrl);
       }
       const variantLog = opts.logs === 'file' ? join(runDir, 'variant.log') : '/dev/null';
-      variant = await startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant.nodeArgs, { ...opts.serviceEnv, ...opts.variant.env }, variantLog);
+      variant = await startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant.nodeArgs, { ...opts.serviceEnv, ...opts.variant.env }, variantLog, true, profiling, opts.variant.build);
       log(`${db}: variant ready in ${variant.readyMs.toFixed(0)} ms, RSS ${memoryOf(variant.child.pid!).rssMb.toFixed(0)} MB (${variantLabel(opts)})`);
       variantFixture = await prepareFixture(variant.port, variantUrl ? { kind: 'mysql', url: variantUrl } : { kind: 'sqlite', file: join(runDir, 'variant-data', 'checkout.sqlite') });
     }

@@ -71,8 +71,11 @@ function layerOf(owner: string): string {
   return owner;
 }
 
-/** Inclusive layers: code that returns before the next layer runs (so inclusive time means something). */
-const INCLUSIVE: Array<[string, RegExp]> = [
+/**
+ * Inclusive layers: code that returns before the next layer runs (so inclusive time means something).
+ * A third element, when given, must also match the function name.
+ */
+const INCLUSIVE: Array<[string, RegExp, RegExp?]> = [
   ['rate limit guard (canActivate and below)', /\/dist\/src\/common\/rate-limit\//],
   ['admin auth: authorization guard and identity (and below)', /\/dist\/src\/modules\/identity\//],
   ['payment reference guard (and below)', /\/dist\/src\/modules\/payments\/payment-reference/],
@@ -80,7 +83,8 @@ const INCLUSIVE: Array<[string, RegExp]> = [
   ['TypeORM (and the driver below it)', /node_modules\/typeorm\//],
   ['pino logging calls (serialise + write)', /node_modules\/(pino|sonic-boom)\//],
   ['node:crypto', /^node:internal\/crypto|^node:crypto/],
-  ['async_hooks (AsyncLocalStorage promise hooks)', /^node:internal\/async_hooks|^node:async_hooks/],
+  // The hooks only: AsyncResource.runInAsyncScope (on-finished, raw-body) wraps whole callbacks.
+  ['async_hooks (AsyncLocalStorage promise hooks)', /^node:internal\/async_hooks|^node:async_hooks/, /^(promise\w*Hook|_propagate|emitInit\w*|trackPromise|fastPromiseHook|destroyTracking)$/],
   ['socket writes (HTTP responses; on MariaDB also the DB protocol)', /^node:internal\/stream_base_commons/],
   ['module loading (require: resolve, read, compile, run the module body)', /^node:internal\/modules\//],
 ];
@@ -129,7 +133,7 @@ function analyseCpu(file: string, meta: Meta): string[] {
     const node = byId.get(id)!;
     const parentId = parent.get(id);
     const set = new Set(parentId !== undefined ? inclusiveFor(parentId) : []);
-    for (const [layer, pattern] of INCLUSIVE) if (pattern.test(node.callFrame.url)) set.add(layer);
+    for (const [layer, pattern, name] of INCLUSIVE) if (pattern.test(node.callFrame.url) && (!name || name.test(node.callFrame.functionName))) set.add(layer);
     inclusiveCache.set(id, set);
     return set;
   };
