@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils.js';
 import { readDatetime, runStatement, selectRows, sqliteDatetime, sqlValue } from './hot-sql.js';
@@ -23,6 +24,15 @@ describe('hot-sql values', () => {
     expect(readDatetime('2026-11-26T09:05:03.007Z')).toEqual(DATES[0]);
     expect(readDatetime(DATES[1])).toBe(DATES[1]);
     expect(() => readDatetime(42)).toThrow(TypeError);
+  });
+
+  it('reads SQLite’s text as UTC whatever the process time zone', () => {
+    // Jest's process.env is the sandbox's own, so the function runs in a node process of another zone.
+    const code = `const readDatetime = ${readDatetime.toString()};
+      process.stdout.write(JSON.stringify([new Date(2026, 10, 26).getTimezoneOffset(), readDatetime('2026-11-26 09:05:03.007').toISOString()]));`;
+    const [offset, read] = JSON.parse(execFileSync(process.execPath, ['-e', code], { env: { TZ: 'America/New_York' } }).toString()) as [number, string];
+    expect(offset).toBe(300);
+    expect(read).toBe('2026-11-26T09:05:03.007Z');
   });
 
   it('binds integers as SQLite INTEGER, booleans as 1/0, undefined as NULL', () => {
