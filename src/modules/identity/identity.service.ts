@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { isDuplicateKeyError } from '../../database/index.js';
+import { isDuplicateKeyError, readNullableDatetime, selectRows } from '../../database/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
 import { UnknownRoleError, UserExistsError, UserNotFoundError } from './identity.errors.js';
@@ -22,10 +22,24 @@ export interface ApplicationPasswordSummary {
   last_ip: string | null;
 }
 
+/** One row of the credential join: the password, its user, one of the role's capabilities (or null). */
+interface CredentialRow {
+  password_id: number;
+  password_hash: string;
+  last_used_at: Date | string | null;
+  last_ip: string | null;
+  user_id: number;
+  user_login: string;
+  role: string;
+  capability: string | null;
+}
+
 /** Users, roles and application passwords: the slice of the host platform the plugin relies on. */
 @Injectable()
 export class IdentityService {
   private readonly logger = new Logger(IdentityService.name);
+  /** The credential join of every admin request, a fixed text instead of the query builder (docs/benchmarks.md). */
+  private readonly credentialSql: string;
 
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
@@ -34,7 +48,14 @@ export class IdentityService {
     @InjectRepository(ApplicationPasswordEntity) private readonly passwords: Repository<ApplicationPasswordEntity>,
     private readonly crypto: CryptoService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
+    this.credentialSql =
+      'SELECT `p`.`id` AS `password_id`, `p`.`password_hash`, `p`.`last_used_at`, `p`.`last_ip`, `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`role`, `c`.`capability`' +
+      ` FROM ${table(passwords)} \`p\` INNER JOIN ${table(users)} \`u\` ON \`u\`.\`id\` = \`p\`.\`user_id\`` +
+      ` LEFT JOIN ${table(roleCapabilities)} \`c\` ON \`c\`.\`role\` = \`u\`.\`role\`` +
+      ' WHERE `u`.`user_login` = ? AND `p`.`password_hash` = ?';
+  }
 
   /**
    * Resolves Basic credentials to a user with capabilities, or null when they do not match.
@@ -46,24 +67,19 @@ export class IdentityService {
    */
   async authenticate(login: string, password: string, ip: string): Promise<AuthenticatedUser | null> {
     const hash = this.hashPassword(password);
-    const { entities, raw } = await this.passwords
-      .createQueryBuilder('password')
-      .innerJoin(UserEntity, 'user', 'user.id = password.userId')
-      .leftJoin(RoleCapabilityEntity, 'capability', 'capability.role = user.role')
-      .addSelect(['user.id', 'user.login', 'user.role', 'capability.capability'])
-      .where('user.login = :login', { login })
-      .andWhere('password.passwordHash = :hash', { hash })
-      .getRawAndEntities<{ password_id: number; user_id: number; user_user_login: string; user_role: string; capability_capability: string | null }>();
-    const stored = entities[0];
-    if (!stored || !this.crypto.safeEqual(stored.passwordHash, hash)) return null;
-    const rows = raw.filter((row) => Number(row.password_id) === stored.id);
+    const raw = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
+    // The first password row found, with its user's rows (one per capability), as TypeORM grouped them.
+    const first = raw[0];
+    if (!first || !this.crypto.safeEqual(first.password_hash, hash)) return null;
+    const passwordId = Number(first.password_id);
+    const rows = raw.filter((row) => Number(row.password_id) === passwordId);
     const user = rows[0];
-    if (!user) return null;
-    if (!stored.lastUsedAt || Date.now() - stored.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || stored.lastIp !== ip) {
-      await this.passwords.update({ id: stored.id }, { lastUsedAt: new Date(), lastIp: ip });
+    const lastUsedAt = readNullableDatetime(first.last_used_at);
+    if (!lastUsedAt || Date.now() - lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || first.last_ip !== ip) {
+      await this.passwords.update({ id: passwordId }, { lastUsedAt: new Date(), lastIp: ip });
     }
-    const capabilities = new Set(rows.flatMap((row) => (row.capability_capability === null ? [] : [row.capability_capability])));
-    return { id: Number(user.user_id), login: user.user_user_login, role: user.user_role, capabilities };
+    const capabilities = new Set(rows.flatMap((row) => (row.capability === null ? [] : [row.capability])));
+    return { id: Number(user.user_id), login: user.user_login, role: user.role, capabilities };
   }
 
   async capabilitiesOf(role: string): Promise<ReadonlySet<string>> {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { runStatement, selectRows } from '../../database/index.js';
 import { PaymentEntity } from './payment.entity.js';
+import { type PaymentRow, paymentInsertColumns, paymentInsertValues, paymentSelectList, toPaymentEntity } from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
 
 /** The columns a new payment row must be given; the rest default to empty. */
@@ -11,50 +13,62 @@ export type NewPaymentRow = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'm
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
 export class PaymentRepository {
+  /** The hot statements, fixed texts (docs/benchmarks.md, recommendation 3); the table name carries TABLE_PREFIX. */
+  private readonly sql: { byId: string; lockById: string; insert: string };
+
   constructor(
     @InjectRepository(PaymentEntity) private readonly payments: Repository<PaymentEntity>,
     private readonly transactions: PaymentTransactions,
-  ) {}
+  ) {
+    const table = `\`${payments.metadata.tableName}\``;
+    const byId = `SELECT ${paymentSelectList} FROM ${table} WHERE \`id\` = ? LIMIT 1`;
+    this.sql = {
+      byId,
+      // FOR UPDATE only where the driver has row locks; on SQLite the access gate serialises transactions.
+      lockById: this.transactions.locksRows ? `${byId} FOR UPDATE` : byId,
+      insert: `INSERT INTO ${table} (${paymentInsertColumns}) VALUES (${paymentInsertColumns.split(',').map(() => '?').join(', ')})`,
+    };
+  }
 
-  findById(id: number): Promise<PaymentEntity | null> {
-    return this.payments.findOne({ where: { id } });
+  async findById(id: number): Promise<PaymentEntity | null> {
+    const rows = await selectRows<PaymentRow>(this.payments.manager, this.sql.byId, [id]);
+    return rows.length ? toPaymentEntity(rows[0]) : null;
   }
 
   /** The row, locked until the transaction ends (FOR UPDATE where the driver has it). */
-  lockById(manager: EntityManager, id: number): Promise<PaymentEntity | null> {
-    const query = manager.getRepository(PaymentEntity).createQueryBuilder('payment').where('payment.id = :id', { id });
-    if (this.transactions.locksRows) query.setLock('pessimistic_write');
-    return query.getOne();
+  async lockById(manager: EntityManager, id: number): Promise<PaymentEntity | null> {
+    const rows = await selectRows<PaymentRow>(manager, this.sql.lockById, [id]);
+    return rows.length ? toPaymentEntity(rows[0]) : null;
   }
 
   /** Inserts a row; every optional column not given starts empty (null, `{}` custom fields, now). */
   async insert(manager: EntityManager, values: NewPaymentRow): Promise<PaymentEntity> {
-    const repository = manager.getRepository(PaymentEntity);
     const now = new Date();
-    return repository.save(
-      repository.create({
-        formId: null,
-        parentPaymentId: null,
-        applicationFeeAmount: null,
-        amountReceived: null,
-        setupAmount: null,
-        planIndex: null,
-        priceIndex: null,
-        emailAddress: null,
-        firstName: null,
-        lastName: null,
-        customFields: '{}',
-        providerPaymentRef: null,
-        providerCustomerRef: null,
-        providerSubscriptionRef: null,
-        providerCaptureRef: null,
-        subscriptionStatus: null,
-        clientIp: null,
-        createdAt: now,
-        updatedAt: now,
-        ...values,
-      }),
-    );
+    const row = Object.assign(new PaymentEntity(), {
+      formId: null,
+      parentPaymentId: null,
+      applicationFeeAmount: null,
+      amountReceived: null,
+      setupAmount: null,
+      planIndex: null,
+      priceIndex: null,
+      emailAddress: null,
+      firstName: null,
+      lastName: null,
+      customFields: '{}',
+      providerPaymentRef: null,
+      providerCustomerRef: null,
+      providerSubscriptionRef: null,
+      providerCaptureRef: null,
+      subscriptionStatus: null,
+      clientIp: null,
+      createdAt: now,
+      updatedAt: now,
+      ...values,
+    });
+    const { insertId } = await runStatement(manager, this.sql.insert, paymentInsertValues(row));
+    row.id = insertId;
+    return row;
   }
 
   save(manager: EntityManager, row: PaymentEntity): Promise<PaymentEntity> {
