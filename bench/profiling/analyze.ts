@@ -52,7 +52,7 @@ function bucketOf(frame: CallFrame): string | undefined {
 /** Layer of an owner bucket (a package, or `app <file>`): what a recommendation would target. */
 const LAYERS: Array<[string, RegExp]> = [
   ['request logging (pino-http, pino, nestjs-pino)', /^(pino|pino-http|nestjs-pino|sonic-boom|pino-std-serializers|fast-redact|@pinojs\/.*|thread-stream|app common\/logging\/.*)$/],
-  ['body parsing (body-parser, raw-body, content-type, qs; app body-parsers)', /^(body-parser|raw-body|qs|iconv-lite|type-is|content-type|media-typer|bytes|app common\/http\/body-parsers.*)$/],
+  ['body parsing (body-parser, raw-body, content-type, qs; app body-parsers, json-body)', /^(body-parser|raw-body|qs|iconv-lite|type-is|content-type|media-typer|bytes|app common\/http\/(body-parsers|json-body).*)$/],
   ['express + router', /^(express|router|finalhandler|send|on-finished|path-to-regexp|parseurl|encodeurl|etag|fresh|depd|vary|proxy-addr|forwarded|ipaddr\.js|accepts|negotiator|mime-types|statuses|cookie|http-errors|setprototypeof)$/],
   ['Nest pipeline (@nestjs/core, common, platform-express, rxjs)', /^(@nestjs\/core|@nestjs\/common|@nestjs\/platform-express|rxjs|reflect-metadata|tslib|iterare)$/],
   ['rate limit guard (app common/rate-limit, @nestjs/throttler)', /^(@nestjs\/throttler|app common\/rate-limit\/.*)$/],

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { wpError } from '../errors/index.js';
+import { readCommonJsonBody } from './json-body.js';
 
 export type RawBodyRequest = Request & { rawBody?: Buffer };
 
@@ -13,16 +14,23 @@ export type RawBodyRequest = Request & { rawBody?: Buffer };
  * transforms the body), Nest's ValidationPipe would silently drop them, and the form and query
  * parsers (qs) silently drop `__proto__` but keep the others. Webhook routes are exempt (below).
  */
-export function installBodyParsers(app: INestApplication, options: { webhookPathPrefix: string; limit: number; webhookLimit: number }): void {
+export function installBodyParsers(
+  app: INestApplication,
+  options: { webhookPathPrefix: string; limit: number; webhookLimit: number; /** For the differential test only. */ commonJsonReader?: boolean },
+): void {
+  const commonJsonReader = options.commonJsonReader ?? true;
   const keepRaw = (req: Request, _res: Response, buffer: Buffer) => {
     (req as RawBodyRequest).rawBody = buffer;
   };
-  const parsersFor = (limit: number): RequestHandler[] => [
-    express.json({ limit, verify: keepRaw, type: ['application/json', 'application/*+json'] }),
+  // The raw bytes are kept where something reads them: signed webhook bodies, and form-encoded
+  // bodies (reservedFormKey). A JSON body elsewhere is only parsed: keeping its bytes made
+  // body-parser read a Buffer, then decode it whole, and added a property to every request.
+  const parsersFor = (limit: number, keepJsonRaw: boolean): RequestHandler[] => [
+    express.json({ limit, type: ['application/json', 'application/*+json'], ...(keepJsonRaw ? { verify: keepRaw } : {}) }),
     express.urlencoded({ limit, verify: keepRaw, extended: true, parameterLimit: 200 }),
   ];
-  const general = parsersFor(options.limit);
-  const webhookParsers = parsersFor(options.webhookLimit);
+  const general = parsersFor(options.limit, false);
+  const webhookParsers = parsersFor(options.webhookLimit, true);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const webhook = req.path.startsWith(options.webhookPathPrefix);
@@ -31,7 +39,7 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
     const bodiless = !hasBody(req);
     if (bodiless && !('body' in req)) (req as { body?: unknown }).body = undefined; // as the parsers leave it
     const chain = bodiless ? NO_PARSERS : webhook ? webhookParsers : general;
-    runChain(chain, req, res, (error?: unknown) => {
+    const parsed = (error?: unknown) => {
       if (error) return sendParseError(res, error);
       if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
         return res.status(400).json(wpError('rest_invalid_json', 'The request body must be a JSON object.', 400));
@@ -50,7 +58,9 @@ export function installBodyParsers(app: INestApplication, options: { webhookPath
           .json(wpError('rest_invalid_param', `Invalid parameter(s): ${reserved}`, 400, { params: { [reserved]: `${reserved} is not an allowed field name` } }));
       }
       next();
-    });
+    };
+    // The common JSON body of a public route skips body-parser (json-body.ts); everything else goes through it.
+    if (bodiless || webhook || !commonJsonReader || !readCommonJsonBody(req, options.limit, parsed)) runChain(chain, req, res, parsed);
   });
 }
 
@@ -76,15 +86,16 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 
  * `"__proto__"` as an own key, so it is seen here).
  */
 function inspectBody(value: unknown, max: number): { tooDeep: boolean; reservedKey?: string } {
-  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
+  if (typeof value !== 'object' || value === null) return { tooDeep: false };
+  // Only objects and arrays are stacked (a scalar has nothing below it), and a path is built only for them.
+  const stack: Array<[object, number, string]> = [[value, 1, '']];
   while (stack.length > 0) {
     const [current, depth, path] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
     if (depth > max) return { tooDeep: true };
     for (const key of Object.keys(current)) {
-      const childPath = path ? `${path}.${key}` : key;
-      if (RESERVED_KEYS.has(key)) return { tooDeep: false, reservedKey: childPath };
-      stack.push([(current as Record<string, unknown>)[key], depth + 1, childPath]);
+      if (RESERVED_KEYS.has(key)) return { tooDeep: false, reservedKey: path ? `${path}.${key}` : key };
+      const child = (current as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1, path ? `${path}.${key}` : key]);
     }
   }
   return { tooDeep: false };

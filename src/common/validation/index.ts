@@ -3,3 +3,4 @@ export { declaredFields, pickDeclaredFields } from './declared-fields.js';
 export { ToBoolean, ToInteger, Trim } from './transforms.js';
 export { PositiveIntPipe } from './positive-int.pipe.js';
 export { IsOmittable } from './omittable.js';
+export { acceptValid, FastAccept } from './fast-accept.js';

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { DomainError } from '../errors/index.js';
 import { declaredFields } from './declared-fields.js';
+import { acceptValid } from './fast-accept.js';
 import { cacheValidationMetadataLookups } from './metadata-cache.js';
 
 /** At most this many fields are named in `data.params`; `data.more_params` counts the rest. */
@@ -13,9 +14,9 @@ export const MAX_REPORTED_PARAMS = 10;
  * them, plus `data.more_params` with the count of the others, so a body of thousands of junk keys
  * gets a short answer.
  */
-export function createValidationPipe(): ValidationPipe {
+export function createValidationPipe(options: { fastAccept?: boolean } = {}): ValidationPipe {
   cacheValidationMetadataLookups();
-  return new CheckoutValidationPipe({
+  return new CheckoutValidationPipe(options.fastAccept ?? true, {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -34,6 +35,13 @@ export function createValidationPipe(): ValidationPipe {
  * validated, and their problems are reported after the unknown ones, as before.
  */
 class CheckoutValidationPipe extends ValidationPipe {
+  constructor(
+    private readonly fastAccept: boolean,
+    options: ConstructorParameters<typeof ValidationPipe>[0],
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (!metatype || !isPlainObject(value) || !this.toValidate(metadata)) return super.transform(value, metadata);
@@ -46,7 +54,10 @@ class CheckoutValidationPipe extends ValidationPipe {
       if (fields.has(key)) known[key] = value[key];
       else report.add(key, `property ${key} should not exist`, false);
     }
-    if (report.total === 0) return super.transform(value, metadata);
+    if (report.total === 0) {
+      // A valid body of a @FastAccept() DTO skips the libraries; anything else goes through them.
+      return (this.fastAccept ? acceptValid(metatype as new () => object, value) : undefined) ?? super.transform(value, metadata);
+    }
     try {
       await super.transform(known, metadata);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ToInteger } from '../../common/validation/index.js';
+import { FastAccept, ToInteger } from '../../common/validation/index.js';
 import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 import { MAX_TOKEN_LENGTH } from './payment-tokens.js';
 
@@ -8,6 +8,7 @@ import { MAX_TOKEN_LENGTH } from './payment-tokens.js';
  * The signed payment reference every public payment route takes (decisions §12). Route DTOs
  * extend it with their own fields; the PaymentReferenceGuard checks it before the handler runs.
  */
+@FastAccept()
 export class PaymentReferenceDto extends CheckoutChoiceDto {
   /** Id of the payment record, from payment/sync-details */
   @ToInteger()

@@ -1,12 +1,9 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import type { Request } from 'express';
 import { ROUTE_AUTH, type RouteAuth } from '../../common/auth/index.js';
-import { pickDeclaredFields, validationFailure } from '../../common/validation/index.js';
 import type { CheckoutGateway } from '../gateways/index.js';
-import { PaymentReferenceDto } from './payment-reference.dto.js';
+import { readPaymentReference } from './payment-reference.reader.js';
 import type { PaymentRecord } from './payment-record.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 
@@ -47,13 +44,7 @@ export class PaymentReferenceGuard implements CanActivate {
     if (auth?.kind !== 'payment_reference') return true;
 
     const request = context.switchToHttp().getRequest<VerifiedRequest>();
-    const body: unknown = request.body;
-    const plain = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-    // Only the reference fields are copied: the route's other (or junk) fields cost nothing here.
-    const reference = plainToInstance(PaymentReferenceDto, pickDeclaredFields(PaymentReferenceDto, plain));
-    // Only the reference fields here; the route's own DTO (with unknown-field refusal) follows in the pipe.
-    const errors = await validate(reference, { stopAtFirstError: true, forbidUnknownValues: false, validationError: { target: false, value: true } });
-    if (errors.length > 0) throw validationFailure(errors);
+    const reference = await readPaymentReference(request.body);
 
     const gateway = this.reflector.getAllAndOverride<CheckoutGateway | undefined>(ROUTE_GATEWAY, targets);
     request[VERIFIED] = await this.references.verify(reference, { gateway });

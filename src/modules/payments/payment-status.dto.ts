@@ -1,11 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
+import { FastAccept } from '../../common/validation/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { PaymentReferenceDto } from './payment-reference.dto.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 
 /** POST /payment/status: the signed reference only. */
+@FastAccept()
 export class PaymentStatusRequestDto extends PaymentReferenceDto {}
 
 /** The local outcome of a payment attempt (no provider is asked). */

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
+import { FastAccept, IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { CUSTOM_FIELDS_LIMITS, IsCustomFields } from './custom-fields.js';
 import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
@@ -11,6 +11,7 @@ import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
  * Creates (no `payment_id`) or updates a partial payment record. The amount is computed on the
  * server from the form's plan/price; `amount` is read only for a customer-entered price.
  */
+@FastAccept()
 export class SyncDetailsDto extends CheckoutChoiceDto {
   /** Record to update; omit to create a new one */
   @ValidateIf((body: SyncDetailsDto) => body.payment_id !== undefined || body.payment_secret !== undefined)
