@@ -129,3 +129,37 @@ export function machineCpuSeconds(): { busy: number; total: number } {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+export interface IdleRss {
+  /** RSS when the watch ended, MiB */
+  rssMb: number;
+  /** seconds from the start of the watch to the last change of more than 1 MiB */
+  settledAfterS: number;
+  /** whether the watch saw RSS fall by a tenth or more (V8's memory reducer ran) */
+  released: boolean;
+}
+
+/**
+ * RSS of an idle process until it stops falling. V8 does not return the young generation and the
+ * old space's garbage right after a burst of allocation (a boot, a load): its memory reducer does,
+ * with memory-reducing GCs that start `--gc-memory-reducer-start-delay-ms` (8 s) after the last
+ * mark-compact once the allocation rate is low; seen here 15–25 s after ready. The watch ends once
+ * RSS has fallen by a tenth and held for `holdS`, or after `maxS`.
+ */
+export async function watchIdleRss(pid: number, maxS: number, holdS = 4): Promise<IdleRss> {
+  const start = memoryOf(pid).rssMb;
+  let last = start;
+  let lastChange = 0;
+  const started = Date.now();
+  for (;;) {
+    const elapsed = (Date.now() - started) / 1000;
+    const rss = memoryOf(pid).rssMb;
+    if (Math.abs(rss - last) > 1) {
+      last = rss;
+      lastChange = elapsed;
+    }
+    const released = last <= start * 0.9;
+    if ((released && elapsed - lastChange >= holdS) || elapsed >= maxS) return { rssMb: rss, settledAfterS: lastChange, released };
+    await sleep(500);
+  }
+}

@@ -12,7 +12,7 @@ import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadPlan, type LoadResult, runLoad, type Tool, wrkAvailable } from './load.js';
-import { cpuSecondsOf, machineCpuSeconds, memoryOf, sleep, startTarget, stopTarget, type Target } from './processes.js';
+import { cpuSecondsOf, machineCpuSeconds, memoryOf, sleep, startTarget, stopTarget, type Target, watchIdleRss } from './processes.js';
 import { type BenchReport, type Check, type Db, evaluate, printReport, type Row, type RunResult, type Targets, writeDocs } from './report.js';
 import { ADMIN_PASSWORD, type Fixture, prepareFixture, probe, type Scenario, SCENARIOS } from './scenarios.js';
 
@@ -28,7 +28,9 @@ const HELP = `npm run bench -- [options]
   --db DB           sqlite | mysql | both (default sqlite; mysql uses DATABASE_URL or ${DEFAULT_MYSQL_URL})
   --runs N          consecutive runs against the same service process; checks RSS does not grow (default 1)
   --tool T          wrk | autocannon (default wrk when it is on PATH, else autocannon)
-  --settle S        seconds idle after ready before the idle RSS is read (default 3)
+  --settle S        seconds idle after ready before the first idle RSS reading (default 3)
+  --idle-watch S    then watch the idle RSS for up to S seconds until V8's memory reducer has run
+                    and RSS holds (default 40; 0 = no watch); the idle target is judged on it
   --logs WHERE      file | null: where the service's info logs go (default file, in the run's temp dir)
   --no-docs         do not write docs/benchmarks.md (never written with --profile, --env, --node-arg or --variant)
   --check           exit 1 when a target of bench/targets.json is missed (otherwise always 0)
@@ -58,6 +60,7 @@ interface Options {
   runs: number;
   tool: Tool;
   settleS: number;
+  idleWatchS: number;
   logs: 'file' | 'null';
   docs: boolean;
   check: boolean;
@@ -80,6 +83,7 @@ function options(): Options {
       runs: { type: 'string', default: '1' },
       tool: { type: 'string' },
       settle: { type: 'string', default: '3' },
+      'idle-watch': { type: 'string', default: '40' },
       logs: { type: 'string', default: 'file' },
       'no-docs': { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
@@ -118,6 +122,7 @@ function options(): Options {
     runs: number('runs', values.runs!, 1),
     tool: (values.tool as Tool | undefined) ?? (wrkAvailable() ? 'wrk' : 'autocannon'),
     settleS: number('settle', values.settle!, 0),
+    idleWatchS: number('idle-watch', values['idle-watch']!, 0),
     logs: values.logs as 'file' | 'null',
     // profiled and what-if runs never replace the defaults' table
     docs: !values['no-docs'] && values.profile === undefined && values.env === undefined && values['node-arg'] === undefined && values.variant === undefined && values['variant-node-arg'] === undefined && values['variant-build'] === undefined,
@@ -325,8 +330,10 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     }
     await sleep(opts.settleS * 1000);
     const rssSettled = memoryOf(pid).rssMb;
-    const bareIdleRss = { node: memoryOf(bareNode.child.pid!).rssMb, nest: memoryOf(bareNest.child.pid!).rssMb };
     log(`${db}: ready in ${service.readyMs.toFixed(0)} ms; RSS ${rssAtReady.toFixed(0)} MB at ready, ${rssSettled.toFixed(0)} MB after ${opts.settleS} s idle`);
+    const idle = opts.idleWatchS > 0 ? await watchIdleRss(pid, opts.idleWatchS) : undefined;
+    if (idle) log(`${db}: idle RSS ${idle.rssMb.toFixed(0)} MB ${idle.released ? `(memory reducer ran; held from ${(opts.settleS + idle.settledAfterS).toFixed(0)} s after ready)` : `(no release within ${opts.idleWatchS} s)`}`);
+    const bareIdleRss = { node: memoryOf(bareNode.child.pid!).rssMb, nest: memoryOf(bareNest.child.pid!).rssMb };
     if (agent) {
       await agent.send('memory', { file: profileFile('idle-memory.json') });
     }
@@ -402,13 +409,18 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const nestAfter = await baseline('bare-nest', 'bare Nest GET /healthz (after)', bareNest);
       rows.push(nestAfter);
       const rssAfterMb = memoryOf(pid).rssMb;
-      log(`${db} run ${run}: service RSS after the run ${rssAfterMb.toFixed(0)} MB`);
-      runs.push({ rows, bareNest: { before: nestBefore.load.rps, after: nestAfter.load.rps }, rssAfterMb, loadSeconds });
+      const variantRssAfterMb = variant ? memoryOf(variant.child.pid!).rssMb : undefined;
+      log(`${db} run ${run}: service RSS after the run ${rssAfterMb.toFixed(0)} MB${variantRssAfterMb === undefined ? '' : `, variant ${variantRssAfterMb.toFixed(0)} MB`}`);
+      runs.push({ rows, bareNest: { before: nestBefore.load.rps, after: nestAfter.load.rps }, rssAfterMb, ...(variantRssAfterMb === undefined ? {} : { variantRssAfterMb }), loadSeconds });
     }
     if (agent) {
       await agent.send('memory', { file: profileFile('after-memory.json') });
       await agent.send('heap', { file: profileFile('after.heapsnapshot') });
     }
+    // What the service keeps once the load is over (informational; the target reads RSS right
+    // after the run). Not after a heap snapshot: V8 then tracks object moves for good.
+    const afterLoadIdle = opts.idleWatchS > 0 && !agent ? await watchIdleRss(pid, opts.idleWatchS) : undefined;
+    if (afterLoadIdle) log(`${db}: RSS ${afterLoadIdle.rssMb.toFixed(0)} MB once idle after the last run${afterLoadIdle.released ? '' : ` (no release within ${opts.idleWatchS} s)`}`);
     return {
       db,
       tool: opts.tool,
@@ -420,8 +432,15 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version} (${hostname()})`,
       loadAverage: { start: loadStart, end: loadavg() },
       readyMs: { service: service.readyMs, firstBoot: firstBoot.readyMs, bareNode: bareNode.readyMs, bareNest: bareNest.readyMs },
-      idleRssMb: { atReady: rssAtReady, settled: rssSettled, bareNode: bareIdleRss.node, bareNest: bareIdleRss.nest },
+      idleRssMb: {
+        atReady: rssAtReady,
+        settled: rssSettled,
+        ...(idle ? { watched: { rssMb: idle.rssMb, afterReadyS: opts.settleS + idle.settledAfterS, released: idle.released, watchS: opts.idleWatchS } } : {}),
+        bareNode: bareIdleRss.node,
+        bareNest: bareIdleRss.nest,
+      },
       settleS: opts.settleS,
+      ...(afterLoadIdle ? { rssIdleAfterLoadMb: afterLoadIdle.rssMb } : {}),
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
       runs,
       profiled: profiling,

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { createApp, restPrefix } from './bootstrap.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   let config;
   try {
     config = loadConfig();
