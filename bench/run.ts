@@ -247,6 +247,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
   const baselineEnv = { PATH: process.env.PATH, NODE_ENV: process.env.NODE_ENV };
   let bareNode: Target | undefined;
   let bareNest: Target | undefined;
+  let bareNestLogged: Target | undefined;
   let service: Target | undefined;
   let variant: Target | undefined;
   try {
@@ -263,6 +264,17 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       readyPath: '/healthz',
       logFile: join(runDir, 'bare-nest.log'),
       ipc: profiling,
+    });
+
+    // The floor of a logged route: bare Nest plus the service's request log, its lines sent where
+    // the service's go (a file in the run's directory, or /dev/null with --logs null).
+    bareNestLogged = await startTarget({
+      name: 'bare nest + request log',
+      args: [join(DIST, 'bench', 'baselines', 'bare-nest-logged.js')],
+      env: { ...baselineEnv, LOG_LEVEL: 'info' },
+      cwd: ROOT,
+      readyPath: '/healthz',
+      logFile: opts.logs === 'file' ? join(runDir, 'bare-nest-logged.log') : '/dev/null',
     });
 
     let databaseUrl = '';
@@ -371,6 +383,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       rows.push(await baseline('bare-node', 'bare Node http GET /healthz', bareNode));
       const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest, cpuProfiling ? 'bare-nest' : undefined);
       rows.push(nestBefore);
+      rows.push(await baseline('bare-nest-logged', 'bare Nest + request log GET /healthz', bareNestLogged));
       let loadSeconds = 0;
       for (const scenario of opts.scenarios) {
         await probe(scenario, service.port, fixture);
@@ -447,7 +460,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       overrides: [...opts.nodeArgs.map((flag) => `node ${flag}`), ...Object.entries(opts.serviceEnv).map(([k, v]) => `${k}=${v}`)],
     };
   } finally {
-    await Promise.all([stopTarget(service), stopTarget(variant), stopTarget(bareNest), stopTarget(bareNode)]);
+    await Promise.all([stopTarget(service), stopTarget(variant), stopTarget(bareNest), stopTarget(bareNestLogged), stopTarget(bareNode)]);
   }
 }
 

@@ -1,0 +1,35 @@
+/**
+ * Baseline 3 of `npm run bench`: the bare NestJS app of baseline 2 plus the one thing issue 13
+ * keeps on every request, the service's request log: the same pino-http middleware with the
+ * service's own options (`loggerOptions`, at `LOG_LEVEL`, default info), one JSON line per request
+ * to stdout, which the bench sends where it sends the service's. No guards, pipes, filters or
+ * database. Its ratio to bare Nest is the ceiling any logged route can reach on Express here.
+ */
+import 'reflect-metadata';
+import { Controller, Get, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { pinoHttp } from 'pino-http';
+import { loggerOptions } from '../../src/common/logging/index.js';
+
+@Controller()
+class HealthController {
+  @Get('healthz')
+  health(): { status: string } {
+    return { status: 'ok' };
+  }
+}
+
+@Module({ controllers: [HealthController] })
+class LoggedModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    const options = loggerOptions({ logLevel: process.env.LOG_LEVEL ?? 'info' }).pinoHttp;
+    consumer.apply(pinoHttp(options as Parameters<typeof pinoHttp>[0])).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(LoggedModule, { logger: ['error', 'warn'] });
+  await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+}
+
+void main();
