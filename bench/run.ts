@@ -424,16 +424,24 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const rssAfterMb = memoryOf(pid).rssMb;
       const variantRssAfterMb = variant ? memoryOf(variant.child.pid!).rssMb : undefined;
       log(`${db} run ${run}: service RSS after the run ${rssAfterMb.toFixed(0)} MB${variantRssAfterMb === undefined ? '' : `, variant ${variantRssAfterMb.toFixed(0)} MB`}`);
-      runs.push({ rows, bareNest: { before: nestBefore.load.rps, after: nestAfter.load.rps }, rssAfterMb, ...(variantRssAfterMb === undefined ? {} : { variantRssAfterMb }), loadSeconds });
+      // What the service keeps once the load is over: RSS right after a run lands anywhere in V8's
+      // collection cycle (live heap plus up to half of it in garbage), so growth between runs is
+      // judged on this reading. Not when profiling: the snapshots' object tracking grows memory.
+      const idleAfter = opts.idleWatchS > 0 && !agent ? await watchIdleRss(pid, opts.idleWatchS) : undefined;
+      if (idleAfter) log(`${db} run ${run}: RSS ${idleAfter.rssMb.toFixed(0)} MB once idle after the run${idleAfter.released ? '' : ` (no release within ${opts.idleWatchS} s)`}`);
+      runs.push({
+        rows,
+        bareNest: { before: nestBefore.load.rps, after: nestAfter.load.rps },
+        rssAfterMb,
+        ...(idleAfter ? { rssIdleAfterMb: idleAfter.rssMb } : {}),
+        ...(variantRssAfterMb === undefined ? {} : { variantRssAfterMb }),
+        loadSeconds,
+      });
     }
     if (agent) {
       await agent.send('memory', { file: profileFile('after-memory.json') });
       await agent.send('heap', { file: profileFile('after.heapsnapshot') });
     }
-    // What the service keeps once the load is over (informational; the target reads RSS right
-    // after the run). Not after a heap snapshot: V8 then tracks object moves for good.
-    const afterLoadIdle = opts.idleWatchS > 0 && !agent ? await watchIdleRss(pid, opts.idleWatchS) : undefined;
-    if (afterLoadIdle) log(`${db}: RSS ${afterLoadIdle.rssMb.toFixed(0)} MB once idle after the last run${afterLoadIdle.released ? '' : ` (no release within ${opts.idleWatchS} s)`}`);
     return {
       db,
       tool: opts.tool,
@@ -453,7 +461,6 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         bareNest: bareIdleRss.nest,
       },
       settleS: opts.settleS,
-      ...(afterLoadIdle ? { rssIdleAfterLoadMb: afterLoadIdle.rssMb } : {}),
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
       runs,
       profiled: profiling,
