@@ -98,6 +98,27 @@ export interface Memory {
   peakMb: number;
 }
 
+/**
+ * Resident memory by kind, MiB, from /proc/PID/smaps: `brk` is the malloc heap (`[heap]`: native
+ * allocations of Node, SQLite, the addons), `anon` the anonymous mappings (V8's heap pages and
+ * large mallocs), `file` everything mapped from files (the node binary, libraries, addons).
+ */
+export function residentByKind(pid: number): { brk: number; anon: number; file: number } {
+  const out = { brk: 0, anon: 0, file: 0 };
+  let kind: keyof typeof out = 'anon';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      const name = header[1];
+      kind = name === '[heap]' ? 'brk' : name.startsWith('/') ? 'file' : 'anon';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[kind] += Number(rss[1]) / 1024;
+  }
+  return out;
+}
+
 export function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);

@@ -12,7 +12,7 @@ import { cpus, hostname, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadPlan, type LoadResult, runLoad, type Tool, wrkAvailable } from './load.js';
-import { cpuSecondsOf, machineCpuSeconds, memoryOf, sleep, startTarget, stopTarget, type Target, watchIdleRss } from './processes.js';
+import { cpuSecondsOf, machineCpuSeconds, memoryOf, residentByKind, sleep, startTarget, stopTarget, type Target, watchIdleRss } from './processes.js';
 import { type BenchReport, type Check, type Db, evaluate, printReport, type Row, type RunResult, type Targets, writeDocs } from './report.js';
 import { ADMIN_PASSWORD, type Fixture, prepareFixture, probe, type Scenario, SCENARIOS } from './scenarios.js';
 
@@ -422,13 +422,21 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const nestAfter = await baseline('bare-nest', 'bare Nest GET /healthz (after)', bareNest);
       rows.push(nestAfter);
       const rssAfterMb = memoryOf(pid).rssMb;
+      // --memory-only: a snapshot after every run, so that consecutive runs can be compared
+      // (bench/profiling/heap-diff.js) when RSS grows between them.
+      if (agent && opts.memoryOnly && run < opts.runs) await agent.send('heap', { file: profileFile(`run${run}-after.heapsnapshot`) });
       const variantRssAfterMb = variant ? memoryOf(variant.child.pid!).rssMb : undefined;
       log(`${db} run ${run}: service RSS after the run ${rssAfterMb.toFixed(0)} MB${variantRssAfterMb === undefined ? '' : `, variant ${variantRssAfterMb.toFixed(0)} MB`}`);
       // What the service keeps once the load is over: RSS right after a run lands anywhere in V8's
       // collection cycle (live heap plus up to half of it in garbage), so growth between runs is
       // judged on this reading. Not when profiling: the snapshots' object tracking grows memory.
       const idleAfter = opts.idleWatchS > 0 && !agent ? await watchIdleRss(pid, opts.idleWatchS) : undefined;
-      if (idleAfter) log(`${db} run ${run}: RSS ${idleAfter.rssMb.toFixed(0)} MB once idle after the run${idleAfter.released ? '' : ` (no release within ${opts.idleWatchS} s)`}`);
+      if (idleAfter) {
+        const kinds = residentByKind(pid);
+        log(
+          `${db} run ${run}: RSS ${idleAfter.rssMb.toFixed(0)} MB once idle after the run${idleAfter.released ? '' : ` (no release within ${opts.idleWatchS} s)`}: malloc heap ${kinds.brk.toFixed(1)} MB, anonymous (V8 heap, large mallocs) ${kinds.anon.toFixed(1)} MB, files ${kinds.file.toFixed(1)} MB`,
+        );
+      }
       runs.push({
         rows,
         bareNest: { before: nestBefore.load.rps, after: nestAfter.load.rps },
