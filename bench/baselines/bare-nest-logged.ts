@@ -6,18 +6,11 @@
  * database. Its ratio to bare Nest is the ceiling any logged route can reach on Express here.
  */
 import 'reflect-metadata';
-import { Controller, Get, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { HealthController } from './health.controller.js';
 import { pinoHttp } from 'pino-http';
 import { loggerOptions } from '../../src/common/logging/index.js';
-
-@Controller()
-class HealthController {
-  @Get('healthz')
-  health(): { status: string } {
-    return { status: 'ok' };
-  }
-}
 
 @Module({ controllers: [HealthController] })
 class LoggedModule implements NestModule {

@@ -4,16 +4,9 @@
  * Every ratio in the report is taken against this route, measured in the same run.
  */
 import 'reflect-metadata';
-import { Controller, Get, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-
-@Controller()
-class HealthController {
-  @Get('healthz')
-  health(): { status: string } {
-    return { status: 'ok' };
-  }
-}
+import { HealthController } from './health.controller.js';
 
 @Module({ controllers: [HealthController] })
 class BareModule {}

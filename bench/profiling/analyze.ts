@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tallyHeap } from './heap-snapshot.js';
 
 interface CallFrame {
   functionName: string;
@@ -194,39 +195,8 @@ function shortUrl(url: string): string {
     .replace(/.*\/dist\/src\//, 'src/');
 }
 
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-  nodes: number[];
-  strings: string[];
-}
-
 function analyseHeap(file: string): string[] {
-  const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
-  const fields = snap.snapshot.meta.node_fields;
-  const types = snap.snapshot.meta.node_types[0];
-  const width = fields.length;
-  const typeAt = fields.indexOf('type');
-  const nameAt = fields.indexOf('name');
-  const sizeAt = fields.indexOf('self_size');
-  const byType = new Map<string, number>();
-  const byName = new Map<string, { size: number; count: number }>();
-  let total = 0;
-  for (let i = 0; i < snap.nodes.length; i += width) {
-    const type = types[snap.nodes[i + typeAt]];
-    const size = snap.nodes[i + sizeAt];
-    total += size;
-    byType.set(type, (byType.get(type) ?? 0) + size);
-    let name = snap.strings[snap.nodes[i + nameAt]];
-    if (type === 'string' || type === 'concatenated string' || type === 'sliced string') name = '(strings)';
-    else if (type === 'code') name = `(code) ${name.startsWith('(') ? name.replace(/ .*/, '') : 'compiled'}`;
-    else if (type === 'closure') name = '(closures)';
-    else if (type === 'array') name = `(array) ${name}`;
-    else if (type === 'hidden' || type === 'object shape') name = `(${type}) ${name.slice(0, 40)}`;
-    const entry = byName.get(name) ?? { size: 0, count: 0 };
-    entry.size += size;
-    entry.count += 1;
-    byName.set(name, entry);
-  }
+  const { total, byType, byName } = tallyHeap(file);
   const mb = (n: number) => (n / 2 ** 20).toFixed(1);
   const out = [`Heap snapshot: ${mb(total)} MB of live objects (self sizes).`, '', '| node type | MB |', '|---|--:|'];
   for (const [type, size] of [...byType].sort((a, b) => b[1] - a[1]).slice(0, 10)) out.push(`| ${type} | ${mb(size)} |`);
