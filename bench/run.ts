@@ -422,8 +422,8 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const nestAfter = await baseline('bare-nest', 'bare Nest GET /healthz (after)', bareNest);
       rows.push(nestAfter);
       const rssAfterMb = memoryOf(pid).rssMb;
-      // --memory-only: a snapshot after every run, so that consecutive runs can be compared
-      // (bench/profiling/heap-diff.js) when RSS grows between them.
+      // --memory-only: a snapshot after every run but the last (which gets after.heapsnapshot
+      // below), so that consecutive runs can be compared (bench/profiling/heap-diff.js).
       if (agent && opts.memoryOnly && run < opts.runs) await agent.send('heap', { file: profileFile(`run${run}-after.heapsnapshot`) });
       const variantRssAfterMb = variant ? memoryOf(variant.child.pid!).rssMb : undefined;
       log(`${db} run ${run}: service RSS after the run ${rssAfterMb.toFixed(0)} MB${variantRssAfterMb === undefined ? '' : `, variant ${variantRssAfterMb.toFixed(0)} MB`}`);
