@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { installBodyParsers, installCors, installOpenApi } from './common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
+import { ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
 import { HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
@@ -32,6 +33,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
       ...HOSTED_PAGE_ROUTES,
+      ...ADMIN_CONSOLE_ROUTES,
     ],
   });
   installOpenApi(app);
