@@ -192,7 +192,7 @@ describe('GatewayBClient (against the fake gateway B)', () => {
 
       expect(await failure(c.getOrder('0NOSUCHORDER0000'))).toMatchObject({ status: 404, errorName: 'RESOURCE_NOT_FOUND', issues: [{ issue: 'INVALID_RESOURCE_ID', field: 'order_id', location: 'path' }] });
       const decimals = await failure(c.createOrder({ amount: { currency_code: 'JPY', value: '1000.00' }, customId: 'p', requestId: 'jpy-decimals' }));
-      expect(decimals).toMatchObject({ status: 422, issues: [{ issue: 'DECIMALS_NOT_SUPPORTED', field: '/purchase_units/0/amount/value' }] });
+      expect(decimals).toMatchObject({ status: 422, issues: [{ issue: 'DECIMAL_PRECISION', field: '/purchase_units/0/amount/value' }] });
       expect(JSON.stringify(decimals)).not.toContain('1000.00'); // the echoed value is dropped
     });
 
