@@ -105,7 +105,9 @@ export class PayPalReference {
     // `u` flag, and they use keywords JSON Schema does not know (example, discriminator, ...).
     this.ajv = new Ajv({ strict: false, allErrors: true, verbose: true, validateSchema: false, unicodeRegExp: false });
     addFormats(this.ajv);
-    // PayPal's named formats, as its API reference defines them.
+    // PayPal's own format names, which the documents use but do not define: the ones whose values
+    // the documents constrain elsewhere get that rule (ISO codes, account ids as in `account_id`,
+    // RFC 3339 times as in `date_time`); the others are not checked.
     const formats: Record<string, RegExp | true> = {
       ppaas_common_currency_code_v2: /^[A-Z]{3}$/,
       ppaas_common_country_code_v2: /^([A-Z]{2}|C2)$/,
