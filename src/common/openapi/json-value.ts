@@ -7,14 +7,15 @@ export const JSON_VALUE_SCHEMA_NAME = 'JsonValue';
 export const JSON_VALUE_REF = { $ref: `#/components/schemas/${JSON_VALUE_SCHEMA_NAME}` } as const;
 
 /**
- * Recursive, so a generated client gets a precise type (`string | number | boolean | null |
- * JsonValue[] | { [key: string]: JsonValue }`) instead of `unknown`.
+ * Recursive, so a generated client gets a precise type (`string | null | number | boolean |
+ * JsonValue[] | { [key: string]: JsonValue }`) instead of `unknown`. OpenAPI 3.0 has no null type
+ * and `nullable` needs a `type` beside it, so null rides on the string branch (anyOf: a null
+ * matching one branch is enough).
  */
 export const JSON_VALUE_SCHEMA = {
   description: 'Any JSON value',
-  nullable: true,
-  oneOf: [
-    { type: 'string' },
+  anyOf: [
+    { type: 'string', nullable: true },
     { type: 'number' },
     { type: 'boolean' },
     { type: 'array', items: JSON_VALUE_REF },
