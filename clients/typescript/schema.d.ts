@@ -532,6 +532,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/administration/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)
+         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (text in the payer's email, first name, last name or "first last", ignoring case). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).
+         */
+        get: operations["administrationListPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payments/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV file of the filtered payments, newest first (streamed; at most 50000 rows)
+         * @description The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8, comma, CRLF, a header line), sent as an attachment and written as it is read. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past 50000 matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.
+         */
+        get: operations["administrationExportPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment with its provider references, fees, plan and price, custom fields and log
+         * @description An addition to the interface for the admin console: the list's fields plus what the provider received, the platform fee, the setup fee, the plan and price chosen, the custom fields, the ids of the provider's objects (payment, customer, subscription, capture) and the payment's log, oldest first (its newest lines, with the total). Never the payment secret, a key or card data. 404 `checkout_not_found` for an unknown id.
+         */
+        get: operations["administrationGetPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-gateway/connect": {
         parameters: {
             query?: never;
@@ -566,6 +626,26 @@ export interface paths {
         get: operations["paymentGatewayConnectCallback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/connect-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a mode with the merchant's own API keys (what the CLI's gateway-a:connect does): checked with the provider, stored, webhook endpoint created and verified
+         * @description For the gateway that takes the merchant's own keys (gateway A), so an admin UI needs no terminal. The keys must be of the mode (400 otherwise); the provider is asked which account the secret key acts for: refused → 502 `checkout_gateway_error`, unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. Then the keys are stored (the secret encrypted) as the OAuth connect stores them, and the mode's webhook endpoint is created and read back: `webhook.status` says whether checkout in the mode is open. The secret key is never answered or logged. Works on every plan, as the CLI does; `notes` says what the free plan means for own keys.
+         */
+        post: operations["paymentGatewayConnectKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1766,9 +1846,280 @@ export interface components {
             /** @description First delivery (ISO 8601 UTC) */
             received_at: string;
         };
+        AdminPaymentDto: {
+            /** @example 42 */
+            id: number;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            /**
+             * @description Minor units of `currency` (1999 = 19.99 USD)
+             * @example 1999
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The gateway's payment method id
+             * @example ccard
+             */
+            payment_method: string;
+            /**
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @example ada@example.com */
+            email_address: string | null;
+            /** @example Ada */
+            first_name: string | null;
+            /** @example Lovelace */
+            last_name: string | null;
+            /** @example 7 */
+            form_id: number | null;
+            /**
+             * @description The form's current title; null when the form was deleted
+             * @example Donation
+             */
+            form_title: string | null;
+            /** @description For a subscription renewal: the first payment of the subscription */
+            parent_payment_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+        };
+        PaymentProviderReferencesDto: {
+            /**
+             * @description The provider's payment object: gateway A's PaymentIntent (`pi_…`) or SetupIntent (`seti_…`), gateway B's order id
+             * @example pi_3QvP5n2eZvKYlo2C
+             */
+            payment: string | null;
+            /**
+             * @description The provider's customer (gateway A `cus_…`)
+             * @example cus_R4nd0m
+             */
+            customer: string | null;
+            /**
+             * @description The provider's subscription (gateway A `sub_…`)
+             * @example null
+             */
+            subscription: string | null;
+            /**
+             * @description The provider's capture (gateway B's capture id)
+             * @example null
+             */
+            capture: string | null;
+            /**
+             * @description The subscription's status in the provider's own word (e.g. `active`)
+             * @example null
+             */
+            subscription_status: string | null;
+        };
+        PaymentLogEntryDto: {
+            id: number;
+            /**
+             * @example info
+             * @enum {string}
+             */
+            level: "debug" | "info" | "warning" | "error";
+            /**
+             * @description Stable machine name of what happened
+             * @example status_changed
+             */
+            event: string;
+            /** @example Status changed from pending to completed by webhook:gateway_a. */
+            message: string;
+            /**
+             * @description Details written with the line (ids, sources, changed fields); never a secret, token or card data
+             * @example {
+             *       "source": "webhook:gateway_a",
+             *       "event_id": "evt_1QvP5n2eZvKYlo2C"
+             *     }
+             */
+            context: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+        };
+        AdminPaymentDetailDto: {
+            /** @example 42 */
+            id: number;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            /**
+             * @description Minor units of `currency` (1999 = 19.99 USD)
+             * @example 1999
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The gateway's payment method id
+             * @example ccard
+             */
+            payment_method: string;
+            /**
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @example ada@example.com */
+            email_address: string | null;
+            /** @example Ada */
+            first_name: string | null;
+            /** @example Lovelace */
+            last_name: string | null;
+            /** @example 7 */
+            form_id: number | null;
+            /**
+             * @description The form's current title; null when the form was deleted
+             * @example Donation
+             */
+            form_title: string | null;
+            /** @description For a subscription renewal: the first payment of the subscription */
+            parent_payment_id: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+            /** @description What the provider says it received (minor units), once known */
+            amount_received: number | null;
+            /** @description The platform fee of the free plan (minor units), null when none */
+            application_fee_amount: number | null;
+            /** @description One-off setup fee of a recurring price (minor units), charged with the first invoice */
+            setup_amount: number | null;
+            /** @description Index of the chosen plan in the form's plans */
+            plan_index: number | null;
+            /** @description Index of the chosen price in the plan's prices */
+            price_index: number | null;
+            /**
+             * @description The plan's title in the form as it is now; null when the form or plan is gone
+             * @example Monthly
+             */
+            plan_title: string | null;
+            /**
+             * @description `one-time` or the recurring interval of the price (`m_1`, `y_1`, …)
+             * @example one-time
+             */
+            frequency: string;
+            /**
+             * @description The form's custom fields as the payer filled them
+             * @example {
+             *       "company": "Analytical Engines Ltd"
+             *     }
+             */
+            custom_fields: {
+                [key: string]: string;
+            };
+            provider_references: components["schemas"]["PaymentProviderReferencesDto"];
+            /** @description The payment's log, oldest first: its newest 200 lines at most (see log_total) */
+            log: components["schemas"]["PaymentLogEntryDto"][];
+            /** @description How many lines the payment log has in all */
+            log_total: number;
+        };
         ConnectStartDto: {
             /** @description The proxy's OAuth page with the signed state */
             authorize_url: string;
+        };
+        ConnectKeysDto: {
+            /**
+             * @description The mode the keys are for: `test` keys for test mode, `live` keys for live mode
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The publishable key of that mode (gateway A: `pk_test_…` or `pk_live_…`) */
+            publishable_key: string;
+            /** @description The secret key of that mode (gateway A: `sk_…` or a restricted `rk_…`); stored encrypted, never returned or logged */
+            secret_key: string;
+        };
+        ConnectKeysWebhookDto: {
+            /**
+             * @description `verified`: the endpoint was created and read back; `failed`: it could not be set up (see `last_error`; checkout in the mode stays paused)
+             * @example verified
+             * @enum {string}
+             */
+            status: "unconfigured" | "unverified" | "verified" | "failed";
+            /**
+             * @description The endpoint the service created at the provider
+             * @example we_1QvP5n2eZvKYlo2C
+             */
+            endpoint_id: string | null;
+            /**
+             * @description Why it is not verified, in the service's own words
+             * @example null
+             */
+            last_error: string | null;
+        };
+        ConnectKeysResultDto: {
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The mode that was connected
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /**
+             * @description The provider account the secret key acts for
+             * @example acct_1QvP5n2eZvKYlo2C
+             */
+            account_id: string;
+            /**
+             * @description 1 when every credential of the mode is stored
+             * @enum {number}
+             */
+            is_connected: 0 | 1;
+            webhook: components["schemas"]["ConnectKeysWebhookDto"];
+            /** @description True while checkout in this mode is paused (webhook contract not verified) */
+            checkout_paused: boolean | null;
+            /**
+             * @description The gateway's site mode: the one payments use (`POST /payment-gateway/set-mode` switches it)
+             * @enum {string}
+             */
+            site_mode: "test" | "live";
+            /** @description What the administrator should know (the plan the keys are meant for, a site mode that differs) */
+            notes: string[];
         };
         GatewayRefDto: {
             /** @enum {string} */
@@ -2309,6 +2660,10 @@ export interface components {
             resource: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Any JSON value */
+        JsonValue: (string | null) | number | boolean | components["schemas"]["JsonValue"][] | {
+            [key: string]: components["schemas"]["JsonValue"];
         };
         /** @description A 400 answer (WP_Error shape) */
         WpError400: {
@@ -7805,6 +8160,481 @@ export interface operations {
             };
         };
     };
+    administrationListPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Entries per page (at most 100; the route's default otherwise) */
+                per_page?: number;
+                /** @description Only payments in this status */
+                status?: "pending" | "processing" | "completed" | "failed" | "canceled";
+                /** @description Only payments through this gateway */
+                gateway?: "gateway_a" | "gateway_b";
+                /** @description Only test or only live payments */
+                mode?: "test" | "live";
+                /** @description Only payments of this form */
+                form_id?: number;
+                /** @description Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC) */
+                created_from?: string;
+                /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
+                created_before?: string;
+                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries in all pages */
+                    "X-WP-Total"?: number;
+                    /** @description Pages at this per_page */
+                    "X-WP-TotalPages"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationExportPayments: {
+        parameters: {
+            query?: {
+                /** @description Only payments in this status */
+                status?: "pending" | "processing" | "completed" | "failed" | "canceled";
+                /** @description Only payments through this gateway */
+                gateway?: "gateway_a" | "gateway_b";
+                /** @description Only test or only live payments */
+                mode?: "test" | "live";
+                /** @description Only payments of this form */
+                form_id?: number;
+                /** @description Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC) */
+                created_from?: string;
+                /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
+                created_before?: string;
+                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    /** @description attachment; filename="payments-<UTC time>.csv" */
+                    "Content-Disposition"?: string;
+                    /** @description Payments that matched the filters when the export started */
+                    "X-WP-Total"?: number;
+                    /** @description true when more than 50000 payments matched: the file holds the newest 50000 (narrow the filters for the rest) */
+                    "X-Checkout-Truncated"?: "true" | "false";
+                    /** @description The most rows one export writes */
+                    "X-Checkout-Export-Limit"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationGetPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentDetailDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     paymentGatewayConnect: {
         parameters: {
             query: {
@@ -8028,6 +8858,182 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayConnectKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectKeysDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectKeysResultDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description The provider could not be reached to check the keys (`checkout_gateway_unavailable`); nothing was saved */
             503: {
                 headers: {
                     /** @description Sent when a retry time is known */

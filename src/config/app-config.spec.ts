@@ -10,6 +10,9 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
     expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
+    // The gateway-A connect round trip lands in the admin console the service serves.
+    expect(config.adminUrl).toBe('/admin/');
+    expect(loadConfig({ ADMIN_URL: 'https://admin.example/checkout' }).adminUrl).toBe('https://admin.example/checkout');
   });
 
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {

@@ -137,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: envBoolean(env, 'TRUST_PROXY', false),
     tablePrefix: envMatch(env, 'TABLE_PREFIX', 'wp_', /^[a-z0-9_]{0,20}$/i, 'letters, digits and underscores only (at most 20)'),
     migrationLockTimeoutSeconds: envInteger(env, 'MIGRATION_LOCK_TIMEOUT_SECONDS', 300, { min: 1, max: 86400 }),
-    adminUrl: envString(env, 'ADMIN_URL', '/docs'),
+    adminUrl: envString(env, 'ADMIN_URL', '/admin/'),
     adminConsoleDir: envString(env, 'ADMIN_CONSOLE_DIR', defaultConsoleDirectory()),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),

@@ -3,3 +3,4 @@ export { buildDataSourceOptions, databaseKind, type DatabaseKind } from './data-
 export { isDuplicateKeyError } from './errors.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { readDatetime, readNullableDatetime, runStatement, selectRows, sqlDialect, sqliteDatetime, sqlValue, sqlValues, type SqlDialect } from './hot-sql.js';
+export { containsPattern, LIKE_ESCAPE } from './like-pattern.js';

@@ -153,7 +153,7 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
   });
 
   it('declares the paging headers of the paged lists', () => {
-    for (const path of ['/payment/history', '/administration/payment-forms', '/administration/webhook-events']) {
+    for (const path of ['/payment/history', '/administration/payment-forms', '/administration/webhook-events', '/administration/payments']) {
       expect(Object.keys((document.paths[path].get as Operation).responses['200'].headers ?? {}).sort()).toEqual(['X-WP-Total', 'X-WP-TotalPages']);
     }
   });

@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_CATALOG, errorSchemaName } from './error-catalog.js';
+import { JSON_VALUE_REF, JSON_VALUE_SCHEMA, JSON_VALUE_SCHEMA_NAME } from './json-value.js';
 import { OPENAPI_TAGS } from './tags.js';
 
 type Json = Record<string, unknown>;
@@ -69,6 +70,8 @@ export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOp
   }
 
   const schemas = (document.components ??= {}).schemas ??= {};
+  // A raw schema @nestjs/swagger cannot declare as a class; added only where something refers to it.
+  if (JSON.stringify(document).includes(JSON_VALUE_REF.$ref)) schemas[JSON_VALUE_SCHEMA_NAME] = JSON_VALUE_SCHEMA;
   for (const status of [...usedStatuses].sort()) {
     schemas[errorSchemaName(status)] = {
       description: `A ${status} answer (WP_Error shape)`,

@@ -22,7 +22,9 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
   },
   {
     name: 'Payments',
-    description: 'Payments as the shop owner sees them: charge a card by hand (virtual terminal), look one up, page through the history.',
+    description:
+      'Payments as the shop owner sees them: charge a card by hand (virtual terminal), look one up, page through the history, ' +
+      'filter and search them, read one with its log and provider ids, export a filtered list as CSV.',
   },
   {
     name: 'Gateways',

@@ -4,10 +4,12 @@ import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
 import { IdentityModule } from '../identity/index.js';
 import { MailModule } from '../mail/index.js';
+import { PaymentsModule } from '../payments/index.js';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { TemplatesModule } from '../templates/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
+import { AdminPaymentsController } from './admin-payments.controller.js';
 import { AdministrationTemplatesController } from './administration-templates.controller.js';
 import { DashboardController } from './dashboard.controller.js';
 import { DashboardService } from './dashboard.service.js';
@@ -22,7 +24,7 @@ import { WebhookEventsController } from './webhook-events.controller.js';
 /**
  * Admin UI areas: the dashboard (quick setup, gateway state, notifications and their per-user
  * dismissals), template catalog and import, the form builder's data, live preview and test email,
- * and the list of received provider events.
+ * the list of received provider events, and the payments screens (list, one payment, CSV export).
  */
 @Module({
   imports: [
@@ -35,8 +37,9 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     IdentityModule,
     SettingsModule,
     WebhooksModule,
+    PaymentsModule,
   ],
-  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController],
+  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController, AdminPaymentsController],
   providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService],
 })
 export class AdministrationModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Like, Not, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, Like, Not, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { ForbiddenError, NotFoundError } from '../../common/errors/index.js';
 import { readDatetime, selectRows } from '../../database/index.js';
@@ -42,6 +42,14 @@ export class FormsService {
     const form = await this.findById(id);
     if (!form) throw new NotFoundError('Payment form');
     return form;
+  }
+
+  /** The titles of the forms among `ids` that exist (a deleted form is simply absent): lists of payments name their forms. */
+  async titlesOf(ids: readonly number[]): Promise<Map<number, string>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.forms.find({ select: { id: true, title: true }, where: { id: In(unique) } });
+    return new Map(rows.map((row) => [row.id, row.title]));
   }
 
   /** `manager`: run inside the caller's transaction. `source`: the catalog item it was imported from. */

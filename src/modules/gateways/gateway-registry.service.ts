@@ -37,6 +37,11 @@ export class GatewayRegistry {
     return this.all().find((adapter) => adapter.credentialSettings) ?? null;
   }
 
+  /** The gateway that connects with the merchant's own API keys (POST /payment-gateway/connect-keys names no gateway). */
+  keyConnect(): PaymentGatewayAdapter | null {
+    return this.all().find((adapter) => adapter.keyConnect) ?? null;
+  }
+
   /** The gateway whose payment-method tokens look like `paymentMethod`. */
   adminChargesFor(paymentMethod: string): AdminCharges | null {
     return this.all().find((adapter) => adapter.adminCharges?.accepts(paymentMethod))?.adminCharges ?? null;

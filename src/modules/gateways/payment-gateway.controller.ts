@@ -5,6 +5,8 @@ import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '..
 import { ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
 import {
   ConnectCallbackQueryDto,
+  ConnectKeysDto,
+  ConnectKeysResultDto,
   ConnectQueryDto,
   ConnectStartDto,
   CredentialSettingsDto,
@@ -62,6 +64,36 @@ export class PaymentGatewayController {
   @ApiResponse({ status: 302, description: 'Redirect to the admin UI with the outcome', headers: LOCATION_HEADER })
   async callback(@Query() query: ConnectCallbackQueryDto): Promise<{ url: string; statusCode: number }> {
     return { url: await this.gateways.completeConnect(query), statusCode: 302 };
+  }
+
+  @Post('connect-keys')
+  @ApiBody({
+    type: ConnectKeysDto,
+    examples: {
+      test: { summary: "Connect test mode with the merchant's own test keys", value: { mode: 'test', publishable_key: 'pk_test_51Example0123456789', secret_key: 'sk_test_51Example0123456789' } },
+    },
+  })
+  @HttpCode(200)
+  @AdminRoute()
+  @ApiErrorResponses(400, 502)
+  @ApiResponse({
+    status: 503,
+    description: 'The provider could not be reached to check the keys (`checkout_gateway_unavailable`); nothing was saved',
+    schema: { $ref: getSchemaPath(WpErrorDto) },
+  })
+  @ApiOperation({
+    operationId: 'paymentGatewayConnectKeys',
+    summary: "Connect a mode with the merchant's own API keys (what the CLI's gateway-a:connect does): checked with the provider, stored, webhook endpoint created and verified",
+    description:
+      'For the gateway that takes the merchant\'s own keys (gateway A), so an admin UI needs no terminal. The keys must be of the mode (400 otherwise); ' +
+      'the provider is asked which account the secret key acts for: refused → 502 `checkout_gateway_error`, unreachable → 503 ' +
+      '`checkout_gateway_unavailable`, and nothing is stored either way. Then the keys are stored (the secret encrypted) as the OAuth connect stores ' +
+      'them, and the mode\'s webhook endpoint is created and read back: `webhook.status` says whether checkout in the mode is open. ' +
+      'The secret key is never answered or logged. Works on every plan, as the CLI does; `notes` says what the free plan means for own keys.',
+  })
+  @ApiOkResponse({ type: ConnectKeysResultDto })
+  connectKeys(@Body() body: ConnectKeysDto, @CurrentUser() user: AuthenticatedUser): Promise<ConnectKeysResultDto> {
+    return this.gateways.connectWithKeys(user, body);
   }
 
   @Post('disconnect')

@@ -157,6 +157,29 @@ export class SaveSettingsDto {
   secret: string;
 }
 
+/**
+ * POST /payment-gateway/connect-keys: the merchant's own API keys for one mode, for the gateway that
+ * takes them (gateway A: a publishable key and a secret or restricted key of that mode). The gateway
+ * checks their format and mode.
+ */
+export class ConnectKeysDto {
+  /** The mode the keys are for: `test` keys for test mode, `live` keys for live mode */
+  @IsIn(GATEWAY_MODES)
+  mode: GatewayMode;
+
+  /** The publishable key of that mode (gateway A: `pk_test_…` or `pk_live_…`) */
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  publishable_key: string;
+
+  /** The secret key of that mode (gateway A: `sk_…` or a restricted `rk_…`); stored encrypted, never returned or logged */
+  @Trim()
+  @IsString()
+  @MaxLength(255)
+  secret_key: string;
+}
+
 export class DeviceWalletSettingsDto {
   /** Whether the wallet's domain verification is configured for the domains below */
   @ToBoolean()
@@ -281,4 +304,52 @@ export class CredentialSettingsDto {
   /** 1 when the mode's credentials are stored */
   @ApiProperty({ enum: [0, 1] })
   is_connected: number;
+}
+
+/** The mode's webhook contract after a connect: checkout in the mode is open only once it is verified. */
+export class ConnectKeysWebhookDto {
+  /** `verified`: the endpoint was created and read back; `failed`: it could not be set up (see `last_error`; checkout in the mode stays paused) */
+  @ApiProperty({ enum: ['unconfigured', 'unverified', 'verified', 'failed'], example: 'verified' })
+  status: string;
+
+  /** The endpoint the service created at the provider */
+  @ApiProperty({ type: String, nullable: true, example: 'we_1QvP5n2eZvKYlo2C' })
+  endpoint_id: string | null;
+
+  /** Why it is not verified, in the service's own words */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  last_error: string | null;
+}
+
+/** POST /payment-gateway/connect-keys: what the connect did. No key is ever answered. */
+export class ConnectKeysResultDto {
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  gateway: CheckoutGateway;
+
+  /** The mode that was connected */
+  @ApiProperty({ enum: GATEWAY_MODES, example: 'test' })
+  mode: GatewayMode;
+
+  /** The provider account the secret key acts for */
+  @ApiProperty({ example: 'acct_1QvP5n2eZvKYlo2C' })
+  account_id: string;
+
+  /** 1 when every credential of the mode is stored */
+  @ApiProperty({ enum: [0, 1] })
+  is_connected: number;
+
+  @ApiProperty({ type: ConnectKeysWebhookDto })
+  webhook: ConnectKeysWebhookDto;
+
+  /** True while checkout in this mode is paused (webhook contract not verified) */
+  @ApiProperty({ type: Boolean, nullable: true })
+  checkout_paused: boolean | null;
+
+  /** The gateway's site mode: the one payments use (`POST /payment-gateway/set-mode` switches it) */
+  @ApiProperty({ enum: GATEWAY_MODES })
+  site_mode: GatewayMode;
+
+  /** What the administrator should know (the plan the keys are meant for, a site mode that differs) */
+  @ApiProperty({ type: [String] })
+  notes: string[];
 }

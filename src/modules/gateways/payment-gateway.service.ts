@@ -7,7 +7,7 @@ import { type CheckoutGateway, type GatewayMode, gatewayOfMethod, isMethodOf, ty
 import { GatewayRegistry } from './gateway-registry.service.js';
 import { gatewayOption, GatewayStateService } from './gateway-state.service.js';
 import type { ConnectCallbackInput, CredentialSettingsInput, OAuthConnect, WebhookSettingsInput } from './payment-gateway.port.js';
-import type { CredentialSettingsDto, DeviceWalletSettingsDto, GatewayStatusDto, PaymentMethodSettingsDto, WebhookSettingsDto } from './payment-gateway.dto.js';
+import type { ConnectKeysResultDto, CredentialSettingsDto, DeviceWalletSettingsDto, GatewayStatusDto, PaymentMethodSettingsDto, WebhookSettingsDto } from './payment-gateway.dto.js';
 
 export interface DeviceWalletSettings {
   domain_verification: boolean;
@@ -75,6 +75,37 @@ export class PaymentGatewayService {
     const mode = await this.state.getMode(adapter.id);
     const view = await adapter.credentialSettings.save(mode, { email: input.email, client_id: input.client_id, secret: input.secret });
     return { gateway: adapter.id, mode, ...view, is_connected: (await adapter.isConnected(mode)) ? 1 : 0 };
+  }
+
+  /**
+   * Connects a mode with the merchant's own keys: the same path as the CLI's `gateway-a:connect`
+   * (the adapter checks the keys with the provider, stores them as its OAuth callback does and
+   * provisions the mode's webhook contract; refused keys store nothing). Any plan, as the CLI: on
+   * the free plan the answer says what that means.
+   */
+  async connectWithKeys(user: AuthenticatedUser, input: { mode: GatewayMode; publishable_key: string; secret_key: string }): Promise<ConnectKeysResultDto> {
+    const adapter = this.registry.keyConnect();
+    if (!adapter?.keyConnect) throw new Error('No gateway connects with the merchant\'s own keys');
+    const result = await adapter.keyConnect.connectWithKeys(input.mode, { publishableKey: input.publishable_key, secretKey: input.secret_key }, `admin:${user.id}`);
+    const siteMode = await this.state.getMode(adapter.id);
+    const notes: string[] = [];
+    if (this.config.plan === 'free') {
+      notes.push(`CHECKOUT_PLAN=free sends ${adapter.label} calls through CHECKOUT_PROXY_URL with the platform fee; your own keys are meant for CHECKOUT_PLAN=pro.`);
+    }
+    if (result.webhook.status !== 'verified') {
+      notes.push(`The webhook endpoint could not be set up: ${adapter.label} checkout stays paused in ${input.mode} mode. Connect again, or configure the webhook manually (POST /payment-gateway/save-webhook-settings).`);
+    }
+    if (siteMode !== input.mode) notes.push(`${adapter.label} takes payments in ${siteMode} mode; POST /payment-gateway/set-mode switches it to ${input.mode}.`);
+    return {
+      gateway: adapter.id,
+      mode: input.mode,
+      account_id: result.accountId,
+      is_connected: (await adapter.isConnected(input.mode)) ? 1 : 0,
+      webhook: { status: result.webhook.status, endpoint_id: result.webhook.endpointId, last_error: result.webhook.lastError },
+      checkout_paused: await adapter.checkoutPaused(input.mode),
+      site_mode: siteMode,
+      notes,
+    };
   }
 
   async savePaymentMethodSettings(gateway: CheckoutGateway, method: MethodWithSettings, settings: DeviceWalletSettingsDto): Promise<PaymentMethodSettingsDto> {

@@ -10,7 +10,17 @@ export {
   type TransitionOutcome,
   type TransitionResult,
 } from './payment-ledger.service.js';
-export { PaymentQueriesService } from './payment-queries.service.js';
+export { PaymentQueriesService, type PaymentExport } from './payment-queries.service.js';
+export {
+  AdminPaymentDetailDto,
+  AdminPaymentDto,
+  AdminPaymentsFilterDto,
+  AdminPaymentsQueryDto,
+  PAYMENT_LOG_TAIL,
+  PAYMENT_SEARCH_MAX_LENGTH,
+  PaymentLogEntryDto,
+  PaymentProviderReferencesDto,
+} from './admin-payments.dto.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
 export { ForGateway, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
 export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';

@@ -44,4 +44,10 @@ export class PaymentLogRepository {
   forPayment(paymentId: number): Promise<PaymentLogEntity[]> {
     return this.logs.find({ where: { paymentId }, order: { id: 'ASC' } });
   }
+
+  /** The newest `limit` lines of a payment's log, oldest first, and how many lines it has in all. */
+  async tailOf(paymentId: number, limit: number): Promise<{ entries: PaymentLogEntity[]; total: number }> {
+    const [rows, total] = await this.logs.findAndCount({ where: { paymentId }, order: { id: 'DESC' }, take: limit });
+    return { entries: rows.reverse(), total };
+  }
 }

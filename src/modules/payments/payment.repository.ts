@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository } from 'typeorm';
-import { runStatement, selectRows } from '../../database/index.js';
+import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
+import { containsPattern, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
 import { PaymentEntity } from './payment.entity.js';
 import { type PaymentRow, paymentInsertColumns, paymentInsertValues, paymentSelectList, toPaymentEntity } from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
@@ -9,6 +9,28 @@ import { PaymentTransactions } from './payment-transactions.js';
 /** The columns a new payment row must be given; the rest default to empty. */
 export type NewPaymentRow = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency' | 'frequency' | 'secretNonce'> &
   Partial<Omit<PaymentEntity, 'id'>>;
+
+/** What the admin payments list and its export filter by; every field optional (absent: no filter). */
+export interface PaymentListFilter {
+  status?: string;
+  gateway?: string;
+  mode?: string;
+  formId?: number;
+  /** Created at or after */
+  createdFrom?: Date;
+  /** Created strictly before */
+  createdBefore?: Date;
+  /** Contained in the payer's email, first name, last name or "first last", case-insensitively (lower case here) */
+  search?: string;
+  /** Only rows with an id up to this one: an export reads the rows that existed when it started */
+  maxId?: number;
+}
+
+/** Where a keyset page of the admin order (created_at DESC, id DESC) starts: after this row. */
+export interface PaymentListCursor {
+  createdAt: Date;
+  id: number;
+}
 
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
@@ -121,5 +143,52 @@ export class PaymentRepository {
   /** Newest first. */
   page(offset: number, limit: number): Promise<[PaymentEntity[], number]> {
     return this.payments.findAndCount({ order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });
+  }
+
+  /** The admin list: `filter`ed, newest first with the id as tie-break (a stable order for paging). */
+  listPage(filter: PaymentListFilter, offset: number, limit: number): Promise<[PaymentEntity[], number]> {
+    return this.filtered(filter).orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').skip(offset).take(limit).getManyAndCount();
+  }
+
+  /** Up to `limit` rows of the admin order after `cursor` (keyset paging: the export's batches). */
+  listAfter(filter: PaymentListFilter, cursor: PaymentListCursor | null, limit: number): Promise<PaymentEntity[]> {
+    const query = this.filtered(filter);
+    if (cursor) {
+      query.andWhere('(payment.createdAt < :cursorAt OR (payment.createdAt = :cursorAt AND payment.id < :cursorId))', { cursorAt: cursor.createdAt, cursorId: cursor.id });
+    }
+    return query.orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').limit(limit).getMany();
+  }
+
+  count(filter: PaymentListFilter): Promise<number> {
+    return this.filtered(filter).getCount();
+  }
+
+  /** The highest id so far (0 for an empty table). */
+  async maxId(): Promise<number> {
+    const row = await this.payments.createQueryBuilder('payment').select('MAX(payment.id)', 'max').getRawOne<{ max: number | string | null }>();
+    return Number(row?.max ?? 0);
+  }
+
+  /** Every value is a bound parameter; the search is a LIKE with its wildcards escaped. */
+  private filtered(filter: PaymentListFilter): SelectQueryBuilder<PaymentEntity> {
+    const query = this.payments.createQueryBuilder('payment');
+    if (filter.status !== undefined) query.andWhere('payment.status = :status', { status: filter.status });
+    if (filter.gateway !== undefined) query.andWhere('payment.gateway = :gateway', { gateway: filter.gateway });
+    if (filter.mode !== undefined) query.andWhere('payment.mode = :mode', { mode: filter.mode });
+    if (filter.formId !== undefined) query.andWhere('payment.formId = :formId', { formId: filter.formId });
+    if (filter.createdFrom !== undefined) query.andWhere('payment.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
+    if (filter.createdBefore !== undefined) query.andWhere('payment.createdAt < :createdBefore', { createdBefore: filter.createdBefore });
+    if (filter.maxId !== undefined) query.andWhere('payment.id <= :maxId', { maxId: filter.maxId });
+    if (filter.search !== undefined && filter.search !== '') {
+      const fullName =
+        sqlDialect(this.payments.manager) === 'mysql'
+          ? "CONCAT(COALESCE(payment.firstName, ''), ' ', COALESCE(payment.lastName, ''))"
+          : "(COALESCE(payment.firstName, '') || ' ' || COALESCE(payment.lastName, ''))";
+      const like = (expression: string) => `LOWER(${expression}) LIKE :search ESCAPE '${LIKE_ESCAPE}'`;
+      query.andWhere(`(${[like('payment.emailAddress'), like('payment.firstName'), like('payment.lastName'), like(fullName)].join(' OR ')})`, {
+        search: containsPattern(filter.search),
+      });
+    }
+    return query;
   }
 }

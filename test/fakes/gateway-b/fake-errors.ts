@@ -80,10 +80,10 @@ export function orderNotFound(orderId: string): FakePayPalError {
 }
 
 export function missingField(field: string): PayPalIssue {
-  return { field, location: 'body', issue: 'MISSING_REQUIRED_PARAMETER', description: 'A required field / parameter is missing.' };
+  return { field, location: 'body', issue: 'MISSING_REQUIRED_PARAMETER', description: 'A required parameter is missing.' };
 }
 
-export function invalidValue(field: string, value: unknown, description = 'The value of a field is invalid.'): PayPalIssue {
+export function invalidValue(field: string, value: unknown, description = 'A parameter value is not valid.'): PayPalIssue {
   return { field, value: typeof value === 'string' ? value : JSON.stringify(value), location: 'body', issue: 'INVALID_PARAMETER_VALUE', description };
 }
 
@@ -98,22 +98,31 @@ export function invalidSyntax(field: string, value: unknown): PayPalIssue {
 }
 
 export function invalidLength(field: string, value: string): PayPalIssue {
-  return { field, value, location: 'body', issue: 'INVALID_STRING_LENGTH', description: 'The value of a field is either too short or too long.' };
+  return { field, value, location: 'body', issue: 'INVALID_STRING_LENGTH', description: 'The value of a field is either too short or too long' };
 }
 
-/** The answer of an API route given a missing, unknown or expired bearer token. */
-export function authenticationFailure(path: string): FakePayPalError {
-  if (path.startsWith('/v1/')) {
-    return new FakePayPalError(401, 'invalid_token', 'Access Token not found in cache', [], {
-      error: 'invalid_token',
-      error_description: 'Access Token not found in cache',
-    });
-  }
-  return new FakePayPalError(
-    401,
-    'AUTHENTICATION_FAILURE',
-    'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
-  );
+/**
+ * The same `PayPal-Request-Id` while the first request is still being handled: 409
+ * RESOURCE_CONFLICT with PREVIOUS_REQUEST_IN_PROGRESS, as the Payments v2 reference documents it
+ * (Orders v2 documents no code for it; its `default` answer admits this 409 body).
+ */
+export function previousRequestInProgress(): FakePayPalError {
+  return new FakePayPalError(409, 'RESOURCE_CONFLICT', 'The server has detected a conflict while processing this request.', [
+    {
+      issue: 'PREVIOUS_REQUEST_IN_PROGRESS',
+      description:
+        'A previous request on this resource is currently in progress. Please wait for sometime and try again. It is best to space out the initial and the subsequent request(s) to avoid receiving this error.',
+    },
+  ]);
+}
+
+/**
+ * The answer of an API route given a missing, unknown or expired bearer token: PayPal's error
+ * body with the 401 name and message of Orders v2 (`error_401`), which is also the `error`
+ * shape the Webhooks v1 reference gives every failure.
+ */
+export function authenticationFailure(): FakePayPalError {
+  return new FakePayPalError(401, 'AUTHENTICATION_FAILURE', 'Authentication failed due to missing authorization header, or invalid authentication credentials.');
 }
 
 /** Bodies of the injected statuses, as PayPal words them. */
@@ -124,7 +133,7 @@ export function injectedFailure(status: number): FakePayPalError {
     case 503:
       return new FakePayPalError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable.');
     case 500:
-      return new FakePayPalError(500, 'INTERNAL_SERVER_ERROR', 'An internal server error has occurred.');
+      return new FakePayPalError(500, 'INTERNAL_SERVER_ERROR', 'An internal server error occurred.');
     default:
       return new FakePayPalError(status, status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'INVALID_REQUEST', 'Injected failure.');
   }

@@ -1,5 +1,6 @@
 import { createVerify, X509Certificate } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { PayPalReference } from '../../contracts/gateway-b/paypal-reference.js';
 import { type FakeGatewayB, startFakeGatewayB } from './fake-gateway-b.js';
 import { rawMemberValue } from './json-member.js';
 import { TRANSMISSION_HEADERS } from './webhook-signing.js';
@@ -20,11 +21,14 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
     fake = await startFakeGatewayB({ now: () => clock });
   });
   afterAll(() => fake.stop());
+  // Whatever a test sends (often wrong on purpose), the fake answers as PayPal's reference says.
+  afterEach(() => {
+    expect(fake.calls.flatMap((call) => PayPalReference.load().checkAnswerOf(call))).toEqual([]);
+  });
   beforeEach(() => {
     clock = Date.now();
     fake.clearCalls();
     fake.clearFaults();
-    fake.requestIdReuse = 'replay';
     fake.unknownWebhookId = 'failure';
     fake.buyerDecision = 'approve';
   });
@@ -87,14 +91,14 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
       expect(await response.json()).toEqual({ error: 'unsupported_grant_type', error_description: 'Grant Type is NULL' });
     });
 
-    it('expires tokens (by time or all at once): the API answers 401 in its version\'s shape, a new token is issued', async () => {
+    it('expires tokens (by time or all at once): the API answers 401 AUTHENTICATION_FAILURE, a new token is issued', async () => {
       const old = (await token()).body.access_token as string;
       fake.expireAllTokens();
       const v2 = await api('GET', '/v2/checkout/orders/UNKNOWN1', { accessToken: old });
       expect(v2.status).toBe(401);
       expect(v2.body).toMatchObject({ name: 'AUTHENTICATION_FAILURE', message: expect.any(String) });
       const v1 = await api('POST', '/v1/notifications/verify-webhook-signature', { accessToken: old, body: {} });
-      expect(v1).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+      expect(v1).toMatchObject({ status: 401, body: { name: 'AUTHENTICATION_FAILURE', message: expect.any(String), debug_id: expect.any(String) } });
       const fresh = (await token()).body;
       expect(fresh.access_token).not.toBe(old);
       clock += fresh.expires_in * 1000;
@@ -166,15 +170,15 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
       ['JPY', '1000', 'ok'],
       ['HUF', '1500', 'ok'],
       ['TWD', '300', 'ok'],
-      ['JPY', '1000.00', '422 DECIMALS_NOT_SUPPORTED'],
-      ['HUF', '10.5', '422 DECIMALS_NOT_SUPPORTED'],
-      ['TWD', '300.0', '422 DECIMALS_NOT_SUPPORTED'],
-      ['USD', '10.001', '400 DECIMAL_PRECISION'],
+      ['JPY', '1000.00', '422 DECIMAL_PRECISION'],
+      ['HUF', '10.5', '422 DECIMAL_PRECISION'],
+      ['TWD', '300.0', '422 DECIMAL_PRECISION'],
+      ['USD', '10.001', '422 DECIMAL_PRECISION'],
       ['EUR', '1,00', '400 INVALID_PARAMETER_SYNTAX'],
       ['USD', '1e3', '400 INVALID_PARAMETER_SYNTAX'],
       ['usd', '10.00', '400 INVALID_PARAMETER_SYNTAX'],
-      ['KWD', '1.000', '422 CURRENCY_NOT_SUPPORTED'],
-      ['ISK', '100', '422 CURRENCY_NOT_SUPPORTED'],
+      ['KWD', '1.000', '422 INVALID_CURRENCY_CODE'],
+      ['ISK', '100', '422 INVALID_CURRENCY_CODE'],
       ['USD', '0.00', '422 CANNOT_BE_ZERO_OR_NEGATIVE'],
       ['USD', '-1.00', '422 CANNOT_BE_ZERO_OR_NEGATIVE'],
     ])('%s %s: %s', async (currency, value, expected) => {
@@ -236,14 +240,11 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
       expect(fresh.body.id).not.toBe(first.body.id);
     });
 
-    it('PayPal-Request-Id reused with another body: the earlier order (documented), or 422 when the fake is told to refuse', async () => {
+    it('PayPal-Request-Id reused with another body: the earlier order (documented)', async () => {
       const headers = { 'PayPal-Request-Id': 'create-req-2' };
       const first = await api('POST', '/v2/checkout/orders', { body: orderBody('10.00'), headers });
       const other = await api('POST', '/v2/checkout/orders', { body: orderBody('99.00'), headers: { ...headers, Prefer: 'return=representation' } });
       expect(other.body).toMatchObject({ id: first.body.id, purchase_units: [{ amount: { value: '10.00' } }] });
-      fake.requestIdReuse = 'refuse';
-      const refused = await api('POST', '/v2/checkout/orders', { body: orderBody('99.00'), headers });
-      expect(refused).toMatchObject({ status: 422, body: { name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'PAYPAL_REQUEST_ID_PREVIOUSLY_USED' }] } });
     });
 
     it('captures an approved order once: ORDER_NOT_APPROVED before, ORDER_ALREADY_CAPTURED after, same id replays', async () => {
@@ -404,7 +405,7 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
         const answer = await api('POST', '/v1/notifications/verify-webhook-signature', { body: rest });
         expect(answer).toMatchObject({ status: 400, body: { name: 'VALIDATION_ERROR', details: [{ field }] } });
       }
-      expect((await api('POST', '/v1/notifications/verify-webhook-signature', { body, accessToken: 'nope' })).body).toEqual({ error: 'invalid_token', error_description: expect.any(String) });
+      expect(await api('POST', '/v1/notifications/verify-webhook-signature', { body, accessToken: 'nope' })).toMatchObject({ status: 401, body: { name: 'AUTHENTICATION_FAILURE' } });
     });
 
     it('POSTs a delivery to a listener with the transmission headers', async () => {
@@ -475,7 +476,7 @@ describe('fake gateway B (PayPal REST, over plain HTTP)', () => {
         new Promise((resolve) => setTimeout(resolve, 50)).then(() => api('POST', '/v2/checkout/orders', { body: orderBody(), headers, accessToken })),
       ]);
       expect(first.status).toBe(201);
-      expect(second).toMatchObject({ status: 422, body: { details: [{ issue: 'PREVIOUS_REQUEST_IN_PROGRESS' }] } });
+      expect(second).toMatchObject({ status: 409, body: { name: 'RESOURCE_CONFLICT', details: [{ issue: 'PREVIOUS_REQUEST_IN_PROGRESS' }] } });
     });
 
     it('logs method, path, authorization kind, app, PayPal-Request-Id, Prefer and body of every call', async () => {

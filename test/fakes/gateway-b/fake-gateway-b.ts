@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopbackServer } from '../loopback-server.js';
-import { authenticationFailure, FakePayPalError, injectedFailure, unprocessable, validationError } from './fake-errors.js';
+import { authenticationFailure, FakePayPalError, injectedFailure, previousRequestInProgress, validationError } from './fake-errors.js';
 import { type CaptureOverrides, type FakeBuyer, type FakeOrder, FakeOrders, type Json } from './fake-orders.js';
 import { rawMemberValue } from './json-member.js';
 import { createSigningIdentity, type SigningIdentity } from './self-signed-cert.js';
@@ -43,7 +43,17 @@ export interface RecordedCall {
   status?: number;
   /** True when a `PayPal-Request-Id` replayed an earlier request's outcome. */
   replayed?: boolean;
-  fault?: 'delay' | 'status' | 'drop';
+  /** `body`: a test-given body was answered (often malformed on purpose); `status`: an injected 429/5xx. */
+  fault?: 'delay' | 'status' | 'body' | 'drop';
+  /** What the fake answered, as sent (none when the connection was dropped): for the contract checks. */
+  answer?: RecordedAnswer;
+}
+
+/** An answer as it went out. */
+export interface RecordedAnswer {
+  status: number;
+  contentType?: string;
+  raw: string;
 }
 
 /**
@@ -75,12 +85,6 @@ export interface FakeGatewayBOptions {
   tokenTtlSeconds?: number;
   /** Clock of token expiry, in ms. */
   now?: () => number;
-  /**
-   * A `PayPal-Request-Id` reused with another body: PayPal documents only that it "returns the
-   * latest status of the previous request that used that same header" (`replay`, the default);
-   * `refuse` answers 422 PAYPAL_REQUEST_ID_PREVIOUSLY_USED instead.
-   */
-  requestIdReuse?: 'replay' | 'refuse';
   /** verify-webhook-signature with a webhook id the app does not have: FAILURE or 404. */
   unknownWebhookId?: 'failure' | 'not_found';
 }
@@ -119,7 +123,6 @@ export class FakeGatewayB extends LoopbackServer {
   readonly orders: FakeOrders;
   readonly signing: SigningIdentity;
   tokenTtlSeconds: number;
-  requestIdReuse: 'replay' | 'refuse';
   unknownWebhookId: 'failure' | 'not_found';
   /** What the buyer does on the approval page (`/checkoutnow`). */
   buyerDecision: 'approve' | 'cancel' = 'approve';
@@ -136,7 +139,6 @@ export class FakeGatewayB extends LoopbackServer {
     this.environment = options.environment ?? 'sandbox';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? 32_400;
     this.now = options.now ?? Date.now;
-    this.requestIdReuse = options.requestIdReuse ?? 'replay';
     this.unknownWebhookId = options.unknownWebhookId ?? 'failure';
     this.orders = new FakeOrders(
       () => this.url,
@@ -335,7 +337,7 @@ export class FakeGatewayB extends LoopbackServer {
     const fault = this.takeFault(call);
     const idempotencyKey = this.idempotencyKey(call);
     if (idempotencyKey && this.inFlight.has(idempotencyKey)) {
-      return this.send(res, call, false, unprocessable({ issue: 'PREVIOUS_REQUEST_IN_PROGRESS', description: 'A previous request with the same PayPal-Request-Id is still being processed.' }));
+      return this.send(res, call, false, previousRequestInProgress());
     }
     if (idempotencyKey) this.inFlight.add(idempotencyKey);
     try {
@@ -349,10 +351,12 @@ export class FakeGatewayB extends LoopbackServer {
         return;
       }
       if (fault?.body !== undefined) {
-        call.fault = 'status';
+        call.fault = 'body';
         call.status = fault.status ?? 200;
+        const text = typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+        call.answer = { status: call.status, contentType: 'application/json', raw: text };
         res.writeHead(call.status, { 'Content-Type': 'application/json', 'Paypal-Debug-Id': randomBytes(7).toString('hex').slice(0, 13) });
-        return void res.end(typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body));
+        return void res.end(text);
       }
       if (fault?.status) {
         call.fault = 'status';
@@ -368,6 +372,7 @@ export class FakeGatewayB extends LoopbackServer {
         if (answer.raw !== undefined) {
           call.status = answer.status;
           if (dropAfter) return void req.socket.destroy();
+          call.answer = { status: answer.status, contentType: answer.headers?.['Content-Type'], raw: answer.raw };
           res.writeHead(answer.status, answer.headers ?? {});
           return void res.end(answer.raw);
         }
@@ -392,8 +397,10 @@ export class FakeGatewayB extends LoopbackServer {
       res.socket?.destroy();
       return;
     }
+    const raw = JSON.stringify(body);
+    call.answer = { status, contentType: 'application/json', raw };
     res.writeHead(status, { 'Content-Type': 'application/json', 'Paypal-Debug-Id': debugId, ...headers });
-    res.end(JSON.stringify(body));
+    res.end(raw);
   }
 
   private takeFault(call: RecordedCall): FaultRule | undefined {
@@ -508,9 +515,9 @@ export class FakeGatewayB extends LoopbackServer {
   private bearerApp(call: RecordedCall): FakeApp {
     const bearer = /^Bearer\s+(\S+)$/i.exec(call.headers.authorization ?? '');
     const issued = bearer ? this.tokens.get(bearer[1]) : undefined;
-    if (!issued || issued.expiresAt <= this.now()) throw authenticationFailure(call.path);
+    if (!issued || issued.expiresAt <= this.now()) throw authenticationFailure();
     const app = this.apps.find((a) => a.clientId === issued.clientId);
-    if (!app) throw authenticationFailure(call.path);
+    if (!app) throw authenticationFailure();
     return app;
   }
 
@@ -533,9 +540,6 @@ export class FakeGatewayB extends LoopbackServer {
   private replay(call: RecordedCall, key: string, minimal: (order: FakeOrder) => Json): { status: number; body: unknown } | undefined {
     const previous = this.requestIds.get(key);
     if (!previous) return undefined;
-    if (previous.fingerprint !== fingerprint(call) && this.requestIdReuse === 'refuse') {
-      throw unprocessable({ issue: 'PAYPAL_REQUEST_ID_PREVIOUSLY_USED', description: 'The PayPal-Request-ID has already been used for another request.' });
-    }
     call.replayed = true;
     return { status: 200, body: this.representation(call, this.orders.get(previous.orderId)!, minimal) };
   }

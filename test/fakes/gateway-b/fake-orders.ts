@@ -8,15 +8,15 @@ import {
   type PayPalIssue,
   unprocessable,
 } from './fake-errors.js';
-import { fakePayPalId } from './webhook-signing.js';
+import { fakeAccountId, fakePayPalId } from './webhook-signing.js';
 
 export type Json = Record<string, unknown>;
 
 /**
  * Currencies of PayPal's REST API currency-code reference. HUF, JPY and TWD "do not support
- * decimals. If you pass a decimal amount, an error occurs" (DECIMALS_NOT_SUPPORTED); the others
- * take at most two decimal places (DECIMAL_PRECISION). RUB, listed in older versions of the page,
- * is left out.
+ * decimals. If you pass a decimal amount, an error occurs"; the others take at most two decimal
+ * places. Both refusals are DECIMAL_PRECISION, the only code Orders v2 documents for them. RUB,
+ * listed in older versions of the page, is left out.
  */
 export const PAYPAL_CURRENCIES: readonly string[] = [
   'AUD', 'BRL', 'CAD', 'CNY', 'CZK', 'DKK', 'EUR', 'HKD', 'HUF', 'ILS', 'JPY', 'MYR', 'MXN', 'TWD',
@@ -60,6 +60,9 @@ export interface FakeBuyer {
   surname?: string;
   countryCode?: string;
 }
+
+/** The payee of every order: one merchant account, in PayPal's account id format. */
+const FAKE_MERCHANT_ID = 'FAKEMERCHANT2';
 
 const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 const VALUE = /^((-?[0-9]+)|(-?([0-9]+)?[.][0-9]+))$/;
@@ -136,7 +139,7 @@ export class FakeOrders {
     const payer = {
       name: { given_name: buyer.givenName ?? 'John', surname: buyer.surname ?? 'Doe' },
       email_address: buyer.email ?? 'buyer@example.test',
-      payer_id: buyer.payerId ?? fakePayPalId(13),
+      payer_id: buyer.payerId ?? fakeAccountId(),
       address: { country_code: buyer.countryCode ?? 'US' },
     };
     order.payer = payer;
@@ -159,7 +162,7 @@ export class FakeOrders {
     if (order.status !== 'APPROVED') {
       throw unprocessable({
         issue: 'ORDER_NOT_APPROVED',
-        description: "Payer has not yet approved the Order for payment. Please redirect the payer to the 'rel':'approve' url returned as part of the HATEOAS links within the Create Order call or provide a valid payment_source in the request.",
+        description: "Payer has not yet approved the Order for payment. Please redirect the payer to the 'rel':'approve' url returned as part of the HATEOAS links within the Create Order call or provide a valid `payment_source` in the request.",
       });
     }
     for (const unit of order.purchaseUnits) {
@@ -275,7 +278,7 @@ export class FakeOrders {
     const stored: Json = {
       reference_id: optionalString(request, 'reference_id', path, 256) ?? 'default',
       amount,
-      payee: { email_address: 'merchant@example.test', merchant_id: 'FAKEMERCHANT01' },
+      payee: { email_address: 'merchant@example.test', merchant_id: FAKE_MERCHANT_ID },
     };
     for (const [field, max] of [['custom_id', 127], ['invoice_id', 127], ['description', 127], ['soft_descriptor', 22]] as const) {
       const value = optionalString(request, field, path, field === 'description' || field === 'soft_descriptor' ? 3000 : max);
@@ -302,15 +305,15 @@ export function validateAmount(amount: unknown, path: string): Json {
   if (typeof value !== 'string') throw invalidRequest(invalidSyntax(`${path}/value`, value));
   if (value.length > 32) throw invalidRequest(invalidLength(`${path}/value`, value));
   if (!VALUE.test(value)) throw invalidRequest(invalidSyntax(`${path}/value`, value));
+  // The codes and descriptions are those of the Orders v2 reference (its 422 issue list): an
+  // unsupported currency is INVALID_CURRENCY_CODE, and any fraction PayPal does not take
+  // (decimals for HUF, JPY, TWD; more than two for the others) is DECIMAL_PRECISION.
   if (!PAYPAL_CURRENCIES.includes(currency)) {
-    throw unprocessable(issue(`${path}/currency_code`, currency, 'CURRENCY_NOT_SUPPORTED', 'Currency code is not currently supported. Please refer https://developer.paypal.com/docs/api/reference/currency-codes/ for list of supported currency codes.'));
+    throw unprocessable(issue(`${path}/currency_code`, currency, 'INVALID_CURRENCY_CODE', 'Currency code is invalid or is not currently supported. Please refer https://developer.paypal.com/api/rest/reference/currency-codes/ for list of supported currency codes.'));
   }
   const decimals = value.includes('.') ? value.split('.')[1].length : 0;
-  if (PAYPAL_NO_DECIMAL_CURRENCIES.includes(currency) && value.includes('.')) {
-    throw unprocessable(issue(`${path}/value`, value, 'DECIMALS_NOT_SUPPORTED', 'Currency does not support decimals. Please refer to https://developer.paypal.com/docs/api/reference/currency-codes/ for more information.'));
-  }
-  if (decimals > 2) {
-    throw invalidRequest(issue(`${path}/value`, value, 'DECIMAL_PRECISION', 'If the currency supports decimals, only two decimal place precision is supported.'));
+  if ((PAYPAL_NO_DECIMAL_CURRENCIES.includes(currency) && value.includes('.')) || decimals > 2) {
+    throw unprocessable(issue(`${path}/value`, value, 'DECIMAL_PRECISION', 'If the currency supports decimals, only two decimal place precision is supported.'));
   }
   if (!/[1-9]/.test(value) || value.startsWith('-')) {
     throw unprocessable(issue(`${path}/value`, value, 'CANNOT_BE_ZERO_OR_NEGATIVE', 'Must be greater than zero. If the currency supports decimals, only two decimal place precision is supported.'));

@@ -83,11 +83,18 @@ export function fakeEventId(): string {
   return `WH-${fakePayPalId(17)}-${fakePayPalId(17)}`;
 }
 
-export function fakePayPalId(length = 17): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+export function fakePayPalId(length = 17, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'): string {
   let id = '';
   for (let i = 0; i < length; i += 1) id += alphabet[randomInt(alphabet.length)];
   return id;
+}
+
+/**
+ * A PayPal account id (a payer's `payer_id`, a payee's `merchant_id`): 13 characters without 0, 1,
+ * I and O (`^[2-9A-HJ-NP-Z]{13}$`, Orders v2 `account_id`).
+ */
+export function fakeAccountId(): string {
+  return fakePayPalId(13, '23456789ABCDEFGHJKLMNPQRSTUVWXYZ');
 }
 
 /**

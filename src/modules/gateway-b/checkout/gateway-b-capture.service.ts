@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidPaymentStateError, PaymentLedgerService, type PaymentPatch, PaymentQueriesService, type PaymentRecord } from '../../payments/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
-import type { GatewayBClient } from '../client/gateway-b-client.js';
+import { type GatewayBClient, isGatewayBOrderId } from '../client/gateway-b-client.js';
 import { GatewayBRefusedError } from '../client/gateway-b-errors.js';
 import { GatewayBFailures } from '../client/gateway-b-failures.js';
 import { fromGatewayBAmount } from '../client/gateway-b-money.js';
@@ -51,7 +51,8 @@ export class GatewayBCaptureService {
 
   async capture(payment: PaymentRecord, orderId: string): Promise<GatewayBCaptureResponseDto> {
     const held = payment.provider_payment_ref;
-    if (!held) throw new InvalidPaymentStateError('This payment has no gateway B order yet; create one with gateway-b/order.');
+    // Another gateway's reference (the record switched gateways) is no order of this one.
+    if (!held || !isGatewayBOrderId(held)) throw new InvalidPaymentStateError('This payment has no gateway B order yet; create one with gateway-b/order.');
     if (orderId !== held) await this.mismatch(payment, ['order_id'], { order_id: orderId });
     if (payment.status === 'completed') return answer(payment, held, payment.provider_capture_ref);
     if (payment.status === 'canceled') throw new InvalidPaymentStateError('This payment is canceled; its order cannot be captured.');

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { AccessTokenCache, refreshMarginMs } from './access-token-cache.js';
+import { AccessTokenCache, ASSUMED_TOKEN_LIFETIME_SECONDS, refreshMarginMs } from './access-token-cache.js';
 import type { GatewayBTokenGrant } from './gateway-b-wire.js';
 
 describe('AccessTokenCache', () => {
@@ -7,7 +7,7 @@ describe('AccessTokenCache', () => {
   const clock = { now: () => new Date(now) };
   let grants: Array<{ resolve: (grant: GatewayBTokenGrant) => void; reject: (error: Error) => void }>;
   const requestGrant = jest.fn(() => new Promise<GatewayBTokenGrant>((resolve, reject) => grants.push({ resolve, reject })));
-  const grant = (accessToken: string, expiresIn = 32_400): GatewayBTokenGrant => ({ accessToken, expiresIn, appId: 'APP-1', scopes: ['openid'] });
+  const grant = (accessToken: string, expiresIn = 32_400): GatewayBTokenGrant => ({ accessToken, expiresIn, scopes: ['openid'] });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   beforeEach(() => {
@@ -75,8 +75,25 @@ describe('AccessTokenCache', () => {
     const info = cache.refresh();
     await settle();
     grants[0].resolve(grant('SECRET-TOKEN', 100));
-    expect(await info).toEqual({ appId: 'APP-1', scopes: ['openid'], expiresAt: new Date(now + 100_000) });
+    expect(await info).toEqual({ scopes: ['openid'], expiresAt: new Date(now + 100_000) });
     expect(await cache.token()).toBe('SECRET-TOKEN');
     expect(inspect(cache, { depth: 5, showHidden: true })).not.toContain('SECRET-TOKEN');
+  });
+
+  it('assumes a five-minute lifetime for a grant without expires_in, and says so', async () => {
+    expect(ASSUMED_TOKEN_LIFETIME_SECONDS).toBe(300);
+    const cache = new AccessTokenCache(requestGrant, clock);
+    const info = cache.refresh();
+    await settle();
+    grants[0].resolve({ accessToken: 'T1', scopes: ['openid'] });
+    expect(await info).toEqual({ scopes: ['openid'], expiresAt: new Date(now + 300_000), lifetimeAssumed: true });
+    now += 300_000 - refreshMarginMs(300_000) - 1; // renewed 30 s before the assumed end
+    expect(await cache.token()).toBe('T1');
+    now += 1;
+    const next = cache.token();
+    await settle();
+    expect(requestGrant).toHaveBeenCalledTimes(2);
+    grants[1].resolve(grant('T2'));
+    expect(await next).toBe('T2');
   });
 });

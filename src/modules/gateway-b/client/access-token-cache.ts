@@ -7,11 +7,21 @@ export interface GatewayBClock {
 
 /** What the cache knows of its token, without the token. */
 export interface GatewayBTokenInfo {
-  appId?: string;
   scopes: string[];
-  /** When PayPal said it expires (counted from when the request was sent). */
+  /** When PayPal said it expires (counted from when the request was sent), or the assumed expiry. */
   expiresAt: Date;
+  /** True when the answer carried no `expires_in` and `expiresAt` is ASSUMED_TOKEN_LIFETIME_SECONDS away. */
+  lifetimeAssumed?: true;
 }
+
+/**
+ * The lifetime assumed for a token whose answer has no `expires_in` (RFC 6749 §5.1 only
+ * recommends it): five minutes. Short on purpose: PayPal's tokens live about nine hours, so
+ * assuming five minutes costs at most one token request per five minutes and client, while
+ * assuming longer than the real lifetime would cost a refused call (answered 401, then made
+ * again with a fresh token) each time the guess is wrong.
+ */
+export const ASSUMED_TOKEN_LIFETIME_SECONDS = 300;
 
 interface Cached {
   token: string;
@@ -62,10 +72,10 @@ export class AccessTokenCache {
     if (!this.#pending) {
       const sentAt = this.clock.now().getTime();
       const pending = this.requestGrant().then((grant) => {
-        const lifetimeMs = grant.expiresIn * 1000;
+        const lifetimeMs = (grant.expiresIn ?? ASSUMED_TOKEN_LIFETIME_SECONDS) * 1000;
         const cached: Cached = {
           token: grant.accessToken,
-          info: { ...(grant.appId ? { appId: grant.appId } : {}), scopes: grant.scopes, expiresAt: new Date(sentAt + lifetimeMs) },
+          info: { scopes: grant.scopes, expiresAt: new Date(sentAt + lifetimeMs), ...(grant.expiresIn === undefined ? { lifetimeAssumed: true as const } : {}) },
           refreshAt: sentAt + lifetimeMs - refreshMarginMs(lifetimeMs),
         };
         this.#current = cached;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { type FakeGatewayB, startFakeGatewayB } from '../../../../test/fakes/gateway-b/index.js';
+import { ASSUMED_TOKEN_LIFETIME_SECONDS, refreshMarginMs } from './access-token-cache.js';
 import { GatewayBClient, type GatewayBClientOptions, isGatewayBOrderId } from './gateway-b-client.js';
 import { GatewayBCredentialsError, GatewayBError, GatewayBMalformedResponseError, GatewayBRefusedError, GatewayBUnreachableError } from './gateway-b-errors.js';
 import { toGatewayBAmount } from './gateway-b-money.js';
@@ -48,7 +49,7 @@ describe('GatewayBClient (against the fake gateway B)', () => {
 
     it('verifyCredentials() asks for a token: app id, scopes and expiry, never the token', async () => {
       const info = await client().verifyCredentials();
-      expect(info).toEqual({ appId: fake.app.appId, scopes: expect.arrayContaining(['openid']), expiresAt: new Date(now + 32_400_000) });
+      expect(info).toEqual({ scopes: expect.arrayContaining(['openid']), expiresAt: new Date(now + 32_400_000) });
       expect(tokenCalls()).toHaveLength(1);
       expect(tokenCalls()[0]).toMatchObject({ authorization: 'basic', clientId: fake.clientId, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { grant_type: 'client_credentials' } });
     });
@@ -81,6 +82,37 @@ describe('GatewayBClient (against the fake gateway B)', () => {
       await c.getOrder(created.id);
       expect(tokenCalls()).toHaveLength(2);
       expect(fake.apiCalls().filter((call) => call.status === 401)).toEqual([]);
+    });
+
+    it('without expires_in (RFC 6749 only recommends it): cached for the assumed five minutes, renewed shortly before', async () => {
+      await client().verifyCredentials();
+      const issued = fake.issuedTokens().at(-1)!.token;
+      const created = await order(client());
+      fake.clearCalls();
+      fake.fault({ path: '/v1/oauth2/token', body: { access_token: issued, token_type: 'Bearer', scope: 'openid' } });
+      const c = client();
+      expect(await c.verifyCredentials()).toEqual({ scopes: ['openid'], expiresAt: new Date(now + ASSUMED_TOKEN_LIFETIME_SECONDS * 1000), lifetimeAssumed: true });
+      now += ASSUMED_TOKEN_LIFETIME_SECONDS * 1000 - refreshMarginMs(ASSUMED_TOKEN_LIFETIME_SECONDS * 1000) - 1;
+      await c.getOrder(created.id);
+      expect(tokenCalls()).toHaveLength(1);
+      now += 1;
+      await c.getOrder(created.id);
+      expect(tokenCalls()).toHaveLength(2); // renewed (the fake's own answer this time, with expires_in)
+      expect(fake.apiCalls().filter((call) => call.status === 401)).toEqual([]);
+    });
+
+    it('without expires_in and refused before the assumed lifetime ends: dropped on the 401, the call made again with a fresh token', async () => {
+      const created = await order(client());
+      fake.clearCalls();
+      fake.fault({ path: '/v1/oauth2/token', body: { access_token: 'A21AAnot-issued-by-the-fake', token_type: 'bearer' } });
+      const c = client();
+      expect((await c.getOrder(created.id)).id).toBe(created.id);
+      expect(fake.apiCalls().map((call) => [call.method, call.path, call.status])).toEqual([
+        ['POST', '/v1/oauth2/token', 200],
+        ['GET', `/v2/checkout/orders/${created.id}`, 401],
+        ['POST', '/v1/oauth2/token', 200],
+        ['GET', `/v2/checkout/orders/${created.id}`, 200],
+      ]);
     });
 
     it('is dropped on a 401 and the call is made once more with a fresh token', async () => {
@@ -175,7 +207,11 @@ describe('GatewayBClient (against the fake gateway B)', () => {
       await expect(c.createOrder({ amount: { currency_code: 'USD', value: '1.00' }, customId: 'x'.repeat(128), requestId: 'r' })).rejects.toThrow(RangeError);
       expect(fake.apiCalls()).toEqual([]);
       expect(isGatewayBOrderId('5O190127TN364715T')).toBe(true);
-      expect(isGatewayBOrderId('a/b')).toBe(false);
+      expect(isGatewayBOrderId('A'.repeat(36))).toBe(true);
+      // Orders v2's `id` path parameter: ^[A-Z0-9]+$, at most 36 characters
+      for (const id of ['a/b', 'pi_3FromGatewayA', '5o190127tn364715t', '5O19-0127', 'A'.repeat(37), '']) expect(isGatewayBOrderId(id)).toBe(false);
+      await expect(c.getOrder('pi_3FromGatewayA')).rejects.toThrow(RangeError);
+      expect(fake.apiCalls()).toEqual([]);
     });
   });
 
@@ -192,7 +228,7 @@ describe('GatewayBClient (against the fake gateway B)', () => {
 
       expect(await failure(c.getOrder('0NOSUCHORDER0000'))).toMatchObject({ status: 404, errorName: 'RESOURCE_NOT_FOUND', issues: [{ issue: 'INVALID_RESOURCE_ID', field: 'order_id', location: 'path' }] });
       const decimals = await failure(c.createOrder({ amount: { currency_code: 'JPY', value: '1000.00' }, customId: 'p', requestId: 'jpy-decimals' }));
-      expect(decimals).toMatchObject({ status: 422, issues: [{ issue: 'DECIMALS_NOT_SUPPORTED', field: '/purchase_units/0/amount/value' }] });
+      expect(decimals).toMatchObject({ status: 422, issues: [{ issue: 'DECIMAL_PRECISION', field: '/purchase_units/0/amount/value' }] });
       expect(JSON.stringify(decimals)).not.toContain('1000.00'); // the echoed value is dropped
     });
 
@@ -294,8 +330,12 @@ describe('GatewayBClient (against the fake gateway B)', () => {
       expect(await failure(c.getOrder(created.id))).toMatchObject({ kind: 'malformed', problem: expect.stringContaining('amount.value') });
       fake.fault({ path, body: 'x'.repeat(1024 * 1024 + 1) });
       expect(await failure(c.getOrder(created.id))).toMatchObject({ kind: 'malformed', problem: 'the body is too large' });
-      fake.fault({ path: '/v1/oauth2/token', body: { access_token: 'A21AAx', token_type: 'Bearer' } });
-      expect(await failure(client().verifyCredentials())).toMatchObject({ kind: 'malformed', operation: 'token', problem: 'token.expires_in is not a positive number' });
+      for (const expiresIn of [0, -5, '32400']) {
+        fake.fault({ path: '/v1/oauth2/token', body: { access_token: 'A21AAx', token_type: 'Bearer', expires_in: expiresIn } });
+        expect(await failure(client().verifyCredentials())).toMatchObject({ kind: 'malformed', operation: 'token', problem: 'token.expires_in is not a positive number' });
+      }
+      fake.fault({ path: '/v1/oauth2/token', body: { token_type: 'Bearer', expires_in: 3600 } });
+      expect(await failure(client().verifyCredentials())).toMatchObject({ kind: 'malformed', operation: 'token', problem: 'token.access_token is missing or not a string' });
     });
 
     it('never puts the client secret or an access token into an error or the client\'s own inspection', async () => {

@@ -77,9 +77,13 @@ export type GatewayBWebhookVerification =
 export const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_RETRY_DELAY_MS = 250;
 const MAX_ANSWER_BYTES = 1024 * 1024;
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The `id` path parameter of Orders v2 (`^[A-Z0-9]+$`, at most 36): PayPal refuses any other. */
+const ORDER_ID = /^[A-Z0-9]{1,36}$/;
 
-/** Order ids as PayPal issues them; check a browser-supplied id with this before using it. */
+/**
+ * Order ids as Orders v2 describes them; check a browser-supplied id with this before using it.
+ * Another gateway's reference (`pi_…`) is none, so it never becomes a request PayPal refuses.
+ */
 export function isGatewayBOrderId(value: unknown): value is string {
   return typeof value === 'string' && ORDER_ID.test(value);
 }

@@ -13,7 +13,7 @@ const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
 
 /** One entry of PayPal's `details[]`, reduced to codes (no provider prose, no echoed values). */
 export interface GatewayBIssue {
-  /** e.g. `ORDER_NOT_APPROVED`, `DECIMALS_NOT_SUPPORTED` */
+  /** e.g. `ORDER_NOT_APPROVED`, `DECIMAL_PRECISION` */
   issue: string;
   /** JSON pointer or name of the field, e.g. `/purchase_units/0/amount/value` */
   field?: string;

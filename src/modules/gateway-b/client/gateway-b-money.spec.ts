@@ -57,7 +57,7 @@ describe('gateway B amounts (money module → PayPal decimal strings)', () => {
   /**
    * Finding, left as it is: the money module (gateway A's exponents) gives HUF and TWD two
    * decimals; PayPal takes none. `toDecimalString` alone would send "1500.00" HUF, which PayPal
-   * refuses with DECIMALS_NOT_SUPPORTED; `toGatewayBAmount` drops a zero fraction and refuses
+   * refuses (422 DECIMAL_PRECISION in Orders v2); `toGatewayBAmount` drops a zero fraction and refuses
    * any other. JPY agrees (exponent 0 in both).
    */
   it('pins where the money module and PayPal disagree: HUF and TWD', () => {

@@ -55,11 +55,11 @@ export interface GatewayBOrder {
   update_time?: string;
 }
 
+/** The token answer (RFC 6749 §5.1); only what the RFC defines is read. */
 export interface GatewayBTokenGrant {
   accessToken: string;
-  /** Seconds PayPal said the token is valid for. */
-  expiresIn: number;
-  appId?: string;
+  /** Seconds the token is valid for; absent when the answer leaves `expires_in` out (RFC 6749 only recommends it). */
+  expiresIn?: number;
   scopes: string[];
 }
 
@@ -174,10 +174,11 @@ export function parseTokenGrant(value: unknown): GatewayBTokenGrant {
   const accessToken = requiredString(record, 'access_token', 'token', 8192);
   const tokenType = requiredString(record, 'token_type', 'token', 32);
   if (tokenType.toLowerCase() !== 'bearer') throw new MalformedAnswer('token.token_type is not Bearer');
-  const expiresIn = record.expires_in;
-  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) throw new MalformedAnswer('token.expires_in is not a positive number');
+  // RFC 6749 §5.1 only recommends expires_in: absent (or null), the cache assumes a lifetime; present, it must be usable.
+  const expiresIn = record.expires_in ?? undefined;
+  if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0)) throw new MalformedAnswer('token.expires_in is not a positive number');
   const scope = optionalString(record, 'scope', 'token', 16_384);
-  return strip({ accessToken, expiresIn, appId: optionalString(record, 'app_id', 'token', 64), scopes: scope ? scope.split(' ').filter(Boolean) : [] });
+  return strip({ accessToken, expiresIn, scopes: scope ? scope.split(' ').filter(Boolean) : [] });
 }
 
 export function parseVerificationStatus(value: unknown): 'SUCCESS' | 'FAILURE' {
@@ -188,19 +189,20 @@ export function parseVerificationStatus(value: unknown): 'SUCCESS' | 'FAILURE' {
 
 /** A webhook listener of the app (`GET /v1/notifications/webhooks/{id}`): where it delivers and which events. */
 export interface GatewayBWebhookListener {
-  id: string;
+  /** Optional in the Webhooks v1 reference (only `url` and `event_types` are required). */
+  id?: string;
   url: string;
   eventTypes: string[];
 }
 
 export function parseWebhookListener(value: unknown): GatewayBWebhookListener {
   const record = object(value, 'webhook');
-  const types = Array.isArray(record.event_types) ? record.event_types : [];
-  return {
-    id: requiredString(record, 'id', 'webhook', 128),
+  if (!Array.isArray(record.event_types)) throw new MalformedAnswer('webhook.event_types is not an array');
+  return strip({
+    id: optionalString(record, 'id', 'webhook', 128),
     url: requiredString(record, 'url', 'webhook', 2048),
-    eventTypes: types.map((entry, index) => requiredString(object(entry, `webhook.event_types[${index}]`), 'name', `webhook.event_types[${index}]`, 128)),
-  };
+    eventTypes: record.event_types.map((entry, index) => requiredString(object(entry, `webhook.event_types[${index}]`), 'name', `webhook.event_types[${index}]`, 128)),
+  });
 }
 
 /** The envelope of a received notification (any event type); throws MalformedAnswer. */

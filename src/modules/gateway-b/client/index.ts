@@ -1,4 +1,4 @@
-export { AccessTokenCache, type GatewayBClock, type GatewayBTokenInfo } from './access-token-cache.js';
+export { AccessTokenCache, ASSUMED_TOKEN_LIFETIME_SECONDS, type GatewayBClock, type GatewayBTokenInfo } from './access-token-cache.js';
 export {
   DEFAULT_TIMEOUT_MS,
   GatewayBClient,

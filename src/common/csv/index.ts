@@ -1,0 +1,1 @@
+export { type CsvCell, csvCell, csvLine } from './csv.js';

@@ -1,0 +1,105 @@
+import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AdminRoute } from '../../common/auth/index.js';
+import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
+import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { PositiveIntPipe } from '../../common/validation/index.js';
+import { AdminPaymentDetailDto, AdminPaymentDto, AdminPaymentsFilterDto, AdminPaymentsQueryDto, PaymentQueriesService } from '../payments/index.js';
+import { PAYMENT_EXPORT_LIMITS, paymentCsvChunks, paymentCsvFileName } from './payments-csv.js';
+
+const EXPORT_HEADERS = {
+  'Content-Disposition': { description: 'attachment; filename="payments-<UTC time>.csv"', schema: { type: 'string' } },
+  'X-WP-Total': { description: 'Payments that matched the filters when the export started', schema: { type: 'integer' } },
+  'X-Checkout-Truncated': {
+    description: `true when more than ${PAYMENT_EXPORT_LIMITS.maxRows} payments matched: the file holds the newest ${PAYMENT_EXPORT_LIMITS.maxRows} (narrow the filters for the rest)`,
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+  'X-Checkout-Export-Limit': { description: 'The most rows one export writes', schema: { type: 'integer' } },
+};
+
+/**
+ * The admin console's payments screens: the filtered, paged list, one payment with its log and
+ * provider references, and the CSV export of a filtered list. The reads are PaymentQueriesService's.
+ */
+@ApiTags('Payments')
+@Controller('administration/payments')
+export class AdminPaymentsController {
+  private readonly logger = new Logger(AdminPaymentsController.name);
+
+  constructor(private readonly queries: PaymentQueriesService) {}
+
+  @Get()
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'administrationListPayments',
+    summary: 'Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)',
+    description:
+      'An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `form_id`, `created_from` (inclusive) and ' +
+      '`created_before` (exclusive), and `search` (text in the payer\'s email, first name, last name or "first last", ignoring case). ' +
+      'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).',
+  })
+  @ApiOkResponse({ type: AdminPaymentDto, isArray: true, headers: PAGING_HEADERS })
+  @ApiErrorResponses(400)
+  async list(@Query() query: AdminPaymentsQueryDto, @Res({ passthrough: true }) response: Response): Promise<AdminPaymentDto[]> {
+    const perPage = query.per_page ?? 20;
+    const { entries, total } = await this.queries.adminList(query, query.page ?? 1, perPage);
+    setPagingHeaders(response, total, perPage);
+    return entries;
+  }
+
+  // Declared before `:id`, which would otherwise take `export.csv` as an id (and refuse it).
+  @Get('export.csv')
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'administrationExportPayments',
+    summary: `CSV file of the filtered payments, newest first (streamed; at most ${PAYMENT_EXPORT_LIMITS.maxRows} rows)`,
+    description:
+      'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8, comma, CRLF, a header line), sent as an attachment ' +
+      'and written as it is read. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
+      `spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past ${PAYMENT_EXPORT_LIMITS.maxRows} ` +
+      'matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.',
+  })
+  @ApiProduces('text/csv')
+  @ApiResponse({ status: 200, description: 'The CSV file', headers: EXPORT_HEADERS, content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiErrorResponses(400)
+  async export(@Query() query: AdminPaymentsFilterDto, @Res() response: Response): Promise<void> {
+    // Everything that can be refused is refused here, before the first byte is sent.
+    const exported = await this.queries.adminExport(query, PAYMENT_EXPORT_LIMITS.maxRows, PAYMENT_EXPORT_LIMITS.batchSize);
+    response.status(200);
+    response.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
+    response.setHeader('Content-Disposition', `attachment; filename="${paymentCsvFileName(new Date())}"`);
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('X-WP-Total', String(exported.total));
+    response.setHeader('X-Checkout-Truncated', String(exported.truncated));
+    response.setHeader('X-Checkout-Export-Limit', String(exported.limit));
+    try {
+      // pipeline: the next batch is read only when the client took the previous one; a client that
+      // goes away stops the reads; a failure mid-file ends the connection without the final chunk,
+      // so the client sees an incomplete download, never a file that looks complete.
+      await pipeline(Readable.from(paymentCsvChunks(exported)), response);
+    } catch (error) {
+      if (response.destroyed && !response.writableFinished && (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      this.logger.error({ err: error }, 'payments export stopped by an error');
+    }
+  }
+
+  @Get(':id')
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'administrationGetPayment',
+    summary: 'One payment with its provider references, fees, plan and price, custom fields and log',
+    description:
+      'An addition to the interface for the admin console: the list\'s fields plus what the provider received, the platform fee, the setup fee, ' +
+      'the plan and price chosen, the custom fields, the ids of the provider\'s objects (payment, customer, subscription, capture) and the payment\'s log, ' +
+      'oldest first (its newest lines, with the total). Never the payment secret, a key or card data. 404 `checkout_not_found` for an unknown id.',
+  })
+  @ApiOkResponse({ type: AdminPaymentDetailDto })
+  @ApiErrorResponses(400, 404)
+  detail(@Param('id', new PositiveIntPipe('id')) id: number): Promise<AdminPaymentDetailDto> {
+    return this.queries.adminDetail(id);
+  }
+}

@@ -1,0 +1,206 @@
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { PageQueryDto } from '../../common/http/index.js';
+import { JSON_VALUE_REF, type JsonValue } from '../../common/openapi/index.js';
+import { ToInteger, Trim } from '../../common/validation/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { MAX_INT } from './checkout-choice.dto.js';
+import type { PaymentLogLevel } from './payment-log.repository.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
+
+/** Longest payer search the admin list takes (an email address is at most 254; names at most 100). */
+export const PAYMENT_SEARCH_MAX_LENGTH = 100;
+
+/** How many lines of its log one payment's detail carries (the newest ones). */
+export const PAYMENT_LOG_TAIL = 200;
+
+/**
+ * A date (`2026-01-31`, midnight UTC) or a date and time with its offset (`2026-01-31T12:00:00Z`,
+ * `…+02:00`). A time without an offset is refused: it would be read in the server's time zone.
+ */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const INSTANT_MESSAGE = (field: string) => `${field} must be an ISO 8601 date (2026-01-31) or date-time with an offset (2026-01-31T12:00:00Z)`;
+
+/** The filters of the admin payments list and of its CSV export (every one optional). */
+export class AdminPaymentsFilterDto {
+  @ApiPropertyOptional({ enum: PAYMENT_STATUSES, description: 'Only payments in this status' })
+  @IsOptional()
+  @IsIn(PAYMENT_STATUSES)
+  status?: PaymentStatus;
+
+  @ApiPropertyOptional({ enum: CHECKOUT_GATEWAYS, description: 'Only payments through this gateway' })
+  @IsOptional()
+  @IsIn(CHECKOUT_GATEWAYS)
+  gateway?: CheckoutGateway;
+
+  @ApiPropertyOptional({ enum: GATEWAY_MODES, description: 'Only test or only live payments' })
+  @IsOptional()
+  @IsIn(GATEWAY_MODES)
+  mode?: GatewayMode;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INT, description: 'Only payments of this form' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INT)
+  form_id?: number;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
+  @IsOptional()
+  @IsString()
+  @Matches(ISO_INSTANT, { message: INSTANT_MESSAGE('created_from') })
+  @IsISO8601({ strict: true }, { message: INSTANT_MESSAGE('created_from') })
+  created_from?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
+  @IsOptional()
+  @IsString()
+  @Matches(ISO_INSTANT, { message: INSTANT_MESSAGE('created_before') })
+  @IsISO8601({ strict: true }, { message: INSTANT_MESSAGE('created_before') })
+  created_before?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: PAYMENT_SEARCH_MAX_LENGTH,
+    description: "Text contained in the payer's email address, first name, last name or \"first last\", ignoring case (empty: no search)",
+    example: 'ada@example',
+  })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MaxLength(PAYMENT_SEARCH_MAX_LENGTH)
+  search?: string;
+}
+
+/** GET /administration/payments: the filters, paged like /payment/history (default 20 per page). */
+export class AdminPaymentsQueryDto extends IntersectionType(PageQueryDto, AdminPaymentsFilterDto) {}
+
+/** One payment in the admin list: who paid what, where and when. No secret, no client IP. */
+export class AdminPaymentDto {
+  @ApiProperty({ type: 'integer', example: 42 })
+  id: number;
+
+  @ApiProperty({ enum: PAYMENT_STATUSES, example: 'completed' })
+  status: PaymentStatus;
+
+  @ApiProperty({ type: 'integer', description: 'Minor units of `currency` (1999 = 19.99 USD)', example: 1999 })
+  amount: number;
+
+  @ApiProperty({ description: 'ISO 4217 code', example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  gateway: CheckoutGateway;
+
+  @ApiProperty({ description: "The gateway's payment method id", example: 'ccard' })
+  payment_method: string;
+
+  @ApiProperty({ enum: GATEWAY_MODES, example: 'test' })
+  mode: GatewayMode;
+
+  @ApiProperty({ type: String, nullable: true, example: 'ada@example.com' })
+  email_address: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Ada' })
+  first_name: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Lovelace' })
+  last_name: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 7 })
+  form_id: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The form's current title; null when the form was deleted", example: 'Donation' })
+  form_title: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'For a subscription renewal: the first payment of the subscription' })
+  parent_payment_id: number | null;
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  updated_at: string;
+}
+
+/** The provider's ids of the objects a payment holds (never a secret: ids only). */
+export class PaymentProviderReferencesDto {
+  @ApiProperty({ type: String, nullable: true, description: "The provider's payment object: gateway A's PaymentIntent (`pi_…`) or SetupIntent (`seti_…`), gateway B's order id", example: 'pi_3QvP5n2eZvKYlo2C' })
+  payment: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider's customer (gateway A `cus_…`)", example: 'cus_R4nd0m' })
+  customer: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider's subscription (gateway A `sub_…`)", example: null })
+  subscription: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider's capture (gateway B's capture id)", example: null })
+  capture: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The subscription's status in the provider's own word (e.g. `active`)", example: null })
+  subscription_status: string | null;
+}
+
+/** One line of a payment's log: status moves, refusals, provider events, emails. */
+export class PaymentLogEntryDto {
+  @ApiProperty({ type: 'integer' })
+  id: number;
+
+  @ApiProperty({ enum: ['debug', 'info', 'warning', 'error'], example: 'info' })
+  level: PaymentLogLevel;
+
+  @ApiProperty({ description: 'Stable machine name of what happened', example: 'status_changed' })
+  event: string;
+
+  @ApiProperty({ example: 'Status changed from pending to completed by webhook:gateway_a.' })
+  message: string;
+
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: JSON_VALUE_REF,
+    description: 'Details written with the line (ids, sources, changed fields); never a secret, token or card data',
+    example: { source: 'webhook:gateway_a', event_id: 'evt_1QvP5n2eZvKYlo2C' },
+  })
+  context: { [key: string]: JsonValue } | null;
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
+  created_at: string;
+}
+
+/** One payment with everything the record holds but its secrets: fees, plan and price, custom fields, provider ids, its log. */
+export class AdminPaymentDetailDto extends AdminPaymentDto {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'What the provider says it received (minor units), once known' })
+  amount_received: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The platform fee of the free plan (minor units), null when none' })
+  application_fee_amount: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'One-off setup fee of a recurring price (minor units), charged with the first invoice' })
+  setup_amount: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: "Index of the chosen plan in the form's plans" })
+  plan_index: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: "Index of the chosen price in the plan's prices" })
+  price_index: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The plan's title in the form as it is now; null when the form or plan is gone", example: 'Monthly' })
+  plan_title: string | null;
+
+  @ApiProperty({ description: '`one-time` or the recurring interval of the price (`m_1`, `y_1`, …)', example: 'one-time' })
+  frequency: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: "The form's custom fields as the payer filled them", example: { company: 'Analytical Engines Ltd' } })
+  custom_fields: Record<string, string>;
+
+  @ApiProperty({ type: PaymentProviderReferencesDto })
+  provider_references: PaymentProviderReferencesDto;
+
+  @ApiProperty({ type: [PaymentLogEntryDto], description: `The payment's log, oldest first: its newest ${PAYMENT_LOG_TAIL} lines at most (see log_total)` })
+  log: PaymentLogEntryDto[];
+
+  @ApiProperty({ type: 'integer', description: 'How many lines the payment log has in all' })
+  log_total: number;
+}
