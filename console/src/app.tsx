@@ -6,6 +6,8 @@ import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
+import { PaymentDetailScreen } from './screens/payment-detail';
+import { PaymentsScreen } from './screens/payments';
 import { SignIn } from './screens/sign-in';
 
 /** Client-side routes under /admin/ (the service answers every path there with this app). */
@@ -15,6 +17,8 @@ const router = createBrowserRouter(
       element: <Layout />,
       children: [
         { index: true, element: <DashboardScreen /> },
+        { path: 'payments', element: <PaymentsScreen /> },
+        { path: 'payments/:id', element: <PaymentDetailScreen /> },
         { path: '*', element: <NotFound /> },
       ],
     },

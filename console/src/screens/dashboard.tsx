@@ -6,6 +6,7 @@ import { api } from '../api/client';
 import { label, when } from '../format';
 import { Page } from '../components/page';
 import { ErrorNotice, QueryView } from '../components/status';
+import { dashboardQuery } from '../api/queries';
 
 type Dashboard = components['schemas']['DashboardDto'];
 type GatewayFacts = components['schemas']['DashboardGatewayDto'];
@@ -17,8 +18,6 @@ const STEP_TEXT: Record<string, { title: string; to: string }> = {
   connect_gateway_a_live_gateway: { title: 'Connect the card gateway in live mode', to: '/gateways' },
   select_template: { title: 'Create a form from a template', to: '/forms/new' },
 };
-
-export const dashboardQuery = { queryKey: ['dashboard'], queryFn: async () => unwrap(await api.GET('/administration/dashboard')) };
 
 export function DashboardScreen() {
   const query = useQuery(dashboardQuery);
