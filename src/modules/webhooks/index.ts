@@ -8,7 +8,7 @@ export {
   type WebhookEventFilter,
   type WebhookEventListOutcome,
 } from './webhook-event.repository.js';
-export type { WebhookEventEntity, WebhookEventStatus } from './webhook-event.entity.js';
+export { WEBHOOK_EVENT_TYPE_MAX_LENGTH, type WebhookEventEntity, type WebhookEventStatus } from './webhook-event.entity.js';
 export { WebhookIntakeService, type EffectResult, type EffectStatus, type ParsedWebhookEvent, type WebhookEventSource } from './webhook-intake.service.js';
 export { WebhookVerifiers, type WebhookDelivery, type WebhookVerifier } from './webhook-verifiers.js';
 export { SignedWebhookGuard } from './signed-webhook.guard.js';
