@@ -1147,7 +1147,7 @@ export interface paths {
         put?: never;
         /**
          * Gateway B's events for a mode: the five transmission headers are required and the delivery is verified by the provider's verify-webhook-signature API with the mode’s Webhook ID; each event is stored once; PAYMENT.CAPTURE.COMPLETED completes the payment whose order it captured
-         * @description 400 `checkout_invalid_signature`: a header missing, no Webhook ID stored for the mode, or the provider says FAILURE (no provider call in the first cases). 404: unknown mode. 503: the provider could not be asked (deliver again later).
+         * @description Decided before any provider call: 400 `checkout_invalid_signature` for a header missing or malformed, a `PAYPAL-TRANSMISSION-TIME` more than GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS (default 300) from now either way, a body that is not an event, or no Webhook ID stored for the mode; 200 `duplicate` for an event id already stored and finished; 429 `checkout_rate_limited` with Retry-After once the client has had RATE_LIMIT_WEBHOOK_VERIFY_FAILURES deliveries refused by the provider within the window (successes never count); a verdict is reused for the same five headers and raw body. Then the provider: FAILURE is 400. 404: unknown mode. 503: the provider could not be asked, or every verification slot stayed busy (deliver again later).
          */
         post: operations["webhookGatewayBCallback"];
         delete?: never;
@@ -12909,6 +12909,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */

@@ -7,6 +7,8 @@ describe('loadConfig', () => {
     expect(config.rateLimits.newPayment).toEqual({ limit: 10, ttl: 600_000 });
     expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
     expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
+    expect(config.rateLimits.webhookVerifyFailures).toEqual({ limit: 10, ttl: 600_000 });
+    expect(config.gatewayBWebhook).toEqual({ toleranceSeconds: 300, verifyConcurrency: 4 });
     expect(config.corsOrigins).toEqual([]);
     expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
@@ -74,6 +76,9 @@ describe('loadConfig', () => {
     ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
     ['REDIS_URL', 'redis://127.0.0.1:6379/0?keyPrefix=other:'],
     ['MIGRATION_LOCK_TIMEOUT_SECONDS', 'soon'],
+    ['RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', '0'],
+    ['GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', '5'],
+    ['GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', '0'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {

@@ -67,10 +67,19 @@ export interface AppConfig {
   gatewayAJsUrl: string;
   /** GATEWAY_B_JS_URL: the wallet gateway's browser library the hosted payment page loads (PayPal JS SDK, without query). */
   gatewayBJsUrl: string;
+  /** Bounds on gateway B's webhook verification, which costs a provider call (docs/gateway-b.md). */
+  gatewayBWebhook: {
+    /** GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS: a PAYPAL-TRANSMISSION-TIME further from now (either way) is refused without a call. */
+    toleranceSeconds: number;
+    /** GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY: verify-webhook-signature calls in flight per instance at most. */
+    verifyConcurrency: number;
+  };
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
     failedLogin: RateLimitRule;
+    /** Gateway-B deliveries the provider refused to verify, per client (successes never count). */
+    webhookVerifyFailures: RateLimitRule;
   };
 }
 
@@ -143,6 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
     gatewayAJsUrl: envScriptUrl(env, 'GATEWAY_A_JS_URL', 'https://js.stripe.com/v3/'),
     gatewayBJsUrl: envScriptUrl(env, 'GATEWAY_B_JS_URL', 'https://www.paypal.com/sdk/js'),
+    gatewayBWebhook: {
+      toleranceSeconds: envInteger(env, 'GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', 300, { min: 30, max: 3600 }),
+      verifyConcurrency: envInteger(env, 'GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', 4, { min: 1, max: 64 }),
+    },
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
@@ -155,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       failedLogin: {
         limit: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN', 10, { min: 1 }),
         ttl: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS', 900, { min: 1 }) * 1000,
+      },
+      webhookVerifyFailures: {
+        limit: envInteger(env, 'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', 10, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES_WINDOW_SECONDS', 600, { min: 1 }) * 1000,
       },
     },
   };
