@@ -10,6 +10,7 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
     expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
+    expect(config.session).toEqual({ ttlSeconds: 28_800, idleTimeoutSeconds: 1800 });
   });
 
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
@@ -71,6 +72,8 @@ describe('loadConfig', () => {
     ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
     ['REDIS_URL', 'redis://127.0.0.1:6379/0?keyPrefix=other:'],
     ['MIGRATION_LOCK_TIMEOUT_SECONDS', 'soon'],
+    ['SESSION_TTL_SECONDS', '60'],
+    ['SESSION_IDLE_TIMEOUT_SECONDS', 'forever'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {
