@@ -44,6 +44,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in to the admin console (and the session nonce, after a reload)
+         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 401 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared). A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
+         */
+        get: operations["authSession"];
+        put?: never;
+        /**
+         * Sign in to the admin console with a login and an application password
+         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
+         */
+        post: operations["authSignIn"];
+        /**
+         * Sign out of the admin console
+         * @description Deletes the session on the server (every instance refuses its cookie from now on) and clears the cookie. Needs the cookie and its nonce in `X-WP-Nonce` (401 without the nonce, 403 `rest_cookie_invalid_nonce` with another one); a session that already ended is signed out all the same.
+         */
+        delete: operations["authSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings": {
         parameters: {
             query?: never;
@@ -1115,6 +1143,51 @@ export interface components {
             message: string;
             data: components["schemas"]["WpErrorDataDto"];
         };
+        SignInDto: {
+            /** @description The user's login */
+            login: string;
+            /** @description One of the user's application passwords (with or without its display spaces) */
+            password: string;
+        };
+        ConsoleUserDto: {
+            id: number;
+            login: string;
+            display_name: string;
+            /** @description The user's role (`administrator`, `editor`, ...) */
+            role: string;
+            /**
+             * @description The capabilities of that role, sorted. Every admin route needs `checkout_settings`; a user without
+             *     it may sign in, but every admin route answers 403 to them.
+             * @example [
+             *       "checkout_settings",
+             *       "edit_checkout_forms",
+             *       "edit_others_checkout_forms"
+             *     ]
+             */
+            capabilities: string[];
+        };
+        ConsoleSessionDto: {
+            /**
+             * @description Send it as the `X-WP-Nonce` header with every request of this session (or as `_wpnonce` in the
+             *     query of a GET a frame or link opens, where a route allows it). It is valid as long as the
+             *     session; keep it in memory only.
+             */
+            nonce: string;
+            user: components["schemas"]["ConsoleUserDto"];
+            /**
+             * @description When the session ends at the latest (sign-in + SESSION_TTL_SECONDS), ISO 8601 UTC
+             * @example 2026-03-01T18:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Seconds without a request after which the session ends sooner (SESSION_IDLE_TIMEOUT_SECONDS) */
+            idle_timeout_seconds: number;
+        };
+        AcknowledgementDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Settings updated. */
+            message: string;
+        };
         SettingsDto: {
             /** @description ISO 4217 currency code */
             currency: string;
@@ -1138,12 +1211,6 @@ export interface components {
             /** @description Stored encrypted; never returned whole */
             api_key?: string;
             debug_mode?: boolean;
-        };
-        AcknowledgementDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Settings updated. */
-            message: string;
         };
         PluginInfoDto: {
             name: string;
@@ -2323,7 +2390,7 @@ export interface components {
         /** @description A 403 answer (WP_Error shape) */
         WpError403: {
             /** @enum {string} */
-            code: "rest_forbidden" | "rest_cross_site_request" | "checkout_invalid_payment_reference";
+            code: "rest_forbidden" | "rest_cross_site_request" | "rest_cookie_invalid_nonce" | "checkout_invalid_payment_reference";
         } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
         /** @description A 404 answer (WP_Error shape) */
         WpError404: {
@@ -2467,24 +2534,28 @@ export interface operations {
             };
         };
     };
-    settingsGet: {
+    authSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again */
+                "X-WP-Nonce"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description Who is signed in, and the nonce of the session */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SettingsDto"];
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2502,7 +2573,357 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set, the body holds the nonce */
+            201: {
+                headers: {
+                    /** @description `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>`, plus `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out: the session is deleted and the cookie cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcknowledgementDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    settingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2624,7 +3045,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2642,7 +3063,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2757,7 +3178,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgementDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2775,7 +3196,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,7 +3293,7 @@ export interface operations {
                     "application/json": components["schemas"]["PluginInfoDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2890,7 +3311,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2987,7 +3408,7 @@ export interface operations {
                     "application/json": components["schemas"]["PluginStatusDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3005,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3127,7 +3548,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3145,7 +3566,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,7 +3724,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3321,7 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3461,7 +3882,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3479,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3612,7 +4033,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagDto"][];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3630,7 +4051,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3752,7 +4173,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3770,7 +4191,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3926,7 +4347,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,7 +4365,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4088,7 +4509,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaggingAreaDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4106,7 +4527,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4246,7 +4667,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +4685,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4411,7 +4832,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4429,7 +4850,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4551,7 +4972,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4707,7 +5128,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4725,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4867,7 +5288,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,7 +5306,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5041,7 +5462,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5059,7 +5480,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5396,7 +5817,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5414,7 +5835,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,7 +5957,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5554,7 +5975,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5712,7 +6133,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5730,7 +6151,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5845,7 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateListDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5863,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5985,7 +6406,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6003,7 +6424,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6177,7 +6598,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +6616,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6295,7 +6716,10 @@ export interface operations {
     };
     administrationLivePreviewGet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6334,7 +6758,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6352,7 +6776,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6452,7 +6876,10 @@ export interface operations {
     };
     administrationLivePreviewPut: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6495,7 +6922,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6513,7 +6940,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6631,7 +7058,10 @@ export interface operations {
     };
     administrationLivePreviewPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6674,7 +7104,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6692,7 +7122,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,7 +7240,10 @@ export interface operations {
     };
     administrationLivePreviewDelete: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6849,7 +7282,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6867,7 +7300,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6967,7 +7400,10 @@ export interface operations {
     };
     administrationLivePreviewOptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7006,7 +7442,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7024,7 +7460,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,7 +7560,10 @@ export interface operations {
     };
     administrationLivePreviewHead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7163,7 +7602,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +7620,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7281,7 +7720,10 @@ export interface operations {
     };
     administrationLivePreviewPatch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7324,7 +7766,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,7 +7784,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7502,7 +7944,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7520,7 +7962,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7725,7 +8167,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7856,7 +8298,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7874,7 +8316,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +8533,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8109,7 +8551,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8249,7 +8691,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8267,7 +8709,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8407,7 +8849,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8425,7 +8867,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8565,7 +9007,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8583,7 +9025,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,7 +9165,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8741,7 +9183,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8899,7 +9341,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8917,7 +9359,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9032,7 +9474,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayListEntryDto"][];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9050,7 +9492,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9172,7 +9614,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9190,7 +9632,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9325,7 +9767,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgementDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9343,7 +9785,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9562,7 +10004,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatusDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9580,7 +10022,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9677,7 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookSecretDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9695,7 +10137,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +10287,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10020,7 +10462,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10038,7 +10480,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10178,7 +10620,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10323,7 +10765,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10341,7 +10783,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,7 +10905,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10481,7 +10923,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10657,7 +11099,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10833,7 +11275,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11009,7 +11451,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11027,7 +11469,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11178,7 +11620,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayAConfigDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11196,7 +11638,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11503,7 +11945,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11679,7 +12121,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
