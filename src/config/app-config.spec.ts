@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     // The gateway-A connect round trip lands in the admin console the service serves.
     expect(config.adminUrl).toBe('/admin/');
     expect(loadConfig({ ADMIN_URL: 'https://admin.example/checkout' }).adminUrl).toBe('https://admin.example/checkout');
+    expect(config.session).toEqual({ ttlSeconds: 28_800, idleTimeoutSeconds: 1800 });
   });
 
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
@@ -79,6 +80,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', '0'],
     ['GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', '5'],
     ['GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', '0'],
+    ['SESSION_TTL_SECONDS', '60'],
+    ['SESSION_IDLE_TIMEOUT_SECONDS', 'forever'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {

@@ -57,6 +57,11 @@ export interface AppConfig {
   webhookBodyLimitBytes: number;
   /** Lifetime of a checkout token issued by payment/sync-details, in seconds. */
   checkoutTokenTtlSeconds: number;
+  /**
+   * Admin console sessions (POST /auth/session): SESSION_TTL_SECONDS is the longest a session lives
+   * from its sign-in, SESSION_IDLE_TIMEOUT_SECONDS how long it survives without a request.
+   */
+  session: { ttlSeconds: number; idleTimeoutSeconds: number };
   /** Where tagging-area answers are also sent (form-encoded POST); unset = kept locally only. */
   featuresApiUrl?: string;
   /** How long one provider request may take before it counts as unanswered (milliseconds). */
@@ -147,6 +152,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     checkoutTokenTtlSeconds: envInteger(env, 'CHECKOUT_TOKEN_TTL_SECONDS', 3600, { min: 60, max: 86400 }),
+    session: {
+      ttlSeconds: envInteger(env, 'SESSION_TTL_SECONDS', 8 * 3600, { min: 300, max: 30 * 86400 }),
+      idleTimeoutSeconds: envInteger(env, 'SESSION_IDLE_TIMEOUT_SECONDS', 1800, { min: 60, max: 30 * 86400 }),
+    },
     featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
