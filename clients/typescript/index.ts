@@ -9,6 +9,11 @@
  * Admin routes need `credentials` (a login and one of its application passwords): they are sent as
  * an HTTP Basic `Authorization` header on every request of this client; keep such a client on the
  * server or in the admin's own UI, never in a payer's page.
+ *
+ * The admin console (same origin as the service) signs in instead: `POST /auth/session` sets an
+ * HttpOnly session cookie the browser sends by itself and answers a `nonce`; give the client
+ * `nonce: () => current` and it sends it as `X-WP-Nonce` on every request. Keep the nonce in
+ * memory only; after a reload `GET /auth/session` gives it back.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema';
@@ -23,6 +28,8 @@ export interface CheckoutClientOptions {
   baseUrl: string;
   /** Login and application password, for admin routes */
   credentials?: { login: string; applicationPassword: string };
+  /** The admin console session's nonce (from POST or GET /auth/session), read before each request */
+  nonce?: () => string | undefined;
   /** A fetch implementation (defaults to the global one) */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -33,7 +40,18 @@ export function createCheckoutClient(options: CheckoutClientOptions): CheckoutCl
     const { login, applicationPassword } = options.credentials;
     headers.Authorization = `Basic ${base64(`${login}:${applicationPassword}`)}`;
   }
-  return createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), headers, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const client = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), headers, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const { nonce } = options;
+  if (nonce) {
+    client.use({
+      onRequest({ request }) {
+        const value = nonce();
+        if (value) request.headers.set('X-WP-Nonce', value);
+        return request;
+      },
+    });
+  }
+  return client;
 }
 
 /** UTF-8 safe base64 in browsers and Node alike. */

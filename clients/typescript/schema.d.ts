@@ -44,6 +44,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in to the admin console (and the session nonce, after a reload)
+         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 401 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared). A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
+         */
+        get: operations["authSession"];
+        put?: never;
+        /**
+         * Sign in to the admin console with a login and an application password
+         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
+         */
+        post: operations["authSignIn"];
+        /**
+         * Sign out of the admin console
+         * @description Deletes the session on the server (every instance refuses its cookie from now on) and clears the cookie. Needs the cookie and its nonce in `X-WP-Nonce` (401 without the nonce, 403 `rest_cookie_invalid_nonce` with another one); a session that already ended is signed out all the same.
+         */
+        delete: operations["authSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings": {
         parameters: {
             query?: never;
@@ -1147,7 +1175,7 @@ export interface paths {
         put?: never;
         /**
          * Gateway B's events for a mode: the five transmission headers are required and the delivery is verified by the provider's verify-webhook-signature API with the mode’s Webhook ID; each event is stored once; PAYMENT.CAPTURE.COMPLETED completes the payment whose order it captured
-         * @description 400 `checkout_invalid_signature`: a header missing, no Webhook ID stored for the mode, or the provider says FAILURE (no provider call in the first cases). 404: unknown mode. 503: the provider could not be asked (deliver again later).
+         * @description Decided before any provider call: 400 `checkout_invalid_signature` for a header missing or malformed, a `PAYPAL-TRANSMISSION-TIME` more than GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS (default 300) from now either way, a body that is not an event, or no Webhook ID stored for the mode; 200 `duplicate` for an event id already stored and finished; 429 `checkout_rate_limited` with Retry-After once the client has had RATE_LIMIT_WEBHOOK_VERIFY_FAILURES deliveries refused by the provider within the window (successes never count); a verdict is reused for the same five headers and raw body. Then the provider: FAILURE is 400. 404: unknown mode. 503: the provider could not be asked, or every verification slot stayed busy (deliver again later).
          */
         post: operations["webhookGatewayBCallback"];
         delete?: never;
@@ -1195,6 +1223,51 @@ export interface components {
             message: string;
             data: components["schemas"]["WpErrorDataDto"];
         };
+        SignInDto: {
+            /** @description The user's login */
+            login: string;
+            /** @description One of the user's application passwords (with or without its display spaces) */
+            password: string;
+        };
+        ConsoleUserDto: {
+            id: number;
+            login: string;
+            display_name: string;
+            /** @description The user's role (`administrator`, `editor`, ...) */
+            role: string;
+            /**
+             * @description The capabilities of that role, sorted. Every admin route needs `checkout_settings`; a user without
+             *     it may sign in, but every admin route answers 403 to them.
+             * @example [
+             *       "checkout_settings",
+             *       "edit_checkout_forms",
+             *       "edit_others_checkout_forms"
+             *     ]
+             */
+            capabilities: string[];
+        };
+        ConsoleSessionDto: {
+            /**
+             * @description Send it as the `X-WP-Nonce` header with every request of this session (or as `_wpnonce` in the
+             *     query of a GET a frame or link opens, where a route allows it). It is valid as long as the
+             *     session; keep it in memory only.
+             */
+            nonce: string;
+            user: components["schemas"]["ConsoleUserDto"];
+            /**
+             * @description When the session ends at the latest (sign-in + SESSION_TTL_SECONDS), ISO 8601 UTC
+             * @example 2026-03-01T18:00:00.000Z
+             */
+            expires_at: string;
+            /** @description Seconds without a request after which the session ends sooner (SESSION_IDLE_TIMEOUT_SECONDS) */
+            idle_timeout_seconds: number;
+        };
+        AcknowledgementDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Settings updated. */
+            message: string;
+        };
         SettingsDto: {
             /** @description ISO 4217 currency code */
             currency: string;
@@ -1218,12 +1291,6 @@ export interface components {
             /** @description Stored encrypted; never returned whole */
             api_key?: string;
             debug_mode?: boolean;
-        };
-        AcknowledgementDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Settings updated. */
-            message: string;
         };
         PluginInfoDto: {
             name: string;
@@ -2678,7 +2745,7 @@ export interface components {
         /** @description A 403 answer (WP_Error shape) */
         WpError403: {
             /** @enum {string} */
-            code: "rest_forbidden" | "rest_cross_site_request" | "checkout_invalid_payment_reference";
+            code: "rest_forbidden" | "rest_cross_site_request" | "rest_cookie_invalid_nonce" | "checkout_invalid_payment_reference";
         } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
         /** @description A 404 answer (WP_Error shape) */
         WpError404: {
@@ -2822,24 +2889,28 @@ export interface operations {
             };
         };
     };
-    settingsGet: {
+    authSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again */
+                "X-WP-Nonce"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description Who is signed in, and the nonce of the session */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SettingsDto"];
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2857,7 +2928,357 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set, the body holds the nonce */
+            201: {
+                headers: {
+                    /** @description `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>`, plus `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out: the session is deleted and the cookie cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcknowledgementDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    settingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2979,7 +3400,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2997,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3112,7 +3533,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgementDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3130,7 +3551,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3227,7 +3648,7 @@ export interface operations {
                     "application/json": components["schemas"]["PluginInfoDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3245,7 +3666,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3342,7 +3763,7 @@ export interface operations {
                     "application/json": components["schemas"]["PluginStatusDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3360,7 +3781,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3482,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3500,7 +3921,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,7 +4079,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3676,7 +4097,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3816,7 +4237,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3834,7 +4255,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3967,7 +4388,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagDto"][];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,7 +4406,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,7 +4528,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4125,7 +4546,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4702,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,7 +4720,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4443,7 +4864,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaggingAreaDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4461,7 +4882,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4601,7 +5022,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4619,7 +5040,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4766,7 +5187,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4784,7 +5205,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4906,7 +5327,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4924,7 +5345,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5062,7 +5483,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5080,7 +5501,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5222,7 +5643,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5396,7 +5817,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5414,7 +5835,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5751,7 +6172,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5769,7 +6190,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,7 +6312,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +6330,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6067,7 +6488,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6085,7 +6506,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6200,7 +6621,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateListDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6218,7 +6639,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6340,7 +6761,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6358,7 +6779,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6532,7 +6953,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,7 +6971,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6650,7 +7071,10 @@ export interface operations {
     };
     administrationLivePreviewGet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6689,7 +7113,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,7 +7131,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6807,7 +7231,10 @@ export interface operations {
     };
     administrationLivePreviewPut: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -6850,7 +7277,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +7295,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6986,7 +7413,10 @@ export interface operations {
     };
     administrationLivePreviewPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7029,7 +7459,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7047,7 +7477,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7165,7 +7595,10 @@ export interface operations {
     };
     administrationLivePreviewDelete: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7204,7 +7637,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7222,7 +7655,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7322,7 +7755,10 @@ export interface operations {
     };
     administrationLivePreviewOptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7361,7 +7797,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7379,7 +7815,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7479,7 +7915,10 @@ export interface operations {
     };
     administrationLivePreviewHead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7518,7 +7957,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7536,7 +7975,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7636,7 +8075,10 @@ export interface operations {
     };
     administrationLivePreviewPatch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it) */
+                _wpnonce?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -7679,7 +8121,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +8139,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7857,7 +8299,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7875,7 +8317,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8062,7 +8504,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8080,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8221,7 +8663,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8239,7 +8681,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8381,7 +8823,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8841,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8519,7 +8961,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8537,7 +8979,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8686,7 +9128,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8704,7 +9146,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8921,7 +9363,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8939,7 +9381,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9097,7 +9539,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9115,7 +9557,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9255,7 +9697,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9273,7 +9715,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9413,7 +9855,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9431,7 +9873,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9571,7 +10013,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9589,7 +10031,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9729,7 +10171,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9747,7 +10189,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9905,7 +10347,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9923,7 +10365,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10038,7 +10480,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayListEntryDto"][];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10056,7 +10498,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10178,7 +10620,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10196,7 +10638,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10331,7 +10773,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgementDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10349,7 +10791,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10568,7 +11010,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookStatusDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10586,7 +11028,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10683,7 +11125,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookSecretDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10701,7 +11143,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10851,7 +11293,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11026,7 +11468,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11044,7 +11486,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11184,7 +11626,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11329,7 +11771,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11347,7 +11789,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11469,7 +11911,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11487,7 +11929,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11663,7 +12105,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11839,7 +12281,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12015,7 +12457,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12033,7 +12475,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12184,7 +12626,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayAConfigDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password` */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12202,7 +12644,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError401"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12509,7 +12951,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12685,7 +13127,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match */
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12909,6 +13351,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */

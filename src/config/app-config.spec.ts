@@ -7,12 +7,15 @@ describe('loadConfig', () => {
     expect(config.rateLimits.newPayment).toEqual({ limit: 10, ttl: 600_000 });
     expect(config.rateLimits.publicPayment).toEqual({ limit: 60, ttl: 60_000 });
     expect(config.rateLimits.failedLogin).toEqual({ limit: 10, ttl: 900_000 });
+    expect(config.rateLimits.webhookVerifyFailures).toEqual({ limit: 10, ttl: 600_000 });
+    expect(config.gatewayBWebhook).toEqual({ toleranceSeconds: 300, verifyConcurrency: 4 });
     expect(config.corsOrigins).toEqual([]);
     expect(config.redisKeyPrefix).toBe('checkout:');
     expect(config.migrationLockTimeoutSeconds).toBe(300);
     // The gateway-A connect round trip lands in the admin console the service serves.
     expect(config.adminUrl).toBe('/admin/');
     expect(loadConfig({ ADMIN_URL: 'https://admin.example/checkout' }).adminUrl).toBe('https://admin.example/checkout');
+    expect(config.session).toEqual({ ttlSeconds: 28_800, idleTimeoutSeconds: 1800 });
   });
 
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
@@ -74,6 +77,11 @@ describe('loadConfig', () => {
     ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
     ['REDIS_URL', 'redis://127.0.0.1:6379/0?keyPrefix=other:'],
     ['MIGRATION_LOCK_TIMEOUT_SECONDS', 'soon'],
+    ['RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', '0'],
+    ['GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', '5'],
+    ['GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', '0'],
+    ['SESSION_TTL_SECONDS', '60'],
+    ['SESSION_IDLE_TIMEOUT_SECONDS', 'forever'],
   ])('refuses a bad %s, naming the variable but not its value', (name, value) => {
     let error: unknown;
     try {

@@ -61,6 +61,11 @@ export interface AppConfig {
   webhookBodyLimitBytes: number;
   /** Lifetime of a checkout token issued by payment/sync-details, in seconds. */
   checkoutTokenTtlSeconds: number;
+  /**
+   * Admin console sessions (POST /auth/session): SESSION_TTL_SECONDS is the longest a session lives
+   * from its sign-in, SESSION_IDLE_TIMEOUT_SECONDS how long it survives without a request.
+   */
+  session: { ttlSeconds: number; idleTimeoutSeconds: number };
   /** Where tagging-area answers are also sent (form-encoded POST); unset = kept locally only. */
   featuresApiUrl?: string;
   /** How long one provider request may take before it counts as unanswered (milliseconds). */
@@ -71,10 +76,19 @@ export interface AppConfig {
   gatewayAJsUrl: string;
   /** GATEWAY_B_JS_URL: the wallet gateway's browser library the hosted payment page loads (PayPal JS SDK, without query). */
   gatewayBJsUrl: string;
+  /** Bounds on gateway B's webhook verification, which costs a provider call (docs/gateway-b.md). */
+  gatewayBWebhook: {
+    /** GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS: a PAYPAL-TRANSMISSION-TIME further from now (either way) is refused without a call. */
+    toleranceSeconds: number;
+    /** GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY: verify-webhook-signature calls in flight per instance at most. */
+    verifyConcurrency: number;
+  };
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
     failedLogin: RateLimitRule;
+    /** Gateway-B deliveries the provider refused to verify, per client (successes never count). */
+    webhookVerifyFailures: RateLimitRule;
   };
 }
 
@@ -143,11 +157,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     checkoutTokenTtlSeconds: envInteger(env, 'CHECKOUT_TOKEN_TTL_SECONDS', 3600, { min: 60, max: 86400 }),
+    session: {
+      ttlSeconds: envInteger(env, 'SESSION_TTL_SECONDS', 8 * 3600, { min: 300, max: 30 * 86400 }),
+      idleTimeoutSeconds: envInteger(env, 'SESSION_IDLE_TIMEOUT_SECONDS', 1800, { min: 60, max: 30 * 86400 }),
+    },
     featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
     gatewayAJsUrl: envScriptUrl(env, 'GATEWAY_A_JS_URL', 'https://js.stripe.com/v3/'),
     gatewayBJsUrl: envScriptUrl(env, 'GATEWAY_B_JS_URL', 'https://www.paypal.com/sdk/js'),
+    gatewayBWebhook: {
+      toleranceSeconds: envInteger(env, 'GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', 300, { min: 30, max: 3600 }),
+      verifyConcurrency: envInteger(env, 'GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', 4, { min: 1, max: 64 }),
+    },
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
@@ -160,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       failedLogin: {
         limit: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN', 10, { min: 1 }),
         ttl: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS', 900, { min: 1 }) * 1000,
+      },
+      webhookVerifyFailures: {
+        limit: envInteger(env, 'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', 10, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES_WINDOW_SECONDS', 600, { min: 1 }) * 1000,
       },
     },
   };

@@ -173,6 +173,32 @@ describe('POST /webhook/gateway-b-callback/{mode}', () => {
     });
   });
 
+  describe('event types of any length the store holds', () => {
+    // PayPal's reference sets no length on event_type; the column held 100 and MariaDB answered 500 on every delivery.
+    it.each([101, 128, 255])('stores and ignores a verified event whose type is %i characters long, once', async (length) => {
+      const type = `PAYMENT.${'X'.repeat(length - 'PAYMENT.'.length - '.DONE'.length)}.DONE`;
+      expect(type).toHaveLength(length);
+      const event = buildEvent(type, 'capture', { id: `LONGTYPE${length}`, status: 'COMPLETED' }, 'a long event name');
+      const res = await deliver(event);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, outcome: 'ignored' });
+      const [row] = (await t.dataSource.query(`SELECT event_type, status FROM ${t.config.tablePrefix}checkout_webhook_events WHERE provider = 'gateway_b' AND event_id = ?`, [event.id])) as Array<{
+        event_type: string;
+        status: string;
+      }>;
+      expect(row).toEqual({ event_type: type, status: 'ignored' });
+      expect((await deliver(event)).body).toEqual({ received: true, outcome: 'duplicate' });
+    });
+
+    it('refuses a type longer than the store holds before any provider call (400)', async () => {
+      const event = buildEvent(`PAYMENT.${'X'.repeat(248)}`, 'capture', { id: 'LONGTYPE256', status: 'COMPLETED' }, 'too long');
+      const res = await deliver(event);
+      expectWpError(res.body, 'checkout_invalid_signature', 400);
+      expect(verifyCalls()).toEqual([]);
+      expect(await storedEvents(event.id as string)).toEqual([]);
+    });
+  });
+
   describe('verification', () => {
     const event = () => buildEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', { id: 'CAPTURE1', status: 'COMPLETED' }, 'test');
 

@@ -93,7 +93,8 @@ describe('route declarations and the OpenAPI document', () => {
         const [status, response] = success[0];
         if (status !== '302') expect(response.content).toBeDefined();
         if (route.auth.startsWith('admin')) {
-          expect(operation.security).toEqual([{ application_password: [] }]);
+          // HTTP Basic, or the console session's cookie together with its nonce.
+          expect(operation.security).toEqual([{ application_password: [] }, { cookieAuth: [], wpNonce: [] }]);
           expect(operation.responses).toHaveProperty('401');
           expect(operation.responses).toHaveProperty('403');
         }

@@ -166,5 +166,25 @@ describe('section B webhooks (POST /webhook/receive, GET /webhook/status, POST /
       const extra = envelope('X', 5, 'USD', { surprise: true });
       expect((await send(extra, signPayload(extra, secret))).status).toBe(400);
     });
+
+    it.each([
+      ['a top-level __proto__', (raw: string) => raw.replace('{', '{"__proto__":{"polluted":true},'), '__proto__'],
+      ['a top-level constructor', (raw: string) => raw.replace('{', '{"constructor":{"prototype":1},'), 'constructor'],
+      ['a __proto__ inside data', (raw: string) => raw.replace('"data":{', '"data":{"__proto__":{"polluted":true},'), 'data.__proto__'],
+      ['a constructor inside data', (raw: string) => raw.replace('"data":{', '"data":{"constructor":1,'), 'data.constructor'],
+      ['an unknown key inside data', (raw: string) => raw.replace('"data":{', '"data":{"surprise":1,'), 'data.surprise'],
+    ])('answers a signed envelope with %s 400 naming that key, storing nothing', async (_label, inject, field) => {
+      const id = await pendingRecord(`ORDERPROTO${field.length}${counter}`);
+      const raw = inject(envelope(`ORDERPROTO${field.length}${counter}`, 10));
+      const before = (await storedEvents()).length;
+      const res = await send(raw, signPayload(raw, secret));
+      expect(res.status).toBe(400);
+      const body = expectWpError(res.body, 'rest_invalid_param', 400);
+      expect(Object.keys(body.data.params as object)).toEqual([field]);
+      expect(body.message).toContain(field);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect((await storedEvents()).length).toBe(before);
+      expect(await paymentRow(t, id)).toMatchObject({ status: 'pending' });
+    });
   });
 });

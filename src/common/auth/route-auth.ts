@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBasicAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
 import { ApiErrorResponses } from '../openapi/index.js';
 
@@ -11,18 +11,60 @@ export const ROUTE_AUTH = 'checkout:route-auth';
  * RouteInventory stops the app from starting with such a handler.
  */
 export type RouteAuth =
-  | { kind: 'admin'; capability: string }
+  | { kind: 'admin'; capability: string; nonceInQuery?: true }
   | { kind: 'public' }
+  | { kind: 'console_session' }
   | { kind: 'payment_reference' }
   | { kind: 'signature'; scheme: string };
 
-/** Basic auth with an application password; the user must hold `capability`. */
-export function AdminRoute(capability: string = CHECKOUT_ADMIN_CAP): MethodDecorator & ClassDecorator {
+/** The admin console's session cookie (HttpOnly: no script reads it, the console included). */
+export const CONSOLE_SESSION_COOKIE = 'checkout_console_session';
+/** The OpenAPI security schemes of the admin console's session (buildOpenApiDocument defines them). */
+export const COOKIE_AUTH_SCHEME = 'cookieAuth';
+export const NONCE_AUTH_SCHEME = 'wpNonce';
+/** The query parameter that may carry the console session's nonce on routes declared `nonceInQuery`. */
+export const QUERY_NONCE_PARAM = '_wpnonce';
+
+export interface AdminRouteOptions {
+  /**
+   * A GET a frame or a link must open (the browser sends no custom header then): the console
+   * session's nonce may come as `?_wpnonce=` instead of `X-WP-Nonce`, on GET and HEAD only.
+   */
+  nonceInQuery?: boolean;
+}
+
+/**
+ * HTTP Basic with an application password, or the admin console's session cookie together with its
+ * nonce (`X-WP-Nonce`); the user must hold `capability`.
+ */
+export function AdminRoute(capability: string = CHECKOUT_ADMIN_CAP, options: AdminRouteOptions = {}): MethodDecorator & ClassDecorator {
+  const declaration: RouteAuth = options.nonceInQuery ? { kind: 'admin', capability, nonceInQuery: true } : { kind: 'admin', capability };
   return applyDecorators(
-    SetMetadata(ROUTE_AUTH, { kind: 'admin', capability } satisfies RouteAuth),
+    SetMetadata(ROUTE_AUTH, declaration),
     ApiBasicAuth('application_password'),
+    ApiSecurity({ [COOKIE_AUTH_SCHEME]: [], [NONCE_AUTH_SCHEME]: [] }),
     ApiErrorResponses(401, 403, 429),
+    ...(options.nonceInQuery
+      ? [
+          ApiQuery({
+            name: QUERY_NONCE_PARAM,
+            required: false,
+            schema: { type: 'string' },
+            description:
+              "The admin console session's nonce, for a GET or HEAD a frame or link opens (instead of the `X-WP-Nonce` header; other methods ignore it)",
+          }),
+        ]
+      : []),
   );
+}
+
+/**
+ * The admin console's own session routes (sign in, who is signed in, sign out). The guard lets only
+ * same-origin browser requests (or clients that are no browser) through, CORS_ORIGINS included in
+ * the refusal, and CORS never answers for them; the handler reads the credentials or the cookie.
+ */
+export function ConsoleSessionRoute(): MethodDecorator & ClassDecorator {
+  return applyDecorators(SetMetadata(ROUTE_AUTH, { kind: 'console_session' } satisfies RouteAuth), ApiErrorResponses(403));
 }
 
 /** No login; the route exposes nothing private. */
@@ -55,7 +97,7 @@ export function describeRouteAuth(auth: RouteAuth | undefined): string {
   if (!auth) return 'UNDECLARED';
   switch (auth.kind) {
     case 'admin':
-      return `admin(${auth.capability})`;
+      return auth.nonceInQuery ? `admin(${auth.capability}, nonce in query)` : `admin(${auth.capability})`;
     case 'signature':
       return `signature(${auth.scheme})`;
     default:

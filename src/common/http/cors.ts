@@ -26,10 +26,11 @@ interface CorsRoute {
  *   origin). Signed webhook routes are for providers' servers and get no CORS headers.
  * - A preflight (OPTIONS with Access-Control-Request-Method) for such a route is answered here, 204,
  *   with the route's methods. `Authorization` is an allowed request header on admin routes only.
- * - `Access-Control-Allow-Credentials` is never sent: the API uses no cookies, and an admin UI sends
- *   its application password in an explicit `Authorization` header, which needs no credentials
- *   mode. So a page can never make the browser attach Basic credentials it has cached and read the
- *   answer.
+ * - `Access-Control-Allow-Credentials` is never sent: an admin UI on another origin sends its
+ *   application password in an explicit `Authorization` header, which needs no credentials mode.
+ *   So a page can never make the browser attach Basic credentials it has cached, or the admin
+ *   console's session cookie, and read the answer. `X-WP-Nonce` is not an allowed header: the
+ *   console session is same-origin only, and its routes (`/auth/session`) get no CORS at all.
  * - Installed before the body parsers, so their 400/413 answers carry the headers too and the
  *   shop's page can read why a request failed.
  */
@@ -68,10 +69,14 @@ export function installCors(app: INestApplication, options: { pathPrefix: string
   });
 }
 
-/** The browser-callable routes (everything but signed webhooks) as path patterns. */
+/**
+ * The browser-callable routes as path patterns: everything but signed webhooks and the admin
+ * console's session routes (same-origin only: a session cookie must never be usable, nor its nonce
+ * readable, from another origin).
+ */
 function corsRoutes(routes: readonly RouteDescription[]): CorsRoute[] {
   return routes
-    .filter((route) => route.declaration !== undefined && route.declaration.kind !== 'signature')
+    .filter((route) => route.declaration !== undefined && route.declaration.kind !== 'signature' && route.declaration.kind !== 'console_session')
     .map((route) => ({
       pattern: new RegExp(`^${route.path.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : escape(segment))).join('/')}/?$`),
       method: route.method,

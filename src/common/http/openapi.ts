@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig, CHECKOUT_NAME, CHECKOUT_VERSION, REST_NAMESPACE } from '../../config/index.js';
+import { COOKIE_AUTH_SCHEME, CONSOLE_SESSION_COOKIE, NONCE_AUTH_SCHEME } from '../auth/index.js';
 import { finishOpenApiDocument } from '../openapi/index.js';
 
 /** Routes served outside the REST namespace (bootstrap.ts excludes them from the global prefix). */
@@ -12,11 +13,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle(`${CHECKOUT_NAME} REST API`)
     .setDescription(
       'The checkout plugin REST interface (namespace `checkout/v1`). Admin routes use HTTP Basic with an ' +
-        'application password (`login:password`). Every error is a WP_Error JSON body: `{ code, message, data: { status } }`.',
+        'application password (`login:password`), or the admin console session: its cookie together with its nonce in `X-WP-Nonce` (`/auth/session`). Every error is a WP_Error JSON body: `{ code, message, data: { status } }`.',
     )
     .setVersion(CHECKOUT_VERSION)
     .setLicense('GPL-2.0-or-later', 'https://www.gnu.org/licenses/old-licenses/gpl-2.0.html')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'application_password')
+    .addCookieAuth(
+      CONSOLE_SESSION_COOKIE,
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description: 'The admin console session (POST /auth/session sets it; HttpOnly, SameSite=Strict). Counts only together with its nonce in `X-WP-Nonce`',
+      },
+      COOKIE_AUTH_SCHEME,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: "The console session's nonce (the `nonce` of POST or GET /auth/session)" },
+      NONCE_AUTH_SCHEME,
+    )
     .build();
   // Paths are relative to `servers` (the REST base), so a generated client calls `/payment/status`.
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, autoTagControllers: false });

@@ -68,7 +68,8 @@ describe('request log options', () => {
   it('never writes credentials or signatures, in request or response headers', async () => {
     const secrets = {
       authorization: 'Basic YWRtaW46c2VjcmV0LXBhc3N3b3Jk',
-      cookie: 'session=cookie-secret',
+      cookie: 'checkout_console_session=cookie-secret',
+      'x-wp-nonce': 'console-session-nonce-secret',
       'gateway-a-signature': 't=1,v1=sig-a-secret',
       'stripe-signature': 't=1,v1=sig-stripe-secret',
       'checkout-signature': 'sig-checkout-secret',

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/index.js';
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** Request headers that carry credentials or signatures: logged as `[redacted]` when present. */
-const SECRET_REQUEST_HEADERS: readonly string[] = ['authorization', 'cookie', 'gateway-a-signature', 'stripe-signature', 'checkout-signature', 'paypal-transmission-sig'];
+const SECRET_REQUEST_HEADERS: readonly string[] = ['authorization', 'cookie', 'x-wp-nonce', 'gateway-a-signature', 'stripe-signature', 'checkout-signature', 'paypal-transmission-sig'];
 /** Response headers that carry credentials. */
 const SECRET_RESPONSE_HEADERS: readonly string[] = ['set-cookie'];
 export const REDACTED = '[redacted]';

@@ -30,13 +30,15 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
     },
   },
   401: {
-    description: 'No valid credentials: send HTTP Basic `login:application-password`',
+    description:
+      'No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential)',
     codes: ['rest_not_logged_in'],
     example: { code: 'rest_not_logged_in', message: 'You are not currently logged in.', data: { status: 401 } },
   },
   403: {
-    description: 'Not allowed: a capability or edit access is missing, the request came from a foreign site, or the payment reference does not match',
-    codes: ['rest_forbidden', 'rest_cross_site_request', 'checkout_invalid_payment_reference'],
+    description:
+      'Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match',
+    codes: ['rest_forbidden', 'rest_cross_site_request', 'rest_cookie_invalid_nonce', 'checkout_invalid_payment_reference'],
     example: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } },
   },
   404: {

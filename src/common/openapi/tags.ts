@@ -40,6 +40,13 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
     name: 'Settings',
     description: 'The site’s general settings (currency, default gateway, API key) and the admin dashboard with its notices and quick setup.',
   },
+  {
+    name: 'Sign-in',
+    description:
+      'Signing in to the admin console as the host platform’s own admin UI does: a login and an application password open a ' +
+      'session kept on the server; the browser holds it in an HttpOnly cookie and the console sends the session’s nonce as ' +
+      '`X-WP-Nonce` with every request. API clients keep using HTTP Basic.',
+  },
   { name: 'Plugin', description: 'About this plugin: name, version and status, running upgrades, and the page-builder plugin it works with.' },
   { name: 'Tags', description: 'Labels for organising forms and payments, and the feature areas an admin said they are interested in.' },
   { name: 'Operations', description: 'Probes for load balancers and orchestrators: is the process alive, and can it serve requests.' },

@@ -3,3 +3,4 @@ export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimitModule } from './rate-limit.module.js';
 export { clientKey } from './client-key.js';
 export { FixedWindowCounter } from './fixed-window-counter.js';
+export { FailureCounter } from './failure-counter.js';

@@ -134,7 +134,7 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
     const err = error ? { code: (error as { code?: string }).code, message: error.message } : undefined;
     this.logger.warn(
       { err },
-      'Redis is unreachable: routes with a rate limit and admin logins answer 503 checkout_unavailable until it is back (reconnecting in the background).',
+      'Redis is unreachable: routes with a rate limit and admin logins answer 503 checkout_unavailable until it is back (reconnecting in the background); gateway-B webhook failure counts are kept per instance meanwhile.',
     );
   }
 }

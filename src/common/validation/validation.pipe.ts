@@ -56,7 +56,13 @@ class CheckoutValidationPipe extends ValidationPipe {
     }
     if (report.total === 0) {
       // A valid body of a @FastAccept() DTO skips the libraries; anything else goes through them.
-      return (this.fastAccept ? acceptValid(metatype as new () => object, value) : undefined) ?? super.transform(value, metadata);
+      const accepted = this.fastAccept ? acceptValid(metatype as new () => object, value) : undefined;
+      if (accepted !== undefined) return accepted;
+      // class-transformer skips `__proto__` and `constructor` below the top level, so the whitelist
+      // never sees them: name them as the unknown fields they are. Only bodies the body parsers do
+      // not check for these names (the signed webhook routes) can hold them at this point.
+      if (metadata.type === 'body') for (const path of nestedReservedKeys(value)) report.add(path, `property ${path.slice(path.lastIndexOf('.') + 1)} should not exist`, false);
+      if (report.total === 0) return super.transform(value, metadata);
     }
     try {
       await super.transform(known, metadata);
@@ -92,7 +98,8 @@ class ParamReport {
     if (!missing) this.allMissing = false;
     if (Object.prototype.hasOwnProperty.call(this.params, path)) return;
     if (this.listed < MAX_REPORTED_PARAMS) {
-      this.params[path] = message;
+      // Defined, not assigned: `params.__proto__ = …` would set the prototype and name nothing.
+      Object.defineProperty(this.params, path, { value: message, enumerable: true, writable: true, configurable: true });
       this.listed += 1;
     } else {
       this.more += 1;
@@ -116,6 +123,24 @@ class ParamReport {
     if (this.allMissing) return new DomainError('rest_missing_callback_param', 400, `Missing parameter(s): ${names}`, data);
     return new DomainError('rest_invalid_param', 400, `Invalid parameter(s): ${names}`, data);
   }
+}
+
+/** Keys class-transformer drops without a word when it copies nested objects. */
+const SKIPPED_BY_TRANSFORM: ReadonlySet<string> = new Set(['__proto__', 'constructor']);
+
+/** Dotted paths of `__proto__` and `constructor` keys below the top level (an iterative walk; depth is bounded by the body parsers). */
+function nestedReservedKeys(body: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const stack: Array<[unknown, string]> = Object.keys(body).map((key) => [body[key], key]);
+  while (stack.length > 0 && found.length <= MAX_REPORTED_PARAMS) {
+    const [value, path] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const key of Object.keys(value)) {
+      if (SKIPPED_BY_TRANSFORM.has(key)) found.push(`${path}.${key}`);
+      else stack.push([(value as Record<string, unknown>)[key], `${path}.${key}`]);
+    }
+  }
+  return found;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -11,6 +11,8 @@ import { CreateNotificationDismissals1764116110000 } from './1764116110000-Creat
 import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
 import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
 import { AddPaymentListIndexes1764116300000 } from './1764116300000-AddPaymentListIndexes.js';
+import { WidenWebhookEventType1764116310000 } from './1764116310000-WidenWebhookEventType.js';
+import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsoleSessions.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   CreateTagAssignments1764116120000,
   AllowWebhookEventsWithoutMode1764116200000,
   AddPaymentListIndexes1764116300000,
+  WidenWebhookEventType1764116310000,
+  CreateConsoleSessions1764116320000,
 ];

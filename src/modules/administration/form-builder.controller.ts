@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags
 import type { Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
 import { PositiveIntPipe } from '../../common/validation/index.js';
 import { BuilderDataDto, LivePreviewDto, TestEmailDto, TestEmailResultDto } from './form-builder.dto.js';
 import { FormBuilderService } from './form-builder.service.js';
@@ -27,7 +28,8 @@ export class FormBuilderController {
    */
   @All(':id/live-preview')
   @HttpCode(200)
-  @AdminRoute()
+  // Shown in a frame of the admin console, which cannot send X-WP-Nonce: `?_wpnonce=` on GET/HEAD.
+  @AdminRoute(CHECKOUT_ADMIN_CAP, { nonceInQuery: true })
   @ApiBody({
     type: LivePreviewDto,
     required: false,

@@ -28,3 +28,13 @@ export class CrossSiteRequestError extends DomainError {
     super('rest_cross_site_request', 403, 'Admin routes do not accept requests started by pages of other sites.', { reason });
   }
 }
+
+/**
+ * A console session cookie came with a nonce that is not its own (the host platform's answer to a
+ * failed cookie check). Nothing was done. A cookie with no nonce at all is no credential (401).
+ */
+export class InvalidNonceError extends DomainError {
+  constructor() {
+    super('rest_cookie_invalid_nonce', 403, 'Cookie check failed.');
+  }
+}

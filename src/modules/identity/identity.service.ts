@@ -22,6 +22,12 @@ export interface ApplicationPasswordSummary {
   last_ip: string | null;
 }
 
+/** Credentials that matched: the user and the id of the application password they used. */
+export interface VerifiedCredentials {
+  user: AuthenticatedUser;
+  applicationPasswordId: number;
+}
+
 /** One row of the credential join: the password, its user, one of the role's capabilities (or null). */
 interface CredentialRow {
   password_id: number;
@@ -66,6 +72,11 @@ export class IdentityService {
    * unknown login, so the answer time does not tell which logins exist.
    */
   async authenticate(login: string, password: string, ip: string): Promise<AuthenticatedUser | null> {
+    return (await this.verifyCredentials(login, password, ip))?.user ?? null;
+  }
+
+  /** `authenticate`, also naming the application password that matched (a console session is tied to it). */
+  async verifyCredentials(login: string, password: string, ip: string): Promise<VerifiedCredentials | null> {
     const hash = this.hashPassword(password);
     const raw = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
     // The first password row found, with its user's rows (one per capability), as TypeORM grouped them.
@@ -79,7 +90,7 @@ export class IdentityService {
       await this.passwords.update({ id: passwordId }, { lastUsedAt: new Date(), lastIp: ip });
     }
     const capabilities = new Set(rows.flatMap((row) => (row.capability === null ? [] : [row.capability])));
-    return { id: Number(user.user_id), login: user.user_login, role: user.role, capabilities };
+    return { user: { id: Number(user.user_id), login: user.user_login, role: user.role, capabilities }, applicationPasswordId: passwordId };
   }
 
   async capabilitiesOf(role: string): Promise<ReadonlySet<string>> {

@@ -2,8 +2,9 @@ import { type CanActivate, type ExecutionContext, Injectable, NotFoundException,
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { listRoutes, ROUTE_AUTH, type RouteAuth } from '../../common/auth/index.js';
 import type { RawBodyRequest } from '../../common/http/index.js';
+import { clientKey } from '../../common/rate-limit/index.js';
 import { isGatewayMode } from '../gateways/index.js';
-import { WebhookVerifiers } from './webhook-verifiers.js';
+import { type WebhookVerdict, WebhookVerifiers } from './webhook-verifiers.js';
 
 /**
  * Enforces `@SignedWebhookRoute(scheme)` (global guard, after authorisation): an unknown `{mode}`
@@ -37,7 +38,18 @@ export class SignedWebhookGuard implements CanActivate, OnApplicationBootstrap {
     if (mode !== undefined && !isGatewayMode(mode)) throw new NotFoundException();
     const verifier = this.verifiers.find(auth.scheme);
     if (!verifier) throw new Error(`No webhook verifier for ${auth.scheme}`);
-    await verifier.verify({ mode: mode ?? null, rawBody: request.rawBody ?? Buffer.alloc(0), header: (name) => request.get(name) });
+    const verdict = await verifier.verify({ mode: mode ?? null, rawBody: request.rawBody ?? Buffer.alloc(0), header: (name) => request.get(name), client: clientKey(request.ip) });
+    (request as VerdictCarrier)[VERDICT] = verdict ?? 'authentic';
     return true;
   }
+}
+
+const VERDICT = Symbol('checkout:webhook-verdict');
+type VerdictCarrier = RawBodyRequest & { [VERDICT]?: WebhookVerdict };
+
+/** What the verifier found for this request (SignedWebhookGuard), for the handler to pass to the intake. */
+export function webhookVerdictOf(request: RawBodyRequest): WebhookVerdict {
+  const verdict = (request as VerdictCarrier)[VERDICT];
+  if (!verdict) throw new Error('The request was not verified by SignedWebhookGuard');
+  return verdict;
 }

@@ -8,6 +8,12 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 export type WebhookEventStatus = 'received' | 'processing' | 'processed' | 'ignored' | 'rejected';
 export type WebhookEventOutcome = Extract<WebhookEventStatus, 'processed' | 'ignored' | 'rejected'>;
 
+/**
+ * The longest event type the store holds. A parser may accept up to this; providers set no bound on
+ * their event names (PayPal's reference gives none), so the column is wide rather than the parsers narrow.
+ */
+export const WEBHOOK_EVENT_TYPE_MAX_LENGTH = 255;
+
 /** One provider event, stored once per (provider, event id). No payload: it may carry personal data. */
 @Entity({ name: 'checkout_webhook_events' })
 export class WebhookEventEntity {
@@ -21,7 +27,8 @@ export class WebhookEventEntity {
   @Column({ name: 'event_id', type: 'varchar', length: 191 })
   eventId: string;
 
-  @Column({ name: 'event_type', type: 'varchar', length: 100 })
+  /** Up to WEBHOOK_EVENT_TYPE_MAX_LENGTH (migration 1764116310000). */
+  @Column({ name: 'event_type', type: 'varchar', length: WEBHOOK_EVENT_TYPE_MAX_LENGTH })
   eventType: string;
 
   /** The callback's `{mode}`; null for section B's `/webhook/receive`, which has none (migration 1764116200000). */

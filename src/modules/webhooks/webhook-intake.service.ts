@@ -7,6 +7,7 @@ import type { GatewayMode } from '../gateways/index.js';
 import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import type { WebhookReceiptDto } from './webhook-receipt.dto.js';
+import type { WebhookVerdict } from './webhook-verifiers.js';
 
 /**
  * What an event did, stored with it: `processed` (the record moved or learnt something, or already
@@ -77,8 +78,19 @@ export class WebhookIntakeService {
     private readonly clock: Clock,
   ) {}
 
-  /** `mode` is the callback's `{mode}`, or null on a route without one (section B `/webhook/receive`). */
-  async receive<E extends ParsedWebhookEvent, M extends GatewayMode | null>(source: WebhookEventSource<E, M>, mode: M, rawBody: Buffer | undefined): Promise<WebhookReceiptDto> {
+  /**
+   * `mode` is the callback's `{mode}`, or null on a route without one (section B `/webhook/receive`);
+   * `verdict` is the route verifier's (webhookVerdictOf). A `stored_event` delivery was not proven
+   * authentic: it names an event stored and finished earlier, so it is answered `duplicate`, as a
+   * genuine redelivery is, and nothing in its bytes is read or written.
+   */
+  async receive<E extends ParsedWebhookEvent, M extends GatewayMode | null>(
+    source: WebhookEventSource<E, M>,
+    mode: M,
+    rawBody: Buffer | undefined,
+    verdict: WebhookVerdict,
+  ): Promise<WebhookReceiptDto> {
+    if (verdict === 'stored_event') return { received: true, outcome: 'duplicate' };
     const event = source.parse(rawBody ?? Buffer.alloc(0), mode);
     const stored = await this.events.recordEventOnce({ provider: source.provider, eventId: event.id, type: event.type, mode }, undefined, this.clock.now());
     let row: WebhookEventEntity | null = stored.recorded ? stored.event : stored.existing;
@@ -108,6 +120,23 @@ export class WebhookIntakeService {
       throw error;
     }
     return { received: true, outcome: effect.status };
+  }
+
+  /**
+   * Whether `provider` and `eventId` name an event that is stored and finished (processed, ignored
+   * or rejected: a state it never leaves), so that a delivery of it needs no proof to be answered
+   * `duplicate`. A store that cannot be read is 503 (the provider delivers again).
+   */
+  async isFinished(provider: string, eventId: string): Promise<boolean> {
+    let row: WebhookEventEntity | null;
+    try {
+      row = await this.events.find(provider, eventId);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.error({ provider, err: error instanceof Error ? error.name : 'unknown' }, 'webhook event store cannot be read');
+      throw new UnavailableError();
+    }
+    return row !== null && FINISHED.has(row.status);
   }
 }
 

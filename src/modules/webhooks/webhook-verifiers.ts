@@ -9,17 +9,29 @@ export interface WebhookDelivery {
   rawBody: Buffer;
   /** A request header, case-insensitive (undefined when absent). */
   header(name: string): string | undefined;
+  /** The sender as the per-client limits key it (`clientKey(req.ip)`). */
+  client: string;
 }
 
 /**
+ * What a verifier found, when it did not refuse the delivery:
+ * - `authentic`: the delivery is proven authentic; the handler reads the event from its bytes;
+ * - `stored_event`: not proven, but it names an event already stored and finished, which was
+ *   proven when it was stored. The handler answers `duplicate` and reads nothing else from the
+ *   unproven bytes (WebhookIntakeService.receive), exactly as it answers a genuine redelivery.
+ */
+export type WebhookVerdict = 'authentic' | 'stored_event';
+
+/**
  * Proves a delivery authentic for one signature scheme, the one a route declares with
- * `@SignedWebhookRoute(scheme)`. It resolves when the delivery is authentic, throws
- * InvalidSignatureError (400) when it is not, and a 503 when it cannot tell right now (so the
- * provider retries). It must not throw anything else for an unauthenticated caller.
+ * `@SignedWebhookRoute(scheme)`. It resolves when the delivery is authentic (or, for a verifier
+ * that must pay for a proof, with `stored_event`), throws InvalidSignatureError (400) when it is
+ * not, a 429 RateLimitedError when the sender has failed too often, and a 503 when it cannot tell
+ * right now (so the provider retries). It must not throw anything else for an unauthenticated caller.
  */
 export interface WebhookVerifier {
   readonly scheme: string;
-  verify(delivery: WebhookDelivery): Promise<void>;
+  verify(delivery: WebhookDelivery): Promise<WebhookVerdict | void>;
 }
 
 /** The verifiers by scheme; gateway slices register theirs when their module starts. */

@@ -246,6 +246,18 @@ describe('fake gateway A (through the stripe SDK)', () => {
     await expect(stripe.customers.create({ email: 'x@example.test' })).resolves.toMatchObject({ object: 'customer' });
   });
 
+  it.each([
+    [502, {}],
+    [500, { message: 'upstream timed out' }],
+    [200, {}],
+  ])('answers %i %j as it is; the SDK raises nothing and hands it on as the object (why every answer is parsed)', async (status, body) => {
+    fake.fail({ method: 'POST', path: '/v1/payment_intents', status, body, shouldRetry: false });
+    const answer = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd' });
+    expect({ ...answer }).toEqual(body);
+    expect(answer.lastResponse.statusCode).toBe(status);
+    expect(fake.requestsTo('POST', '/v1/payment_intents').at(-1)!.status).toBe(status);
+  });
+
   it('exchanges an OAuth code once, in the gateway OAuth format, through the SDK', async () => {
     const grant = fake.issueOAuthCode({ livemode: true });
     const token = await stripe.oauth.token({ grant_type: 'authorization_code', code: grant.code });

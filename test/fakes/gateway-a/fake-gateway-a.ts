@@ -23,12 +23,18 @@ export interface RecordedRequest {
   replayed?: boolean;
 }
 
-/** A failure to answer instead of the real handling, for the next `times` matching requests. */
+/**
+ * An answer given instead of the real handling, for the next `times` matching requests: by default
+ * the gateway's error body `{error: {…}}` with `status`; with `body`, exactly that JSON (a fault: a
+ * proxy or gateway answering `{}` or `{"message": …}` with a 5xx, or even a 200).
+ */
 export interface InjectedFailure {
   method?: string;
   path: string | RegExp;
   status: number;
   error?: Partial<StripeErrorBody>;
+  /** The JSON answered as it is, instead of an error body built from `error`. */
+  body?: unknown;
   times?: number;
   /** Sets `Stripe-Should-Retry`, which the SDK obeys when deciding to retry. */
   shouldRetry?: boolean;
@@ -187,7 +193,7 @@ export class FakeGatewayA extends LoopbackServer {
     if (failure) {
       const error = { type: failure.status >= 500 ? 'api_error' : 'invalid_request_error', message: 'Injected failure', ...failure.error };
       const headers: Record<string, string> = failure.shouldRetry === undefined ? {} : { 'Stripe-Should-Retry': String(failure.shouldRetry) };
-      return this.send(res, record, failure.status, { error }, headers);
+      return this.send(res, record, failure.status, failure.body !== undefined ? failure.body : { error }, headers);
     }
     const key = record.apiKey;
     if (!key) {
@@ -265,7 +271,7 @@ export class FakeGatewayA extends LoopbackServer {
 
   private oauthToken(res: ServerResponse, record: RecordedRequest): void {
     const failure = this.takeFailure(record);
-    if (failure) return this.send(res, record, failure.status, { error: 'server_error', error_description: 'Injected failure' });
+    if (failure) return this.send(res, record, failure.status, failure.body !== undefined ? failure.body : { error: 'server_error', error_description: 'Injected failure' });
     if (record.method !== 'POST') return this.send(res, record, 404, { error: 'invalid_request', error_description: 'POST only' });
     const grantType = record.body.grant_type;
     if (grantType !== 'authorization_code') {

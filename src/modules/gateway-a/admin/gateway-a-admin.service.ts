@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Stripe from 'stripe';
 import { InvalidParamsError } from '../../../common/errors/index.js';
 import { MoneyFormatError, toMinorUnits } from '../../../common/money/index.js';
 import type { AcknowledgementDto } from '../../../common/openapi/index.js';
@@ -7,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { type AdminChargeRequest, type AdminChargeResult, type AdminCharges, GatewayStateService } from '../../gateways/index.js';
 import { MAX_INT, type PaymentPatch, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { OptionsService } from '../../settings/index.js';
-import { expandableId } from '../client/expandable-id.js';
+import { type Expected, type GatewayAPaymentIntent, parsePaymentIntent } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
@@ -77,9 +76,11 @@ export class GatewayAAdminService implements AdminCharges {
       source: request.source,
     });
     const fee = this.fees.applicationFeeAmount(amount);
-    let intent: Stripe.PaymentIntent;
+    const metadata = this.scope.metadata({ checkout_payment_id: String(payment.id), checkout_source: 'admin_charge' });
+    const expected: Expected = { amount, currency: request.currency, metadata };
+    let intent: GatewayAPaymentIntent;
     try {
-      intent = await account.client.paymentIntents.create(
+      const created = await account.client.paymentIntents.create(
         {
           amount,
           currency: request.currency.toLowerCase(),
@@ -88,15 +89,16 @@ export class GatewayAAdminService implements AdminCharges {
           capture_method: 'automatic',
           allowed_payment_method_types: ['card'],
           ...(request.description ? { description: request.description } : {}),
-          metadata: this.scope.metadata({ checkout_payment_id: String(payment.id), checkout_source: 'admin_charge' }),
+          metadata,
           ...(fee !== null ? { application_fee_amount: fee } : {}),
         },
         { idempotencyKey: this.scope.keys.adminCharge(payment.id) },
       );
+      // An answer that is not this charge's intent is no result: the outcome is unknown (502, record pending).
+      intent = parsePaymentIntent(created, 'paymentIntents.create', expected);
     } catch (error) {
-      if (isStripeError(error, 'StripeCardError') && error.payment_intent) {
-        return this.declined(payment, error.payment_intent, error.code ?? error.decline_code ?? 'card_declined', fee);
-      }
+      const declined = isStripeError(error, 'StripeCardError') ? declinedIntent(error.payment_intent, expected) : null;
+      if (declined && isStripeError(error, 'StripeCardError')) return this.declined(payment, declined, error.code ?? error.decline_code ?? 'card_declined', fee);
       throw await this.failed(payment, error);
     }
     return this.settle(payment, intent, fee);
@@ -113,12 +115,12 @@ export class GatewayAAdminService implements AdminCharges {
     return { success: true, message: 'Gateway A webhooks are received and processed at POST /webhook/gateway-a-callback/{mode}.' };
   }
 
-  private async settle(payment: PaymentRecord, intent: Stripe.PaymentIntent, fee: number | null): Promise<AdminChargeResult> {
+  private async settle(payment: PaymentRecord, intent: GatewayAPaymentIntent, fee: number | null): Promise<AdminChargeResult> {
     const outcome = intentOutcome(intent);
     const patch: PaymentPatch = { providerPaymentRef: intent.id, applicationFeeAmount: fee };
     if (outcome.status === 'completed') {
       patch.amountReceived = intent.amount_received;
-      patch.providerCaptureRef = expandableId(intent.latest_charge);
+      patch.providerCaptureRef = intent.latest_charge;
     }
     if (outcome.status === 'pending') await this.ledger.recordProviderDetails(payment.id, patch, 'admin:gateway_a');
     else await this.ledger.transition(payment.id, outcome.status, { source: 'admin:gateway_a', reason: 'admin charge', patch });
@@ -129,7 +131,7 @@ export class GatewayAAdminService implements AdminCharges {
     };
   }
 
-  private async declined(payment: PaymentRecord, intent: Stripe.PaymentIntent, code: string, fee: number | null): Promise<AdminChargeResult> {
+  private async declined(payment: PaymentRecord, intent: GatewayAPaymentIntent, code: string, fee: number | null): Promise<AdminChargeResult> {
     await this.ledger.transition(payment.id, 'failed', {
       source: 'admin:gateway_a',
       reason: `declined (${code})`,
@@ -139,14 +141,28 @@ export class GatewayAAdminService implements AdminCharges {
   }
 
   /**
-   * A refused request (4xx) charged nothing: the record fails. Without an answer (5xx, network)
-   * the outcome is unknown and the record stays pending. Either way: logged, 502.
+   * A refused request (4xx) charged nothing: the record fails. Without an answer (5xx, network), or
+   * with one that is not this charge's intent (a malformed answer, whatever its status), the
+   * outcome is unknown and the record stays pending. Either way: logged, 502.
    */
   private async failed(payment: PaymentRecord, error: unknown): Promise<unknown> {
     const answer = await this.failures.record(payment.id, error, { event: 'charge_failed', what: 'Admin charge', source: 'admin:gateway_a' });
     const status = isStripeError(error, 'StripeError') ? (error.statusCode ?? 0) : 0;
     if (status >= 400 && status < 500) await this.ledger.transition(payment.id, 'failed', { source: 'admin:gateway_a', reason: describeGatewayFailure(error) });
     return answer;
+  }
+}
+
+/**
+ * The declined intent a card error carries, when it is this charge's intent; null otherwise (the
+ * refusal is then handled as any other 4xx: the record fails without a provider reference).
+ */
+function declinedIntent(intent: unknown, expected: Expected): GatewayAPaymentIntent | null {
+  if (intent === undefined || intent === null) return null;
+  try {
+    return parsePaymentIntent(intent, 'paymentIntents.create', expected);
+  } catch {
+    return null;
   }
 }
 

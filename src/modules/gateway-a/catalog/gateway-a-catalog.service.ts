@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FormsService } from '../../forms/index.js';
 import type { PaymentRecord } from '../../payments/index.js';
+import { parseCustomer, parsePrice, parseProduct } from '../client/gateway-a-answers.js';
 import type { GatewayAAccount } from '../client/gateway-a-client.factory.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { recurringInterval } from '../client/recurring-interval.js';
@@ -10,7 +11,9 @@ import { GatewayACustomerRepository, GatewayAPriceRepository, GatewayAProductRep
  * Gateway-A customers, products and prices, created once per identity and cached in the three
  * gateway-A tables. Lookup first; otherwise create at the gateway with an idempotency key derived
  * from the identity (two concurrent creates get the same object back), then insert, reading the
- * winner's row on a duplicate key. No database transaction is open during a gateway call.
+ * winner's row on a duplicate key. No database transaction is open during a gateway call. An answer
+ * that is not the object sent (type, id prefix, metadata, price amount/currency/product) throws
+ * `MalformedGatewayAAnswer` before anything is cached.
  */
 @Injectable()
 export class GatewayACatalogService {
@@ -28,9 +31,13 @@ export class GatewayACatalogService {
     const cached = await this.customers.find(identity);
     if (cached) return cached.providerCustomerId;
     const params = { email: identity.emailAddress, metadata: this.scope.metadata({ checkout_managed: 'true' }) };
-    const customer = await account.client.customers.create(params, {
-      idempotencyKey: this.scope.keys.catalog('customer', [identity.accountId, identity.mode, identity.emailAddress], params),
-    });
+    const customer = parseCustomer(
+      await account.client.customers.create(params, {
+        idempotencyKey: this.scope.keys.catalog('customer', [identity.accountId, identity.mode, identity.emailAddress], params),
+      }),
+      'customers.create',
+      { metadata: params.metadata },
+    );
     return (await this.customers.store(identity, customer.id)).providerCustomerId;
   }
 
@@ -60,9 +67,13 @@ export class GatewayACatalogService {
       recurring: interval,
       metadata: this.scope.metadata({ checkout_form_id: String(payment.form_id), checkout_plan_index: String(payment.plan_index), checkout_price_index: String(payment.price_index) }),
     };
-    const price = await account.client.prices.create(params, {
-      idempotencyKey: this.scope.keys.catalog('price', Object.values(identity), params),
-    });
+    const price = parsePrice(
+      await account.client.prices.create(params, {
+        idempotencyKey: this.scope.keys.catalog('price', Object.values(identity), params),
+      }),
+      'prices.create',
+      { amount: params.unit_amount, currency: params.currency, product: productId, metadata: params.metadata },
+    );
     const stored = await this.prices.store(identity, productId, price.id);
     return { priceId: stored.providerPriceId, productId: stored.providerProductId };
   }
@@ -76,9 +87,13 @@ export class GatewayACatalogService {
     const planTitle = form?.settings.plans?.[planIndex]?.title;
     const name = [form?.title || `Form ${formId}`, planTitle || `Plan ${planIndex + 1}`].join(' – ').slice(0, 250);
     const params = { name, metadata: this.scope.metadata({ checkout_form_id: String(formId), checkout_plan_index: String(planIndex) }) };
-    const product = await account.client.products.create(params, {
-      idempotencyKey: this.scope.keys.catalog('product', Object.values(identity), params),
-    });
+    const product = parseProduct(
+      await account.client.products.create(params, {
+        idempotencyKey: this.scope.keys.catalog('product', Object.values(identity), params),
+      }),
+      'products.create',
+      { metadata: params.metadata },
+    );
     return (await this.products.store(identity, product.id)).providerProductId;
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type Stripe from 'stripe';
 import { ConflictError } from '../../../common/errors/index.js';
 import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService, type PaymentStatus } from '../../payments/index.js';
-import { expandableId } from '../client/expandable-id.js';
+import { type GatewayAIntent, parsePaymentIntent, parseSetupIntent } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory, PAYER_WAITING } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { isRecurring } from '../client/recurring-interval.js';
@@ -17,8 +16,6 @@ export class ContractMismatchError extends ConflictError {
     super('checkout_contract_mismatch', message);
   }
 }
-
-type Intent = Stripe.PaymentIntent | Stripe.SetupIntent;
 
 /**
  * POST /gateway-a/checkout: reads the record's intent back from the gateway, checks it against
@@ -46,9 +43,11 @@ export class GatewayACheckoutService {
       await this.mismatch(payment, ['intent_id']);
     }
     const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
-    let intent: Intent;
+    let intent: GatewayAIntent;
     try {
-      intent = ref.startsWith('pi_') ? await account.client.paymentIntents.retrieve(ref) : await account.client.setupIntents.retrieve(ref);
+      intent = ref.startsWith('pi_')
+        ? parsePaymentIntent(await account.client.paymentIntents.retrieve(ref), 'paymentIntents.retrieve', { id: ref })
+        : parseSetupIntent(await account.client.setupIntents.retrieve(ref), 'setupIntents.retrieve', { id: ref });
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'checkout_failed', what: 'gateway-a/checkout reading the intent', source: 'checkout:gateway_a' });
     }
@@ -57,7 +56,7 @@ export class GatewayACheckoutService {
 
     if (intent.object === 'payment_intent') {
       const outcome = intentOutcome(intent);
-      const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: expandableId(intent.latest_charge) } : {};
+      const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge } : {};
       return this.settle(payment, outcome, patch);
     }
     if (intent.status === 'succeeded' && isRecurring(payment.frequency)) {
@@ -92,17 +91,17 @@ export class GatewayACheckoutService {
 }
 
 /** The fields in which an intent disagrees with the record it claims to pay for. */
-export function contractDifferences(intent: Intent, payment: PaymentRecord): string[] {
+export function contractDifferences(intent: GatewayAIntent, payment: PaymentRecord): string[] {
   const differences: string[] = [];
   if (intent.object === 'payment_intent') {
     if (intent.amount !== payment.amount) differences.push('amount');
     if (intent.currency.toLowerCase() !== payment.currency.toLowerCase()) differences.push('currency');
   }
   // A SetupIntent only ever belongs to a subscription record; a one-time record is paid by a PaymentIntent.
-  const setupMismatch = intent.object === 'setup_intent' && (!isRecurring(payment.frequency) || intent.metadata?.checkout_purpose !== 'subscription');
-  if (intent.metadata?.checkout_payment_id !== String(payment.id) || setupMismatch) {
+  const setupMismatch = intent.object === 'setup_intent' && (!isRecurring(payment.frequency) || intent.metadata.checkout_purpose !== 'subscription');
+  if (intent.metadata.checkout_payment_id !== String(payment.id) || setupMismatch) {
     differences.push('metadata');
   }
-  if (expandableId(intent.customer) !== payment.provider_customer_ref) differences.push('customer');
+  if (intent.customer !== payment.provider_customer_ref) differences.push('customer');
   return differences;
 }

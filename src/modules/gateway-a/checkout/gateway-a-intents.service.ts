@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import { createHash } from 'node:crypto';
-import type Stripe from 'stripe';
 import { InvalidParamsError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { HeldProviderPayment } from '../../gateways/index.js';
@@ -10,7 +9,7 @@ import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js'
 import { type GatewayAAccount, GatewayAClientFactory, PAYER_WAITING } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
-import { expandableId } from '../client/expandable-id.js';
+import { type GatewayAIntent, type GatewayAPaymentIntent, type GatewayASetupIntent, MalformedGatewayAAnswer, parsePaymentIntent, parseSetupIntent } from '../client/gateway-a-answers.js';
 import { gatewayAFees } from '../client/fee-policy.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
@@ -84,14 +83,15 @@ export class GatewayAIntentsService {
     const customer = await this.catalog.ensureCustomer(account, email);
     const previous = payment.provider_payment_ref;
     if (previous?.startsWith('pi_')) {
-      const existing = await account.client.paymentIntents.retrieve(previous);
+      const existing = parsePaymentIntent(await account.client.paymentIntents.retrieve(previous), 'paymentIntents.retrieve', { id: previous });
       if (PAID_STATUSES.includes(existing.status)) {
         throw new InvalidPaymentStateError('This payment already has a paid or processing intent; finish it with gateway-a/checkout.');
       }
-      if (OPEN_STATUSES.includes(existing.status) && this.matchesPayment(existing, payment, customer, saveMethod)) return answer(existing);
+      if (OPEN_STATUSES.includes(existing.status) && this.matchesPayment(existing, payment, customer, saveMethod)) return answer(existing, 'paymentIntents.retrieve');
     }
     const fee = this.fees.applicationFeeAmount(payment.amount);
-    const intent = await account.client.paymentIntents.create(
+    const metadata = this.scope.metadata(intentMetadata(payment));
+    const created = await account.client.paymentIntents.create(
       {
         amount: payment.amount,
         currency: payment.currency.toLowerCase(),
@@ -99,16 +99,18 @@ export class GatewayAIntentsService {
         capture_method: 'automatic',
         ...choice,
         ...(saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
-        metadata: this.scope.metadata(intentMetadata(payment)),
+        metadata,
         ...(fee !== null ? { application_fee_amount: fee } : {}),
       },
       {
         idempotencyKey: this.scope.keys.paymentIntent(payment.id, payment.amount, payment.currency, variant(payment.payment_method, customer, previous, saveMethod)),
       },
     );
+    // Checked before anything is stored: an answer that is not this intent must never reach the payer.
+    const intent = parsePaymentIntent(created, 'paymentIntents.create', { amount: payment.amount, currency: payment.currency, customer, metadata, clientSecret: true });
     await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer, applicationFeeAmount: fee });
     await this.retire(account, payment, previous, intent.id);
-    return answer(intent);
+    return answer(intent, 'paymentIntents.create');
   }
 
   private async setupIntent(
@@ -123,25 +125,27 @@ export class GatewayAIntentsService {
     if (purpose === 'subscription') await this.catalog.ensureRecurringPrice(account, payment);
     const previous = payment.provider_payment_ref;
     if (previous?.startsWith('seti_')) {
-      const existing = await account.client.setupIntents.retrieve(previous);
+      const existing = parseSetupIntent(await account.client.setupIntents.retrieve(previous), 'setupIntents.retrieve', { id: previous });
       if (existing.status === 'succeeded' || existing.status === 'processing') {
         throw new InvalidPaymentStateError('This payment method setup already succeeded or is processing; finish it with gateway-a/checkout.');
       }
-      if (OPEN_STATUSES.includes(existing.status) && this.matchesSetup(existing, payment, customer, purpose)) return answer(existing);
+      if (OPEN_STATUSES.includes(existing.status) && this.matchesSetup(existing, payment, customer, purpose)) return answer(existing, 'setupIntents.retrieve');
     }
+    const metadata = this.scope.metadata({ ...intentMetadata(payment), checkout_purpose: purpose });
     // `automatic_payment_methods` is a PaymentIntent/SetupIntent option alike; the rest maps 1:1.
-    const intent = await account.client.setupIntents.create(
+    const created = await account.client.setupIntents.create(
       {
         customer,
         usage: 'off_session',
         ...choice,
-        metadata: this.scope.metadata({ ...intentMetadata(payment), checkout_purpose: purpose }),
+        metadata,
       },
       { idempotencyKey: this.scope.keys.setupIntent(payment.id, `${purpose}-${variant(payment.payment_method, customer, previous)}`) },
     );
+    const intent = parseSetupIntent(created, 'setupIntents.create', { customer, metadata, clientSecret: true });
     await this.storeIntent(account, payment, previous, intent, { providerPaymentRef: intent.id, providerCustomerRef: customer });
     await this.retire(account, payment, previous, intent.id);
-    return answer(intent);
+    return answer(intent, 'setupIntents.create');
   }
 
   /**
@@ -154,7 +158,9 @@ export class GatewayAIntentsService {
     if (!ref || !(ref.startsWith('pi_') || ref.startsWith('seti_'))) return false;
     const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
     try {
-      const intent = ref.startsWith('pi_') ? await account.client.paymentIntents.retrieve(ref) : await account.client.setupIntents.retrieve(ref);
+      const intent = ref.startsWith('pi_')
+        ? parsePaymentIntent(await account.client.paymentIntents.retrieve(ref), 'paymentIntents.retrieve', { id: ref })
+        : parseSetupIntent(await account.client.setupIntents.retrieve(ref), 'setupIntents.retrieve', { id: ref });
       return PAID_STATUSES.includes(intent.status);
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'intent_read_failed', what: 'Reading the intent before a change of the payment', source: 'sync-details' });
@@ -172,7 +178,7 @@ export class GatewayAIntentsService {
     account: GatewayAAccount,
     payment: PaymentRecord,
     previous: string | null,
-    intent: Stripe.PaymentIntent | Stripe.SetupIntent,
+    intent: GatewayAIntent,
     patch: PaymentPatch,
   ): Promise<void> {
     const { applied, payment: current } = await this.ledger.recordProviderDetailsIf(payment.id, patch, 'checkout:gateway_a', async (_manager, latest) =>
@@ -186,23 +192,23 @@ export class GatewayAIntentsService {
     throw new InvalidPaymentStateError(`This payment changed (now ${current.status}, ${current.amount} ${current.currency}) while its intent was being created; read its status before paying again.`);
   }
 
-  private matchesPayment(intent: Stripe.PaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
+  private matchesPayment(intent: GatewayAPaymentIntent, payment: PaymentRecord, customer: string, saveMethod: boolean): boolean {
     return (
       (intent.setup_future_usage ?? null) === (saveMethod ? 'off_session' : null) &&
       intent.amount === payment.amount &&
       intent.currency === payment.currency.toLowerCase() &&
-      expandableId(intent.customer) === customer &&
-      intent.metadata?.checkout_payment_id === String(payment.id) &&
-      intent.metadata?.checkout_payment_method === payment.payment_method
+      intent.customer === customer &&
+      intent.metadata.checkout_payment_id === String(payment.id) &&
+      intent.metadata.checkout_payment_method === payment.payment_method
     );
   }
 
-  private matchesSetup(intent: Stripe.SetupIntent, payment: PaymentRecord, customer: string, purpose: SetupPurpose): boolean {
+  private matchesSetup(intent: GatewayASetupIntent, payment: PaymentRecord, customer: string, purpose: SetupPurpose): boolean {
     return (
-      expandableId(intent.customer) === customer &&
-      intent.metadata?.checkout_payment_id === String(payment.id) &&
-      intent.metadata?.checkout_payment_method === payment.payment_method &&
-      intent.metadata?.checkout_purpose === purpose
+      intent.customer === customer &&
+      intent.metadata.checkout_payment_id === String(payment.id) &&
+      intent.metadata.checkout_payment_method === payment.payment_method &&
+      intent.metadata.checkout_purpose === purpose
     );
   }
 
@@ -215,11 +221,15 @@ export class GatewayAIntentsService {
     if (!previous || previous === replacement) return;
     try {
       if (previous.startsWith('pi_')) {
-        const old = await account.client.paymentIntents.retrieve(previous);
-        if (OPEN_STATUSES.includes(old.status)) await account.client.paymentIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) });
+        const old = parsePaymentIntent(await account.client.paymentIntents.retrieve(previous), 'paymentIntents.retrieve', { id: previous });
+        if (OPEN_STATUSES.includes(old.status)) {
+          parsePaymentIntent(await account.client.paymentIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) }), 'paymentIntents.cancel', { id: previous });
+        }
       } else if (previous.startsWith('seti_')) {
-        const old = await account.client.setupIntents.retrieve(previous);
-        if (OPEN_STATUSES.includes(old.status)) await account.client.setupIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) });
+        const old = parseSetupIntent(await account.client.setupIntents.retrieve(previous), 'setupIntents.retrieve', { id: previous });
+        if (OPEN_STATUSES.includes(old.status)) {
+          parseSetupIntent(await account.client.setupIntents.cancel(previous, {}, { idempotencyKey: this.scope.keys.retire(previous) }), 'setupIntents.cancel', { id: previous });
+        }
       }
     } catch (error) {
       this.logger.warn(`Could not cancel the replaced intent of payment ${payment.id}: ${describeGatewayFailure(error)}`);
@@ -246,11 +256,13 @@ function variant(method: string, customer: string, previous: string | null, save
   return createHash('sha256').update(JSON.stringify([method, customer, previous, ...(saveMethod ? ['save'] : [])])).digest('base64url').slice(0, 16);
 }
 
-function answer(intent: Stripe.PaymentIntent | Stripe.SetupIntent): GatewayAIntentResponseDto {
+/** What the payer's browser needs to confirm the intent; an intent without its client secret is no answer. */
+function answer(intent: GatewayAIntent, operation: string): GatewayAIntentResponseDto {
+  if (!intent.client_secret) throw new MalformedGatewayAAnswer(operation, `${intent.object}.client_secret is missing`);
   return {
-    intent_type: intent.object === 'payment_intent' ? 'payment_intent' : 'setup_intent',
+    intent_type: intent.object,
     intent_id: intent.id,
-    client_secret: intent.client_secret ?? '',
+    client_secret: intent.client_secret,
     requires_action: intent.status === 'requires_action',
   };
 }

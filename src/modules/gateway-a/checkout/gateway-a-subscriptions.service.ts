@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Stripe from 'stripe';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
-import { expandableId } from '../client/expandable-id.js';
+import { type GatewayASubscription, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
@@ -58,16 +57,17 @@ export class GatewayASubscriptionsService {
     }
     const setupFee = payment.setup_amount ?? 0;
     const account = await this.clients.forMode(payment.mode);
-    let subscription: Stripe.Subscription;
+    let subscription: GatewayASubscription;
     try {
-      const setupIntent = await account.client.setupIntents.retrieve(setupIntentId);
-      const paymentMethod = expandableId(setupIntent.payment_method);
+      const setupIntent = parseSetupIntent(await account.client.setupIntents.retrieve(setupIntentId), 'setupIntents.retrieve', { id: setupIntentId });
+      const paymentMethod = setupIntent.payment_method;
       if (setupIntent.status !== 'succeeded' || !paymentMethod) {
         throw new InvalidPaymentStateError('The payment method setup of this subscription has not succeeded.');
       }
       const { priceId, productId } = await this.catalog.ensureRecurringPrice(account, payment);
       const feePercent = this.fees.applicationFeePercent;
-      subscription = await account.client.subscriptions.create(
+      const metadata = this.scope.metadata({ checkout_payment_id: String(payment.id) });
+      const created = await account.client.subscriptions.create(
         {
           customer,
           items: [{ price: priceId }],
@@ -75,10 +75,12 @@ export class GatewayASubscriptionsService {
           ...(setupFee > 0 ? { add_invoice_items: [{ price_data: { currency: payment.currency.toLowerCase(), product: productId, unit_amount: setupFee } }] } : {}),
           default_payment_method: paymentMethod,
           ...(feePercent !== null ? { application_fee_percent: feePercent } : {}),
-          metadata: this.scope.metadata({ checkout_payment_id: String(payment.id) }),
+          metadata,
         },
         { idempotencyKey: this.scope.keys.subscription(payment.id) },
       );
+      // Nothing is stored unless the answer is this record's subscription.
+      subscription = parseSubscription(created, 'subscriptions.create', { customer, metadata });
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'subscription_failed', what: 'Creating the subscription', source: 'gateway_a' });
     }

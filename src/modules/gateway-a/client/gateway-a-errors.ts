@@ -1,5 +1,6 @@
 import { DomainError, GatewayError, GatewayUnavailableError } from '../../../common/errors/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
+import { MalformedGatewayAAnswer } from './gateway-a-answers.js';
 import { isStripeError } from './stripe-sdk.js';
 
 /** 409 `checkout_paused`: the mode's webhook contract is not verified (decisions §2, §7). */
@@ -11,9 +12,11 @@ export class CheckoutPausedError extends DomainError {
 
 /**
  * A short, safe description of a failed gateway call for logs and stored status: status, type
- * and code only. Provider messages are not kept (they may echo request data).
+ * and code only, or for an answer that is not the object asked for, the call, its status and the
+ * field that failed. Provider messages are not kept (they may echo request data).
  */
 export function describeGatewayFailure(error: unknown): string {
+  if (error instanceof MalformedGatewayAAnswer) return error.message;
   if (isStripeError(error, 'StripeError')) {
     if (error.type === 'StripeConnectionError') return 'gateway unreachable';
     const parts = [error.statusCode ? `HTTP ${error.statusCode}` : 'no status', error.type];
@@ -27,6 +30,11 @@ export function gatewayStatusOf(error: unknown): number | undefined {
   return isStripeError(error, 'StripeError') ? error.statusCode : undefined;
 }
 
+/** True for every failure of a gateway call: a refusal the SDK raised or an answer that is not what was asked for. */
+export function isGatewayFailure(error: unknown): boolean {
+  return isStripeError(error, 'StripeError') || error instanceof MalformedGatewayAAnswer;
+}
+
 /** True when the gateway never answered (network error or timeout): nothing is known to have happened there. */
 export function isGatewayUnreachable(error: unknown): boolean {
   return isStripeError(error, 'StripeConnectionError') || (isStripeError(error, 'StripeError') && error.type === 'StripeConnectionError');
@@ -35,7 +43,7 @@ export function isGatewayUnreachable(error: unknown): boolean {
 /**
  * A gateway failure as the client sees it, without provider text: 503 `checkout_gateway_unavailable`
  * when the gateway did not answer (in time), 502 `checkout_gateway_error` when it answered with a
- * failure or nonsense.
+ * failure or nonsense (a `MalformedGatewayAAnswer` included).
  */
 export function toGatewayError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;

@@ -7,6 +7,7 @@ import { Clock } from '../../../common/clock/index.js';
 import { GatewayError, InvalidParamsError } from '../../../common/errors/index.js';
 import type { ConnectCallbackInput, GatewayMode, KeyConnect, KeyConnectInput, KeyConnectResult, OAuthConnect } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
+import { MalformedGatewayAAnswer, parseAccount, parseOAuthGrant } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure, gatewayStatusOf, toGatewayError } from '../client/gateway-a-errors.js';
 import { gatewayAOption } from '../gateway-a-options.js';
@@ -128,14 +129,14 @@ export class GatewayAConnectService implements OAuthConnect, KeyConnect {
     try {
       const client = this.clients.forSecretKey(input.secretKey, { maxNetworkRetries: 1 });
       const answer = await client.accounts.retrieve(null);
-      account = { id: answer.id, livemode: (answer as { livemode?: boolean }).livemode };
+      account = { id: parseAccount(answer, 'accounts.retrieve').id, livemode: (answer as { livemode?: boolean }).livemode };
     } catch (error) {
       this.logger.warn({ mode, err: describeGatewayFailure(error) }, 'gateway A keys not saved: the check failed');
+      if (error instanceof MalformedGatewayAAnswer) throw new GatewayError('The payment gateway did not say which account this key belongs to; nothing was saved.');
       const status = gatewayStatusOf(error);
       if (status === 401 || status === 403) throw new GatewayError('The payment gateway refused this secret key; nothing was saved.');
       throw toGatewayError(error);
     }
-    if (typeof account.id !== 'string' || !ACCOUNT_ID.test(account.id)) throw new GatewayError();
     const credentials: Credentials = { userId: account.id, publicKey: input.publishableKey, secretKey: input.secretKey, livemode: account.livemode };
     if (credentials.livemode !== undefined && credentials.livemode !== (mode === 'live')) throw new InvalidParamsError({ mode: `the gateway says this key is not a ${mode} key` });
 
@@ -192,11 +193,15 @@ export class GatewayAConnectService implements OAuthConnect, KeyConnect {
     if (!response.ok) {
       throw new ConnectRefusal(response.status >= 400 && response.status < 500 && body?.error === 'invalid_grant' ? 'exchange_refused' : 'exchange_failed');
     }
-    if (!body || typeof body.livemode !== 'boolean') throw new ConnectRefusal('exchange_failed');
-    return this.validated(
-      { userId: String(body.stripe_user_id ?? ''), publicKey: String(body.stripe_publishable_key ?? ''), secretKey: String(body.access_token ?? ''), livemode: body.livemode },
-      'exchange_failed',
-    );
+    try {
+      const grant = parseOAuthGrant(body);
+      return { userId: grant.accountId, publicKey: grant.publishableKey, secretKey: grant.secretKey, livemode: grant.livemode };
+    } catch (error) {
+      if (!(error instanceof MalformedGatewayAAnswer)) throw error;
+      // Nothing is stored from an answer that is not a grant; the reason names fields, never values.
+      this.logger.warn({ reason: error.problem }, 'gateway A token exchange answered something that is not a grant');
+      throw new ConnectRefusal('exchange_failed');
+    }
   }
 
   private validated(credentials: Credentials, refusal: ConnectRefusalCode = 'invalid_credentials'): Credentials {

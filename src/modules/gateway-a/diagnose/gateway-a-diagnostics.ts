@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { GatewayDiagnosis, GatewayMode } from '../../gateways/index.js';
+import { parseWebhookEndpointList } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure, gatewayStatusOf } from '../client/gateway-a-errors.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
@@ -9,7 +10,8 @@ import { gatewayAWebhookUrl } from '../webhook/webhook-contract.js';
 /**
  * What `doctor` asks gateway A about a connected mode: are the stored keys accepted, and does the
  * webhook setup deliver the contract's events to this service's URL (else checkout is paused or
- * payments wait for reconciliation). Reads only; never prints a key.
+ * payments wait for reconciliation). Reads only; never prints a key. An answer that is not what was
+ * asked for is reported like an unreachable gateway (a warning), never as a pass.
  */
 @Injectable()
 export class GatewayADiagnostics {
@@ -25,7 +27,7 @@ export class GatewayADiagnostics {
     const connect = `connect gateway A again (GET /payment-gateway/connect?mode=${mode})`;
     const checks: GatewayDiagnosis[] = [];
     try {
-      await account.client.webhookEndpoints.list({ limit: 100 });
+      parseWebhookEndpointList(await account.client.webhookEndpoints.list({ limit: 100 }), 'webhookEndpoints.list');
       checks.push({ check: `gateway_a ${mode} credentials`, status: 'ok', message: `the gateway accepts the stored ${mode} keys of account ${account.accountId}` });
     } catch (error) {
       const status = gatewayStatusOf(error);
@@ -47,17 +49,24 @@ export class GatewayADiagnostics {
     } else if (record.management === 'automatic' && record.endpoint_id) {
       const endpoint = await this.contract.checkEndpoint(account.client, record.endpoint_id, mode);
       checks.push(
-        endpoint.ok && !view.checkout_paused
+        !endpoint.ok && endpoint.retryable
+          ? { check, status: 'warn', message: `endpoint ${record.endpoint_id} could not be read (${endpoint.reason})`, fix: 'check the network path to the gateway and run doctor again' }
+          : endpoint.ok && !view.checkout_paused
           ? { check, status: 'ok', message: `endpoint ${record.endpoint_id} delivers the 12 events to ${url}` }
           : { check, status: 'fail', message: endpoint.ok ? 'the contract is not verified: checkout is paused' : `endpoint ${record.endpoint_id}: ${endpoint.reason}`, fix: connect },
       );
+    } else if (view.checkout_paused) {
+      checks.push({ check, status: 'fail', message: 'the manual webhook configuration is not complete: checkout is paused', fix: manualFix });
     } else {
       // A manually managed endpoint is never touched; look for one pointing here.
-      const endpoints = await account.client.webhookEndpoints.list({ limit: 100 });
-      const pointingHere = endpoints.data.some((endpoint) => endpoint.url === url && endpoint.status === 'enabled');
-      if (view.checkout_paused) checks.push({ check, status: 'fail', message: 'the manual webhook configuration is not complete: checkout is paused', fix: manualFix });
-      else if (!pointingHere) checks.push({ check, status: 'warn', message: `no enabled endpoint at the gateway delivers to ${url}`, fix: manualFix });
-      else checks.push({ check, status: 'ok', message: `a manually managed endpoint delivers to ${url}` });
+      try {
+        const endpoints = parseWebhookEndpointList(await account.client.webhookEndpoints.list({ limit: 100 }), 'webhookEndpoints.list');
+        const pointingHere = endpoints.some((endpoint) => endpoint.url === url && endpoint.status === 'enabled');
+        if (!pointingHere) checks.push({ check, status: 'warn', message: `no enabled endpoint at the gateway delivers to ${url}`, fix: manualFix });
+        else checks.push({ check, status: 'ok', message: `a manually managed endpoint delivers to ${url}` });
+      } catch (error) {
+        checks.push({ check, status: 'warn', message: `the gateway could not be asked for its endpoints (${describeGatewayFailure(error)})`, fix: 'check the network path to the gateway and run doctor again' });
+      }
     }
     return checks;
   }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type Stripe from 'stripe';
 import type { ReconcileResult, Reconciler } from '../../gateways/index.js';
 import { InvalidPaymentStateError, isTerminal, PaymentLedgerService, type PaymentPatch, PaymentQueriesService, type PaymentRecord, type PaymentStatus } from '../../payments/index.js';
 import { contractDifferences } from '../checkout/gateway-a-checkout.service.js';
 import { GatewayASubscriptionsService } from '../checkout/gateway-a-subscriptions.service.js';
 import { intentOutcome, subscriptionOutcome } from '../checkout/intent-outcome.js';
-import { expandableId } from '../client/expandable-id.js';
+import { parsePaymentIntent, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
 import { type GatewayAAccount, GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { isRecurring } from '../client/recurring-interval.js';
@@ -17,8 +16,9 @@ const SOURCE = 'reconcile';
  * intent (or, for a subscription, its setup intent, subscription and first invoice) is read back
  * and the record moves exactly as the webhook would have moved it, through the ledger (emails on
  * completion included, once). Only objects the record holds are read, and they are checked
- * against the record as the checkout route checks them. Provider failures are thrown (logged on the
- * payment, 502/503) so the sweep backs off.
+ * against the record as the checkout route checks them. Provider failures, and answers that are not
+ * the object asked for, are thrown (logged on the payment, 502/503, record unchanged) so the sweep
+ * backs off.
  */
 @Injectable()
 export class GatewayAReconciler implements Reconciler {
@@ -47,18 +47,18 @@ export class GatewayAReconciler implements Reconciler {
   }
 
   private async paymentIntent(account: GatewayAAccount, payment: PaymentRecord, ref: string): Promise<ReconcileResult> {
-    const intent = await account.client.paymentIntents.retrieve(ref);
+    const intent = parsePaymentIntent(await account.client.paymentIntents.retrieve(ref), 'paymentIntents.retrieve', { id: ref });
     const differences = contractDifferences(intent, payment);
     if (differences.length > 0) return this.mismatch(payment, `the intent disagrees with the payment: ${differences.join(', ')}`);
     const outcome = intentOutcome(intent);
     if (outcome.status === 'pending') return this.same(payment, `the intent is ${intent.status}`);
-    const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: expandableId(intent.latest_charge) } : {};
+    const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge } : {};
     return this.move(payment, outcome.status, `intent ${intent.status}`, patch);
   }
 
   /** A subscription record: its setup, then its subscription, then the first invoice's payment. */
   private async setupIntent(account: GatewayAAccount, payment: PaymentRecord, ref: string): Promise<ReconcileResult> {
-    const setup = await account.client.setupIntents.retrieve(ref);
+    const setup = parseSetupIntent(await account.client.setupIntents.retrieve(ref), 'setupIntents.retrieve', { id: ref });
     const differences = contractDifferences(setup, payment);
     if (differences.length > 0) return this.mismatch(payment, `the setup intent disagrees with the payment: ${differences.join(', ')}`);
     if (setup.status !== 'succeeded') {
@@ -68,12 +68,16 @@ export class GatewayAReconciler implements Reconciler {
     if (!isRecurring(payment.frequency)) return this.mismatch(payment, 'a setup intent cannot pay a one-time payment');
     // As setup_intent.succeeded would: the subscription exists from now on (same idempotency key).
     const ensured = await this.subscriptions.ensureSubscription(payment);
-    const subscription = await account.client.subscriptions.retrieve(ensured.subscriptionId, { expand: ['latest_invoice'] });
+    const subscription = parseSubscription(
+      await account.client.subscriptions.retrieve(ensured.subscriptionId, { expand: ['latest_invoice'] }),
+      'subscriptions.retrieve',
+      { id: ensured.subscriptionId },
+    );
     const outcome = subscriptionOutcome(subscription.status);
     if (outcome.status !== 'completed') return this.move(payment, outcome.status, `subscription ${subscription.status}`, {});
-    const invoice = typeof subscription.latest_invoice === 'object' ? (subscription.latest_invoice as Stripe.Invoice | null) : null;
+    const invoice = subscription.latest_invoice;
     const firstCharge = payment.amount + (payment.setup_amount ?? 0);
-    if (!invoice || invoice.billing_reason !== 'subscription_create' || invoice.amount_paid !== firstCharge || invoice.currency.toUpperCase() !== payment.currency) {
+    if (!invoice || invoice.billing_reason !== 'subscription_create' || invoice.amount_paid !== firstCharge || invoice.currency !== payment.currency.toLowerCase()) {
       // A later invoice or an unexpected amount: the webhooks (or a person) must settle it.
       return this.mismatch(payment, 'the subscription is active but its first invoice does not match the payment');
     }

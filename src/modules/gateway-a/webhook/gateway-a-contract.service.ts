@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig, CHECKOUT_VERSION } from '../../../config/in
 import { Clock } from '../../../common/clock/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
+import { type GatewayAWebhookEndpoint, MalformedGatewayAAnswer, parseDeletedWebhookEndpoint, parseWebhookEndpoint } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory, type StripeClient } from '../client/gateway-a-client.factory.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { CheckoutPausedError, describeGatewayFailure, gatewayStatusOf } from '../client/gateway-a-errors.js';
@@ -28,9 +29,9 @@ export interface WebhookContractView {
 }
 
 export type EndpointCheck =
-  | { ok: true; endpoint: Stripe.WebhookEndpoint }
-  /** `retryable`: the read itself failed (network, 5xx), the endpoint may well be fine. */
-  | { ok: false; reason: string; retryable?: boolean; endpoint?: Stripe.WebhookEndpoint };
+  | { ok: true; endpoint: GatewayAWebhookEndpoint }
+  /** `retryable`: the read itself failed (network, 5xx, an answer that is no endpoint), the endpoint may well be fine. */
+  | { ok: false; reason: string; retryable?: boolean; endpoint?: GatewayAWebhookEndpoint };
 
 /**
  * The gateway-A event contract per mode (decisions §7): provisioning a managed endpoint with the
@@ -117,24 +118,27 @@ export class GatewayAContractService {
       last_error: null,
     };
 
-    let created: Stripe.WebhookEndpoint;
+    let created: GatewayAWebhookEndpoint;
+    const url = gatewayAWebhookUrl(this.config, mode);
+    const metadata = this.scope.metadata({ checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: mode });
     try {
-      created = await account.client.webhookEndpoints.create(
+      const answer = await account.client.webhookEndpoints.create(
         {
-          url: gatewayAWebhookUrl(this.config, mode),
+          url,
           enabled_events: [...GATEWAY_A_WEBHOOK_EVENTS],
           api_version: this.clients.apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion,
           description: `Checkout (${mode} mode)`,
-          metadata: this.scope.metadata({ checkout_managed: 'true', checkout_version: CHECKOUT_VERSION, checkout_mode: mode }),
+          metadata,
         },
         { idempotencyKey: this.scope.keys.webhookEndpoint(mode, randomUUID()) },
       );
+      // No id and no secret is stored unless the answer is the endpoint just created, with its signing secret.
+      created = parseWebhookEndpoint(answer, 'webhookEndpoints.create', { url, metadata, secret: true });
     } catch (error) {
       return this.fail(mode, base, describeGatewayFailure(error), error);
     }
 
     const record: GatewayAWebhookRecord = { ...base, endpoint_id: created.id, events_version: CHECKOUT_VERSION };
-    if (!created.secret) return this.fail(mode, record, 'the gateway returned no signing secret');
     await this.dataSource.transaction(async (manager) => {
       await this.options.setSecret(gatewayAOption.webhookSecret(mode), created.secret!, manager);
       await this.saveRecord(mode, record, manager);
@@ -153,10 +157,11 @@ export class GatewayAContractService {
    * 12 events, enabled, and the mode's livemode.
    */
   async checkEndpoint(client: StripeClient, endpointId: string, mode: GatewayMode): Promise<EndpointCheck> {
-    let endpoint: Stripe.WebhookEndpoint;
+    let endpoint: GatewayAWebhookEndpoint;
     try {
-      endpoint = await client.webhookEndpoints.retrieve(endpointId);
+      endpoint = parseWebhookEndpoint(await client.webhookEndpoints.retrieve(endpointId), 'webhookEndpoints.retrieve', { id: endpointId });
     } catch (error) {
+      if (error instanceof MalformedGatewayAAnswer) return { ok: false, reason: describeGatewayFailure(error), retryable: true };
       const status = gatewayStatusOf(error);
       if (status === 404) return { ok: false, reason: 'endpoint not found at the gateway' };
       return { ok: false, reason: describeGatewayFailure(error), retryable: status === undefined || status === 429 || status >= 500 };
@@ -174,9 +179,9 @@ export class GatewayAContractService {
    */
   async retireManagedEndpoint(client: StripeClient, endpointId: string): Promise<boolean> {
     try {
-      const endpoint = await client.webhookEndpoints.retrieve(endpointId);
-      if (endpoint.metadata?.checkout_managed !== 'true') return false;
-      await client.webhookEndpoints.del(endpointId);
+      const endpoint = parseWebhookEndpoint(await client.webhookEndpoints.retrieve(endpointId), 'webhookEndpoints.retrieve', { id: endpointId });
+      if (endpoint.metadata.checkout_managed !== 'true') return false;
+      parseDeletedWebhookEndpoint(await client.webhookEndpoints.del(endpointId), 'webhookEndpoints.del', { id: endpointId });
       this.logger.log({ endpoint: endpointId }, 'retired a managed gateway A webhook endpoint');
       return true;
     } catch (error) {

@@ -4,7 +4,7 @@ import { SignedWebhookRoute } from '../../../common/auth/index.js';
 import type { RawBodyRequest } from '../../../common/http/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../../gateways/index.js';
-import { WebhookIntakeService, WebhookModePipe, WebhookReceiptDto } from '../../webhooks/index.js';
+import { WebhookIntakeService, WebhookModePipe, WebhookReceiptDto, webhookVerdictOf } from '../../webhooks/index.js';
 import { GatewayAEventSource } from './gateway-a-event-source.js';
 import { GatewayAEventEnvelopeDto } from './gateway-a-webhook.dto.js';
 
@@ -50,6 +50,6 @@ export class GatewayAWebhookController {
   @ApiOkResponse({ type: WebhookReceiptDto, description: 'Processed, ignored, rejected (logged) or a duplicate: the provider must not retry' })
   @ApiErrorResponses(404, 413, 503)
   receive(@Param('mode', WebhookModePipe) mode: GatewayMode, @Req() request: RawBodyRequest): Promise<WebhookReceiptDto> {
-    return this.intake.receive(this.events, mode, request.rawBody);
+    return this.intake.receive(this.events, mode, request.rawBody, webhookVerdictOf(request));
   }
 }

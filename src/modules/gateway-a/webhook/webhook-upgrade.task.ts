@@ -1,13 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type Stripe from 'stripe';
 import { Clock } from '../../../common/clock/index.js';
 import { CHECKOUT_VERSION } from '../../../config/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../../gateways/index.js';
 import { UpgradeRegistry } from '../../plugin/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { TaskLeaseRepository } from '../../tasks/index.js';
+import { type GatewayAWebhookEndpoint, parseWebhookEndpoint } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure, gatewayStatusOf } from '../client/gateway-a-errors.js';
 import { InstallationScope } from '../client/installation-scope.js';
@@ -229,24 +229,26 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
     const account = await this.clients.findForMode(mode, { maxNetworkRetries: 0 });
     if (!account) return 'not_configured';
 
-    let endpoint: Stripe.WebhookEndpoint;
+    // A malformed answer is thrown like a 5xx: this mode is retried later, its record untouched.
+    let endpoint: GatewayAWebhookEndpoint;
     try {
-      endpoint = await account.client.webhookEndpoints.retrieve(record.endpoint_id);
+      endpoint = parseWebhookEndpoint(await account.client.webhookEndpoints.retrieve(record.endpoint_id), 'webhookEndpoints.retrieve', { id: record.endpoint_id });
     } catch (error) {
       if (gatewayStatusOf(error) !== 404) throw error;
       await this.contract.saveRecord(mode, { ...record, status: 'failed', verified_at: null, last_error: 'endpoint not found at the gateway' });
       return 'endpoint_missing';
     }
     // Only what this plugin created carries its marker; anything else is the merchant's.
-    if (endpoint.metadata?.checkout_managed !== 'true') return 'skipped_unmanaged';
+    if (endpoint.metadata.checkout_managed !== 'true') return 'skipped_unmanaged';
 
     let outcome: UpgradeModeOutcome = 'already_current';
     if (!isContractEventSet(endpoint.enabled_events)) {
-      await account.client.webhookEndpoints.update(
+      const updated = await account.client.webhookEndpoints.update(
         endpoint.id,
         { enabled_events: [...GATEWAY_A_WEBHOOK_EVENTS] },
         { idempotencyKey: this.scope.keys.webhookUpgrade(WEBHOOK_UPGRADE_RELEASE, endpoint.id) },
       );
+      parseWebhookEndpoint(updated, 'webhookEndpoints.update', { id: endpoint.id });
       outcome = 'updated';
     }
     const check = await this.contract.checkEndpoint(account.client, endpoint.id, mode);

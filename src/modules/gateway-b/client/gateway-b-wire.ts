@@ -5,6 +5,8 @@
  * Statuses are kept as strings: PayPal adds values over time.
  */
 
+import { WEBHOOK_EVENT_TYPE_MAX_LENGTH } from '../../webhooks/index.js';
+
 /** `{ currency_code: 'USD', value: '19.99' }`: the decimal string in the currency's exponent. */
 export interface GatewayBMoney {
   currency_code: string;
@@ -201,7 +203,7 @@ export function parseWebhookListener(value: unknown): GatewayBWebhookListener {
   return strip({
     id: optionalString(record, 'id', 'webhook', 128),
     url: requiredString(record, 'url', 'webhook', 2048),
-    eventTypes: record.event_types.map((entry, index) => requiredString(object(entry, `webhook.event_types[${index}]`), 'name', `webhook.event_types[${index}]`, 128)),
+    eventTypes: record.event_types.map((entry, index) => requiredString(object(entry, `webhook.event_types[${index}]`), 'name', `webhook.event_types[${index}]`, WEBHOOK_EVENT_TYPE_MAX_LENGTH)),
   });
 }
 
@@ -210,7 +212,8 @@ export function parseWebhookEvent(value: unknown): GatewayBWebhookEvent {
   const record = object(value, 'event');
   return strip({
     id: requiredString(record, 'id', 'event', 128),
-    event_type: requiredString(record, 'event_type', 'event', 128),
+    // PayPal sets no length on event names; the bound is what the event store holds.
+    event_type: requiredString(record, 'event_type', 'event', WEBHOOK_EVENT_TYPE_MAX_LENGTH),
     resource_type: optionalString(record, 'resource_type', 'event', 128),
     event_version: optionalString(record, 'event_version', 'event', 16),
     resource_version: optionalString(record, 'resource_version', 'event', 16),

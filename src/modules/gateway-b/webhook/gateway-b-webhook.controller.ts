@@ -4,7 +4,7 @@ import { SignedWebhookRoute } from '../../../common/auth/index.js';
 import type { RawBodyRequest } from '../../../common/http/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../../gateways/index.js';
-import { WebhookIntakeService, WebhookModePipe, WebhookReceiptDto } from '../../webhooks/index.js';
+import { WebhookIntakeService, WebhookModePipe, WebhookReceiptDto, webhookVerdictOf } from '../../webhooks/index.js';
 import { ApiGatewayUnavailableResponse } from '../client/gateway-b-openapi.js';
 import { GatewayBEventSource } from './gateway-b-event-source.js';
 import { GatewayBEventEnvelopeDto } from './gateway-b-webhook.dto.js';
@@ -37,8 +37,12 @@ export class GatewayBWebhookController {
       "Gateway B's events for a mode: the five transmission headers are required and the delivery is verified by the provider's " +
       'verify-webhook-signature API with the mode’s Webhook ID; each event is stored once; PAYMENT.CAPTURE.COMPLETED completes the payment whose order it captured',
     description:
-      '400 `checkout_invalid_signature`: a header missing, no Webhook ID stored for the mode, or the provider says FAILURE (no provider call in the first cases). ' +
-      '404: unknown mode. 503: the provider could not be asked (deliver again later).',
+      'Decided before any provider call: 400 `checkout_invalid_signature` for a header missing or malformed, a `PAYPAL-TRANSMISSION-TIME` more than ' +
+      'GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS (default 300) from now either way, a body that is not an event, or no Webhook ID stored for the mode; ' +
+      '200 `duplicate` for an event id already stored and finished; 429 `checkout_rate_limited` with Retry-After once the client has had ' +
+      'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES deliveries refused by the provider within the window (successes never count); a verdict is reused for the ' +
+      'same five headers and raw body. Then the provider: FAILURE is 400. ' +
+      '404: unknown mode. 503: the provider could not be asked, or every verification slot stayed busy (deliver again later).',
   })
   @ApiParam({ name: 'mode', enum: [...GATEWAY_MODES] })
   @ApiTransmissionHeaders()
@@ -66,9 +70,9 @@ export class GatewayBWebhookController {
     },
   })
   @ApiOkResponse({ type: WebhookReceiptDto, description: 'Processed, ignored, rejected (logged) or a duplicate: the provider must not retry' })
-  @ApiErrorResponses(404, 413)
+  @ApiErrorResponses(404, 413, 429)
   @ApiGatewayUnavailableResponse()
   receive(@Param('mode', WebhookModePipe) mode: GatewayMode, @Req() request: RawBodyRequest): Promise<WebhookReceiptDto> {
-    return this.intake.receive(this.events, mode, request.rawBody);
+    return this.intake.receive(this.events, mode, request.rawBody, webhookVerdictOf(request));
   }
 }

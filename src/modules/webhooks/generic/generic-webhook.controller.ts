@@ -4,6 +4,7 @@ import { AdminRoute, SignedWebhookRoute } from '../../../common/auth/index.js';
 import type { RawBodyRequest } from '../../../common/http/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../../config/index.js';
+import { webhookVerdictOf } from '../signed-webhook.guard.js';
 import { WebhookIntakeService } from '../webhook-intake.service.js';
 import { GenericEventSource } from './generic-event-source.js';
 import { GenericWebhookEnvelopeDto, GenericWebhookReceiptDto, RotatedWebhookSecretDto, WebhookStatusDto } from './generic-webhook.dto.js';
@@ -55,7 +56,7 @@ export class GenericWebhookController {
   @ApiOkResponse({ type: GenericWebhookReceiptDto })
   @ApiErrorResponses(413, 503)
   async receive(@Body() _body: GenericWebhookEnvelopeDto, @Req() request: RawBodyRequest): Promise<GenericWebhookReceiptDto> {
-    const { outcome } = await this.intake.receive(this.events, null, request.rawBody);
+    const { outcome } = await this.intake.receive(this.events, null, request.rawBody, webhookVerdictOf(request));
     return { success: true, message: MESSAGES[outcome], outcome };
   }
 

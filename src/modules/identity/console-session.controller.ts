@@ -1,0 +1,146 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CONSOLE_SESSION_COOKIE, COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../common/auth/index.js';
+import { NotLoggedInError } from '../../common/errors/index.js';
+import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
+import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
+import { readSessionToken, sessionCookieOptions } from './console-session-cookie.js';
+import { ConsoleSessionDto, SignInDto } from './console-session.dto.js';
+import { type ConsoleSession, ConsoleSessionService } from './console-session.service.js';
+
+const SET_COOKIE = {
+  'Set-Cookie': {
+    description: `\`${CONSOLE_SESSION_COOKIE}=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>\`, plus \`Secure\` over HTTPS`,
+    schema: { type: 'string' },
+  },
+};
+const NONCE_HEADER = 'X-WP-Nonce';
+
+/**
+ * The admin console's sign-in, as the host platform's own admin UI does it: a session cookie the
+ * browser keeps (HttpOnly, so no script holds a credential) and a nonce the console sends with
+ * every request. Same-origin only (ConsoleSessionRoute); never CORS.
+ */
+@ApiTags('Sign-in')
+@Controller('auth/session')
+export class ConsoleSessionController {
+  private readonly cookiePath: string;
+
+  constructor(
+    private readonly sessions: ConsoleSessionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.cookiePath = `/${config.restRoot}/${REST_NAMESPACE}`;
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ConsoleSessionRoute()
+  @ApiSecurity({}) // no credentials yet: the body carries them
+  @ApiBody({ type: SignInDto, examples: { admin: { summary: 'Sign in as admin', value: { login: 'admin', password: 'abcd efgh ijkl mnop qrst uvwx' } } } })
+  @ApiCreatedResponse({ type: ConsoleSessionDto, description: 'Signed in: the session cookie is set, the body holds the nonce', headers: SET_COOKIE })
+  @ApiErrorResponses(400, 401, 429)
+  @ApiOperation({
+    operationId: 'authSignIn',
+    summary: 'Sign in to the admin console with a login and an application password',
+    description:
+      'Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong ' +
+      'password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set ' +
+      '(HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as ' +
+      '`X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the ' +
+      'application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. ' +
+      'Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).',
+  })
+  async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+    privateAnswer(res);
+    const { token, session } = await this.sessions.signIn(body.login, body.password, req.ip);
+    res.cookie(CONSOLE_SESSION_COOKIE, token, sessionCookieOptions(this.cookiePath, this.secure(req), this.config.session.ttlSeconds));
+    return this.toDto(token, session);
+  }
+
+  @Get()
+  @ConsoleSessionRoute()
+  @ApiSecurity({ [COOKIE_AUTH_SCHEME]: [] })
+  @ApiHeader({
+    name: NONCE_HEADER,
+    required: false,
+    description: "The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again",
+  })
+  @ApiOkResponse({ type: ConsoleSessionDto, description: 'Who is signed in, and the nonce of the session' })
+  @ApiErrorResponses(401)
+  @ApiOperation({
+    operationId: 'authSession',
+    summary: 'Who is signed in to the admin console (and the session nonce, after a reload)',
+    description:
+      'Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 401 when there is no ' +
+      'live session (signed out, expired, or its application password revoked; the cookie is then cleared). A console that ' +
+      'was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: ' +
+      'only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).',
+  })
+  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+    privateAnswer(res);
+    const token = readSessionToken(req);
+    try {
+      return this.toDto(token!, await this.sessions.current(token, nonceHeader(req)));
+    } catch (error) {
+      if (error instanceof NotLoggedInError && token) this.clearCookie(req, res);
+      throw error;
+    }
+  }
+
+  @Delete()
+  @ConsoleSessionRoute()
+  @ApiSecurity({ [COOKIE_AUTH_SCHEME]: [], [NONCE_AUTH_SCHEME]: [] })
+  @ApiOkResponse({ type: AcknowledgementDto, description: 'Signed out: the session is deleted and the cookie cleared' })
+  @ApiErrorResponses(401)
+  @ApiOperation({
+    operationId: 'authSignOut',
+    summary: 'Sign out of the admin console',
+    description:
+      'Deletes the session on the server (every instance refuses its cookie from now on) and clears the cookie. Needs the ' +
+      'cookie and its nonce in `X-WP-Nonce` (401 without the nonce, 403 `rest_cookie_invalid_nonce` with another one); a ' +
+      'session that already ended is signed out all the same.',
+  })
+  async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AcknowledgementDto> {
+    privateAnswer(res);
+    await this.sessions.end(readSessionToken(req), nonceHeader(req));
+    this.clearCookie(req, res);
+    return { success: true, message: 'Signed out.' };
+  }
+
+  private toDto(token: string, session: ConsoleSession): ConsoleSessionDto {
+    return {
+      nonce: this.sessions.nonceFor(token),
+      user: {
+        id: session.user.id,
+        login: session.user.login,
+        display_name: session.displayName,
+        role: session.user.role,
+        capabilities: [...session.user.capabilities].sort(),
+      },
+      expires_at: session.endsAt.toISOString(),
+      idle_timeout_seconds: this.config.session.idleTimeoutSeconds,
+    };
+  }
+
+  private clearCookie(req: Request, res: Response): void {
+    res.clearCookie(CONSOLE_SESSION_COOKIE, sessionCookieOptions(this.cookiePath, this.secure(req)));
+  }
+
+  /** HTTPS as the browser sees it: the request's scheme (X-Forwarded-Proto behind TRUST_PROXY) or an https PUBLIC_BASE_URL. */
+  private secure(req: Request): boolean {
+    return req.secure || this.config.publicBaseUrl.startsWith('https:');
+  }
+}
+
+/** The answers carry the nonce: never stored by a cache, never read as anything but JSON. */
+function privateAnswer(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
+
+function nonceHeader(req: Request): string | undefined {
+  const value = req.headers['x-wp-nonce'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,50 @@
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+export class SignInDto {
+  /** The user's login */
+  // class-validator reports the bottom-most failing check first: the type check goes last.
+  @MaxLength(60)
+  @IsNotEmpty()
+  @IsString()
+  login: string;
+
+  /** One of the user's application passwords (with or without its display spaces) */
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  password: string;
+}
+
+export class ConsoleUserDto {
+  id: number;
+  login: string;
+  display_name: string;
+  /** The user's role (`administrator`, `editor`, ...) */
+  role: string;
+  /**
+   * The capabilities of that role, sorted. Every admin route needs `checkout_settings`; a user without
+   * it may sign in, but every admin route answers 403 to them.
+   * @example ["checkout_settings", "edit_checkout_forms", "edit_others_checkout_forms"]
+   */
+  capabilities: string[];
+}
+
+export class ConsoleSessionDto {
+  /**
+   * Send it as the `X-WP-Nonce` header with every request of this session (or as `_wpnonce` in the
+   * query of a GET a frame or link opens, where a route allows it). It is valid as long as the
+   * session; keep it in memory only.
+   */
+  nonce: string;
+
+  user: ConsoleUserDto;
+
+  /**
+   * When the session ends at the latest (sign-in + SESSION_TTL_SECONDS), ISO 8601 UTC
+   * @example "2026-03-01T18:00:00.000Z"
+   */
+  expires_at: string;
+
+  /** Seconds without a request after which the session ends sooner (SESSION_IDLE_TIMEOUT_SECONDS) */
+  idle_timeout_seconds: number;
+}

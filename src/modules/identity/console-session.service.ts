@@ -1,0 +1,194 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { In, LessThanOrEqual, Repository } from 'typeorm';
+import type { AuthenticatedUser } from '../../common/auth/index.js';
+import { Clock } from '../../common/clock/index.js';
+import { CryptoService } from '../../common/crypto/index.js';
+import { NotLoggedInError } from '../../common/errors/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { readDatetime, selectRows } from '../../database/index.js';
+import { ApplicationPasswordEntity } from './application-password.entity.js';
+import { ConsoleSessionEntity } from './console-session.entity.js';
+import { InvalidNonceError } from './identity.errors.js';
+import { PasswordCheck } from './password-check.js';
+import { RoleCapabilityEntity } from './role-capability.entity.js';
+import { UserEntity } from './user.entity.js';
+
+/** A session's last use is written at most this often (the idle timeout is exact to within it). */
+const TOUCH_RESOLUTION_MS = 60_000;
+/** Expired sessions deleted per sign-in at most, so a sign-in never does unbounded work. */
+const PURGE_BATCH = 100;
+/** Live sessions one application password may hold; a new sign-in ends the oldest beyond it. */
+export const MAX_SESSIONS_PER_PASSWORD = 20;
+
+/** A live session: who it is, and when it ends at the latest. */
+export interface ConsoleSession {
+  id: number;
+  user: AuthenticatedUser;
+  displayName: string;
+  /** Sign-in + SESSION_TTL_SECONDS: the session ends then however active it is. */
+  endsAt: Date;
+  /** When it ends unless used again (idle timeout, at most endsAt). */
+  expiresAt: Date;
+}
+
+interface SessionRow {
+  session_id: number;
+  created_at: Date | string;
+  last_seen_at: Date | string;
+  expires_at: Date | string;
+  user_id: number;
+  user_login: string;
+  display_name: string;
+  role: string;
+  capability: string | null;
+}
+
+/**
+ * Admin console sessions: sign in with a login and an application password, get a random token
+ * (the HttpOnly cookie) and a nonce derived from it (what the console sends as `X-WP-Nonce`).
+ *
+ * Stored server-side, only as a keyed hash of the token; every request reads the session fresh,
+ * joined with its application password and user, so signing out, revoking the password, a changed
+ * role or an expired session count from the next request on every instance. Nothing is cached.
+ */
+@Injectable()
+export class ConsoleSessionService {
+  private readonly logger = new Logger(ConsoleSessionService.name);
+  private readonly lookupSql: string;
+
+  constructor(
+    @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
+    @InjectRepository(ApplicationPasswordEntity) passwords: Repository<ApplicationPasswordEntity>,
+    @InjectRepository(UserEntity) users: Repository<UserEntity>,
+    @InjectRepository(RoleCapabilityEntity) roleCapabilities: Repository<RoleCapabilityEntity>,
+    private readonly passwordCheck: PasswordCheck,
+    private readonly crypto: CryptoService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
+    this.lookupSql =
+      'SELECT `s`.`id` AS `session_id`, `s`.`created_at`, `s`.`last_seen_at`, `s`.`expires_at`,' +
+      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, `c`.`capability`' +
+      ` FROM ${table(sessions)} \`s\`` +
+      ` INNER JOIN ${table(passwords)} \`p\` ON \`p\`.\`id\` = \`s\`.\`application_password_id\` AND \`p\`.\`user_id\` = \`s\`.\`user_id\`` +
+      ` INNER JOIN ${table(users)} \`u\` ON \`u\`.\`id\` = \`s\`.\`user_id\`` +
+      ` LEFT JOIN ${table(roleCapabilities)} \`c\` ON \`c\`.\`role\` = \`u\`.\`role\`` +
+      ' WHERE `s`.`token_hash` = ? AND `s`.`expires_at` > ?';
+  }
+
+  /**
+   * Checks the credentials exactly as HTTP Basic is checked (PasswordCheck: the failed-login limit,
+   * 401 for any mismatch) and opens a session tied to the application password that matched.
+   */
+  async signIn(login: string, password: string, ip: string | undefined): Promise<{ token: string; session: ConsoleSession }> {
+    const { user, applicationPasswordId } = await this.passwordCheck.verify(login, password, ip);
+    await this.purgeExpired();
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await this.sessions.insert({
+      tokenHash: this.hashToken(token),
+      userId: user.id,
+      applicationPasswordId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: sessionExpiry(now, now, this.config.session),
+    });
+    await this.endOldestBeyondLimit(applicationPasswordId);
+    const session = await this.resolve(token);
+    // Only a password revoked in the last few milliseconds gets here.
+    if (!session) throw new Error('the new console session could not be read back');
+    this.logger.log({ user_id: user.id, session_id: session.id }, 'console session opened');
+    return { token, session };
+  }
+
+  /**
+   * The session of GET /auth/session. A nonce, when sent, must be the session's own; without one
+   * the answer gives it again (how a reloaded console gets it back; the guard let only a
+   * same-origin request get here, and only such a page can read the answer).
+   */
+  async current(token: string | null, nonce: string | undefined): Promise<ConsoleSession> {
+    if (!token) throw new NotLoggedInError();
+    if (nonce !== undefined && !this.nonceMatches(token, nonce)) throw new InvalidNonceError();
+    const session = await this.resolve(token);
+    if (!session) throw new NotLoggedInError();
+    return session;
+  }
+
+  /** Sign-out (DELETE /auth/session): the cookie and its nonce, as for any change. Idempotent for a session that already ended. */
+  async end(token: string | null, nonce: string | undefined): Promise<void> {
+    if (!token || nonce === undefined) throw new NotLoggedInError();
+    if (!this.nonceMatches(token, nonce)) throw new InvalidNonceError();
+    const result = await this.sessions.delete({ tokenHash: this.hashToken(token) });
+    if (result.affected) this.logger.log('console session closed');
+  }
+
+  /** The live session of a token, or null (unknown, signed out, expired, or its password revoked). */
+  async resolve(token: string): Promise<ConsoleSession | null> {
+    const now = this.clock.now();
+    const rows = await selectRows<SessionRow>(this.sessions.manager, this.lookupSql, [this.hashToken(token), now]);
+    const first = rows[0];
+    if (!first) return null;
+    const createdAt = readDatetime(first.created_at);
+    const lastSeenAt = readDatetime(first.last_seen_at);
+    let expiresAt = readDatetime(first.expires_at);
+    if (now.getTime() - lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) {
+      expiresAt = sessionExpiry(createdAt, now, this.config.session);
+      await this.sessions.update({ id: Number(first.session_id) }, { lastSeenAt: now, expiresAt });
+    }
+    const capabilities = new Set(rows.flatMap((row) => (row.capability === null ? [] : [row.capability])));
+    return {
+      id: Number(first.session_id),
+      user: { id: Number(first.user_id), login: first.user_login, role: first.role, capabilities },
+      displayName: first.display_name,
+      endsAt: new Date(createdAt.getTime() + this.config.session.ttlSeconds * 1000),
+      expiresAt,
+    };
+  }
+
+  /**
+   * The session's nonce: a keyed HMAC of its token under a purpose of its own. Only this service can
+   * make it, it is the same for the whole session (so a reloaded console can be given it again),
+   * and it tells nothing about the token or its stored hash.
+   */
+  nonceFor(token: string): string {
+    return this.crypto.hmac('console-session-nonce', token).toString('base64url');
+  }
+
+  /** Constant-time comparison of a presented nonce with the token's own. */
+  nonceMatches(token: string, nonce: string): boolean {
+    return this.crypto.safeEqual(this.nonceFor(token), nonce);
+  }
+
+  /** Deletes up to PURGE_BATCH sessions that have ended (on each sign-in: the table cannot grow without bound). */
+  async purgeExpired(): Promise<number> {
+    const ended = await this.sessions.find({ select: { id: true }, where: { expiresAt: LessThanOrEqual(this.clock.now()) }, take: PURGE_BATCH });
+    if (ended.length === 0) return 0;
+    await this.sessions.delete({ id: In(ended.map((row) => row.id)) });
+    return ended.length;
+  }
+
+  private async endOldestBeyondLimit(applicationPasswordId: number): Promise<void> {
+    const surplus = await this.sessions.find({
+      select: { id: true },
+      where: { applicationPasswordId },
+      order: { id: 'DESC' },
+      skip: MAX_SESSIONS_PER_PASSWORD,
+      take: PURGE_BATCH,
+    });
+    if (surplus.length > 0) await this.sessions.delete({ id: In(surplus.map((row) => row.id)) });
+  }
+
+  private hashToken(token: string): string {
+    return this.crypto.hmac('console-session', token).toString('hex');
+  }
+}
+
+/** When a session used at `now` ends unless used again: the earlier of its hard end and the idle timeout. */
+export function sessionExpiry(createdAt: Date, now: Date, settings: AppConfig['session']): Date {
+  const hardEnd = createdAt.getTime() + settings.ttlSeconds * 1000;
+  const idleEnd = now.getTime() + settings.idleTimeoutSeconds * 1000;
+  return new Date(Math.min(hardEnd, idleEnd));
+}
