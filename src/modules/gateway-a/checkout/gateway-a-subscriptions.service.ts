@@ -95,4 +95,28 @@ export class GatewayASubscriptionsService {
     );
     return { subscriptionId: subscription.id, status: subscription.status };
   }
+
+  /**
+   * The application fee charged with a renewal invoice of `payment`'s subscription, or null when
+   * the subscription charges none. At the pinned API version the invoice has no fee field: the
+   * gateway applies the subscription's `application_fee_percent` to the invoice's payment, so
+   * the fee is the `application_fee_amount` of the invoice's payment intent (the paid payment,
+   * else the default one that is still being attempted). One bounded read, made only for a
+   * subscription created with a fee (free plan), never inside a transaction; a gateway failure
+   * is 502 (the webhook's redelivery reads it again) and nothing is written.
+   */
+  async renewalFee(payment: PaymentRecord, invoiceId: string): Promise<number | null> {
+    if (payment.application_fee_amount === null) return null;
+    const account = await this.clients.forMode(payment.mode, { maxNetworkRetries: 1 });
+    let payments: Stripe.InvoicePayment[];
+    try {
+      ({ data: payments } = await account.client.invoicePayments.list({ invoice: invoiceId, expand: ['data.payment.payment_intent'] }));
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'renewal_fee_failed', what: 'Reading the renewal fee', source: 'gateway_a', context: { invoice: invoiceId } });
+    }
+    const charged = payments.find((entry) => entry.status === 'paid') ?? payments.find((entry) => entry.is_default);
+    const intent = charged?.payment?.payment_intent;
+    const fee = typeof intent === 'object' && intent !== null ? intent.application_fee_amount : null;
+    return typeof fee === 'number' && Number.isSafeInteger(fee) && fee >= 0 ? fee : null;
+  }
 }
