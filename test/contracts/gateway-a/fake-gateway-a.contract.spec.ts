@@ -28,6 +28,14 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
 
   it('answers every operation of the one-time, subscription and endpoint flows as the reference says', async () => {
     const metadata = { checkout_installation_id: 'inst_1', checkout_payment_id: '7' };
+    // The connect token exchange, as the service posts it (without the SDK).
+    const grant = fake.issueOAuthCode();
+    const token = await fetch(new URL('/oauth/token', fake.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: grant.code }),
+    });
+    expect(token.status).toBe(200);
     await stripe.accounts.retrieve(null);
     await stripe.balance.retrieve();
     const customer = await stripe.customers.create({ email: 'payer@example.test', name: 'Pat Payer', metadata }, { idempotencyKey: 'c-1' });

@@ -63,6 +63,8 @@ const OPERATIONS = [
   ['webhookEndpoints', 'update', [ID]],
   ['webhookEndpoints', 'list', []],
   ['webhookEndpoints', 'del', [ID]],
+  // The connect token exchange (the free-plan proxy answers it in the gateway's OAuth format).
+  ['oauth', 'token', []],
 ];
 
 /**
