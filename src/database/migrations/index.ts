@@ -10,6 +10,7 @@ import { AddFormSourceTemplate1764116100000 } from './1764116100000-AddFormSourc
 import { CreateNotificationDismissals1764116110000 } from './1764116110000-CreateNotificationDismissals.js';
 import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
 import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
+import { CreateOutbox1764116300000 } from './1764116300000-CreateOutbox.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   CreateNotificationDismissals1764116110000,
   CreateTagAssignments1764116120000,
   AllowWebhookEventsWithoutMode1764116200000,
+  CreateOutbox1764116300000,
 ];

@@ -4,6 +4,7 @@ import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
 import { IdentityModule } from '../identity/index.js';
 import { MailModule } from '../mail/index.js';
+import { OutboxModule } from '../outbox/index.js';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { TemplatesModule } from '../templates/index.js';
@@ -32,6 +33,7 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     PluginModule,
     GatewaysModule,
     MailModule,
+    OutboxModule,
     IdentityModule,
     SettingsModule,
     WebhooksModule,
