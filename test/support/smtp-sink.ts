@@ -61,6 +61,9 @@ export class SmtpSink {
         });
       },
     });
+    // A client killed mid-session resets its connection: the server reports it as an 'error' event,
+    // which would otherwise be thrown.
+    sink.server.on('error', () => undefined);
     await new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve));
     sink.url = `smtp://127.0.0.1:${(sink.server.server.address() as AddressInfo).port}`;
     return sink;
