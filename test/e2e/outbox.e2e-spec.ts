@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Clock } from '../../src/common/clock/index.js';
 import { readDatetime, readNullableDatetime } from '../../src/database/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { OutboxWorker } from '../../src/modules/outbox/index.js';
+import { OUTBOX_SHUTDOWN_WAIT_MS, OutboxWorker } from '../../src/modules/outbox/index.js';
 import { OutboxRepository } from '../../src/modules/outbox/outbox.repository.js';
 import { PaymentCompletionEmails, PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { connectGateway, createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
@@ -297,4 +297,68 @@ describe('outbox: two instances on one database', () => {
     expect(handled.map((spy) => spy.mock.calls.length).reduce((sum, n) => sum + n, 0)).toBe(ids.length);
     for (const spy of handled) expect(spy.mock.calls.length).toBeGreaterThan(0);
   });
+});
+
+describe('outbox: shutdown', () => {
+  let sink: SmtpSink;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    databaseUrl = sharedDatabaseUrl();
+  });
+  afterAll(() => sink.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it('claims nothing new and finishes the send in flight before the database closes', async () => {
+    const t = await startTestApp({ DATABASE_URL: databaseUrl, SMTP_URL: sink.url });
+    const f = fixtures(t);
+    await f.setUp();
+    holdWorker(t);
+    const first = await f.completed('shutdown1@example.test');
+    const second = await f.completed('shutdown2@example.test');
+    sink.delayMs = 500;
+    const before = sink.started;
+    const draining = t.app.get(OutboxWorker).drain();
+    await sink.until('the first email on the wire', () => sink.started > before);
+    await t.close();
+    await draining;
+
+    expect(sink.count(f.messageId(first, 'admin'))).toBe(1);
+    expect(sink.count(f.messageId(first, 'payer'))).toBe(1);
+    expect(sink.count(f.messageId(second, 'admin'))).toBe(0);
+
+    // The next instance's boot finds the second item due: never claimed before (its one attempt is this one).
+    sink.delayMs = 0;
+    const again = await startTestApp({ DATABASE_URL: databaseUrl, SMTP_URL: sink.url }, { keepDatabase: true });
+    try {
+      await again.app.get(OutboxWorker).drain();
+      const g = fixtures(again);
+      expect(await g.outboxRow(first)).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(await g.outboxRow(second)).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(sink.count(f.messageId(second, 'admin'))).toBe(1);
+      expect(sink.count(f.messageId(first, 'admin'))).toBe(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('waits for a send in flight at most OUTBOX_SHUTDOWN_WAIT_MS; the unfinished item is left to its lapsing claim', async () => {
+    const t = await startTestApp({ DATABASE_URL: databaseUrl, SMTP_URL: sink.url });
+    const f = fixtures(t);
+    await f.setUp();
+    sink.hold = true;
+    const before = sink.started;
+    const id = await f.completed('stuck@example.test');
+    await sink.until('the email on the wire', () => sink.started > before);
+    const closing = Date.now();
+    await t.close();
+    const waited = Date.now() - closing;
+    sink.releaseHeld();
+    sink.hold = false;
+
+    expect(waited).toBeGreaterThanOrEqual(OUTBOX_SHUTDOWN_WAIT_MS - 100);
+    expect(waited).toBeLessThan(OUTBOX_SHUTDOWN_WAIT_MS + 5_000);
+    expect(sink.count(f.messageId(id, 'admin'))).toBe(0);
+  }, 40_000);
 });

@@ -14,8 +14,8 @@ export interface SinkMessage {
 
 /**
  * A real SMTP server on a free local port whose answers a test steers:
- * - `hold`: DATA is read but never acknowledged (the client waits; a killed client leaves it
- *   unaccepted), so a send can be caught between its start and its end;
+ * - `hold`: DATA is read but not acknowledged (the client waits; a killed client leaves it
+ *   unaccepted; `releaseHeld` refuses it), so a send can be caught between its start and its end;
  * - `refuse`: recipients the server refuses at RCPT (550), so one email of several fails;
  * - `delayMs`: how long each acknowledgement of DATA takes.
  * `accepted` holds the messages the server acknowledged (250), `started` counts DATA phases begun.
@@ -26,6 +26,7 @@ export class SmtpSink {
   hold = false;
   delayMs = 0;
   readonly refuse = new Set<string>();
+  private readonly held: Array<(error?: Error) => void> = [];
   private server!: SMTPServer;
   url = '';
 
@@ -45,7 +46,7 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          if (sink.hold) return; // never acknowledged
+          if (sink.hold) return void sink.held.push(callback); // not acknowledged until released
           const raw = Buffer.concat(chunks).toString('utf8');
           setTimeout(() => {
             sink.accepted.push({
@@ -69,6 +70,11 @@ export class SmtpSink {
     return sink;
   }
 
+  /** Answers every held DATA with a temporary failure (451), so the waiting clients finish. */
+  releaseHeld(): void {
+    for (const callback of this.held.splice(0)) callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+  }
+
   /** How many accepted messages carry `messageId`. */
   count(messageId: string): number {
     return this.accepted.filter((message) => message.messageId === messageId).length;
@@ -84,6 +90,7 @@ export class SmtpSink {
   }
 
   close(): Promise<void> {
+    this.releaseHeld();
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
