@@ -141,7 +141,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
 
   private async attempt(item: OutboxItemEntity): Promise<void> {
     const handler = this.handlers.get(item.topic)!;
-    const heartbeat = setInterval(() => void this.renew(item), (this.config.outbox.leaseSeconds * 1000) / 3);
+    let running = true;
+    const heartbeat = setInterval(() => void this.renew(item, () => running), (this.config.outbox.leaseSeconds * 1000) / 3);
     heartbeat.unref();
     let delivery: OutboxDelivery<never> | null = null;
     let failure: unknown = null;
@@ -152,6 +153,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
       // An unreadable item (no delivery) can never succeed.
       failure = delivery ? error : new PermanentOutboxError(`unreadable item: ${errorText(error)}`);
     } finally {
+      running = false;
       clearInterval(heartbeat);
     }
     const now = this.clock.now();
@@ -193,9 +195,11 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     };
   }
 
-  private async renew(item: OutboxItemEntity): Promise<void> {
+  /** Extends the claim while the attempt runs (a renewal that lands after the outcome was stored changes nothing). */
+  private async renew(item: OutboxItemEntity, running: () => boolean): Promise<void> {
     try {
-      if (!(await this.items.renew(item.id, this.owner, this.leaseEnd(this.clock.now())))) this.lostClaim(item, 'renewal');
+      const renewed = await this.items.renew(item.id, this.owner, this.leaseEnd(this.clock.now()));
+      if (!renewed && running()) this.lostClaim(item, 'renewal');
     } catch (error) {
       this.logger.warn({ outbox_id: item.id, err: errorText(error) }, 'outbox claim not renewed');
     }
