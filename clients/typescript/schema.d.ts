@@ -1620,7 +1620,7 @@ export interface components {
             /** @enum {string} */
             severity: "info" | "warning" | "error";
             /**
-             * @description Who raised it: a gateway id or `mail`
+             * @description Who raised it: a gateway id, or a module of the service (`mail`, `outbox`)
              * @example gateway_a
              */
             source: string;
