@@ -11,6 +11,7 @@ import { CreateNotificationDismissals1764116110000 } from './1764116110000-Creat
 import { CreateTagAssignments1764116120000 } from './1764116120000-CreateTagAssignments.js';
 import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-AllowWebhookEventsWithoutMode.js';
 import { AddPaymentListIndexes1764116300000 } from './1764116300000-AddPaymentListIndexes.js';
+import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   CreateTagAssignments1764116120000,
   AllowWebhookEventsWithoutMode1764116200000,
   AddPaymentListIndexes1764116300000,
+  CreateIdempotencyKeys1764116400000,
 ];
