@@ -45,9 +45,7 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
     example: { code: 'checkout_not_found', message: 'Payment form not found.', data: { status: 404 } },
   },
   409: {
-    description:
-      'Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate, ' +
-      'a request with the same `Idempotency-Key` still running: retry after `Retry-After`)',
+    description: 'Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate)',
     codes: [
       'checkout_invalid_state',
       'checkout_paused',

@@ -70,8 +70,9 @@ export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOp
         usedStatuses.add(status);
         const retryAfter =
           status === 429 ? RETRY_AFTER : status === 503 ? { ...RETRY_AFTER, description: 'Sent when a retry time is known' } : status === 409 && idempotent ? IN_PROGRESS_RETRY_AFTER : null;
+        const description = typeof response.description === 'string' && response.description !== '' ? response.description : known.description;
         operation.responses[code] = {
-          description: typeof response.description === 'string' && response.description !== '' ? response.description : known.description,
+          description: status === 409 && idempotent ? `${description}; or a request with the same \`${IDEMPOTENCY_HEADER}\` is still running (\`checkout_idempotency_in_progress\`: retry after \`Retry-After\`)` : description,
           ...(retryAfter ? { headers: { 'Retry-After': retryAfter } } : {}),
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(status)}` }, example: known.example } },
         };
