@@ -14,6 +14,7 @@ import { AddPaymentListIndexes1764116300000 } from './1764116300000-AddPaymentLi
 import { WidenWebhookEventType1764116310000 } from './1764116310000-WidenWebhookEventType.js';
 import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsoleSessions.js';
 import { CreateOutbox1764116330000 } from './1764116330000-CreateOutbox.js';
+import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   WidenWebhookEventType1764116310000,
   CreateConsoleSessions1764116320000,
   CreateOutbox1764116330000,
+  CreateIdempotencyKeys1764116400000,
 ];
