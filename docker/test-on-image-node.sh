@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite on the production image's Node.js major (NODE_MAJOR in docker/Dockerfile), run
-# once on the embedded SQLite default: the MariaDB, multi-instance and browser suites stay on the
-# development Node.
+# once on the embedded SQLite default: what differs between Node majors is the runtime and the
+# native module (better-sqlite3; mysql2 is plain JavaScript), so the MariaDB, multi-instance and
+# browser suites stay on the development Node, which keeps CI's time down.
 #
 # Node comes from the npm registry (the package node-linux-<arch>: the official binary and its
 # headers). The suite runs in a copy of the repository (HEAD plus uncommitted changes to tracked
