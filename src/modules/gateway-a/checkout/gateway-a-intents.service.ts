@@ -71,7 +71,11 @@ export class GatewayAIntentsService {
     await this.contract.assertCheckoutAvailable(payment.mode);
     const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
     try {
-      return answer(intentId.startsWith('seti_') ? await account.client.setupIntents.retrieve(intentId) : await account.client.paymentIntents.retrieve(intentId));
+      // The intent must still be this payment's, made by this installation (its metadata), with a client secret to hand out.
+      const expected = { id: intentId, metadata: this.scope.metadata(intentMetadata(payment)), clientSecret: true };
+      return intentId.startsWith('seti_')
+        ? answer(parseSetupIntent(await account.client.setupIntents.retrieve(intentId), 'setupIntents.retrieve', expected), 'setupIntents.retrieve')
+        : answer(parsePaymentIntent(await account.client.paymentIntents.retrieve(intentId), 'paymentIntents.retrieve', { ...expected, amount: payment.amount, currency: payment.currency }), 'paymentIntents.retrieve');
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'intent_read_failed', what: 'Reading the intent of a repeated request', source: 'checkout:gateway_a' });
     }
