@@ -9,7 +9,8 @@
 // 2. A gateway slice (src/modules/gateway-*/) is imported by src/app.module.ts only.
 // 3. Direction: common and config import no module; the gateway-neutral core (gateways) imports
 //    neither payments, webhooks nor a slice; payments imports neither webhooks nor a slice;
-//    webhooks imports no slice.
+//    webhooks imports no slice; the outbox imports no other module (it names no feature: the
+//    owners of the work import it).
 //
 // Paths are relative to the repository root (the rule's basePath).
 import { readdirSync } from 'node:fs';
@@ -83,6 +84,15 @@ export function moduleBoundaryZones(root) {
       from: anySlice,
       message: 'webhooks imports no gateway slice (import direction).',
     },
+    ...(areas.includes('src/modules/outbox')
+      ? [
+          {
+            target: 'src/modules/outbox',
+            from: areas.filter((area) => area.startsWith('src/modules/') && area !== 'src/modules/outbox').map((area) => `${area}/**`),
+            message: 'The outbox imports no other module: the owners of the work import it (import direction).',
+          },
+        ]
+      : []),
   ];
 
   return [...throughIndex, ...slicesFromAppModuleOnly, ...direction];

@@ -17,6 +17,7 @@ import { GatewayBModule } from './modules/gateway-b/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { HostedPageModule } from './modules/hosted-page/index.js';
+import { IdempotencyGuard, IdempotencyModule } from './modules/idempotency/index.js';
 import { MailModule } from './modules/mail/index.js';
 import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
@@ -39,6 +40,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     RedisModule,
     RateLimitModule,
     DatabaseModule,
+    IdempotencyModule,
     IdentityModule,
     SettingsModule,
     PluginModule,
@@ -58,6 +60,8 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
   ],
   providers: [
     RouteInventory,
+    // Before the rate limiter: a repeat of a finished creation is not counted as a creation.
+    { provide: APP_GUARD, useExisting: IdempotencyGuard },
     { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useExisting: AuthorizationGuard },
     { provide: APP_GUARD, useExisting: PaymentReferenceGuard },

@@ -931,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Create (201) or update (200) a partial payment record
-         * @description Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. The amount comes from the form on the server. Answers the secret and a fresh checkout token.
+         * @description Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. The amount comes from the form on the server. Answers the secret and a fresh checkout token. With `Idempotency-Key`, a repeat within 24 hours answers the same record (201 again for a creation) without a second row and without counting as a creation; the record is answered as it is now, with the secret and a fresh token.
          */
         post: operations["paymentSyncDetails"];
         delete?: never;
@@ -1015,7 +1015,7 @@ export interface paths {
         put?: never;
         /**
          * Create (or hand out again) the payment intent or setup intent of a payment
-         * @description One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee; `save_payment_method` also saves the method for later). Recurring price: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract (409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged.
+         * @description One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee; `save_payment_method` also saves the method for later). Recurring price: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract (409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged. With `Idempotency-Key`, a repeat within 24 hours answers the intent the first request created, read back from the gateway (no second create).
          */
         post: operations["gatewayACreateIntent"];
         delete?: never;
@@ -1135,7 +1135,7 @@ export interface paths {
         put?: never;
         /**
          * Create (or hand out again) the gateway B order of a payment
-         * @description One standard one-time order per payment: intent CAPTURE, the record’s amount in the currency’s decimal form, `custom_id` = the payment id. An order the payment holds that the payer can still approve (or approved) and that matches the record is answered again. Refused before any provider call: a recurring price (400), no valid payer email (400), a currency or amount the gateway does not take (400), a payment that is not pending (409). Provider refused or answered nonsense: 502 `checkout_gateway_error`; no answer in time: 503 `checkout_gateway_unavailable`; the record is unchanged then.
+         * @description One standard one-time order per payment: intent CAPTURE, the record’s amount in the currency’s decimal form, `custom_id` = the payment id. An order the payment holds that the payer can still approve (or approved) and that matches the record is answered again. Refused before any provider call: a recurring price (400), no valid payer email (400), a currency or amount the gateway does not take (400), a payment that is not pending (409). Provider refused or answered nonsense: 502 `checkout_gateway_error`; no answer in time: 503 `checkout_gateway_unavailable`; the record is unchanged then. With `Idempotency-Key`, a repeat within 24 hours answers the order the first request created, read back from the gateway (no second create).
          */
         post: operations["gatewayBCreateOrder"];
         delete?: never;
@@ -1620,7 +1620,7 @@ export interface components {
             /** @enum {string} */
             severity: "info" | "warning" | "error";
             /**
-             * @description Who raised it: a gateway id or `mail`
+             * @description Who raised it: a gateway id, or a module of the service (`mail`, `outbox`)
              * @example gateway_a
              */
             source: string;
@@ -2755,12 +2755,17 @@ export interface components {
         /** @description A 409 answer (WP_Error shape) */
         WpError409: {
             /** @enum {string} */
-            code: "checkout_invalid_state" | "checkout_paused" | "checkout_contract_mismatch" | "checkout_tag_exists" | "checkout_user_exists" | "checkout_plan_required" | "checkout_plugin_inactive" | "checkout_plugin_not_installed";
+            code: "checkout_invalid_state" | "checkout_paused" | "checkout_contract_mismatch" | "checkout_tag_exists" | "checkout_user_exists" | "checkout_plan_required" | "checkout_plugin_inactive" | "checkout_plugin_not_installed" | "checkout_idempotency_in_progress";
         } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
         /** @description A 413 answer (WP_Error shape) */
         WpError413: {
             /** @enum {string} */
             code: "checkout_payload_too_large";
+        } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
+        /** @description A 422 answer (WP_Error shape) */
+        WpError422: {
+            /** @enum {string} */
+            code: "checkout_idempotency_mismatch";
         } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
         /** @description A 429 answer (WP_Error shape) */
         WpError429: {
@@ -11244,7 +11249,10 @@ export interface operations {
     paymentSyncDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choice (a random UUID) that makes a retry safe: a repeat of this request (same key, same body, from the same client) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and creates nothing. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. A failed first request frees the key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11257,6 +11265,8 @@ export interface operations {
             /** @description Record updated */
             200: {
                 headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11266,6 +11276,8 @@ export interface operations {
             /** @description Record created */
             201: {
                 headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11329,9 +11341,11 @@ export interface operations {
                     "application/json": components["schemas"]["WpError404"];
                 };
             };
-            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
             409: {
                 headers: {
+                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11363,6 +11377,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_idempotency_mismatch",
+                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
+                     *       "data": {
+                     *         "status": 422,
+                     *         "params": {
+                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError422"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
@@ -12066,7 +12101,10 @@ export interface operations {
     gatewayACreateIntent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choice (a random UUID) that makes a retry safe: a repeat of this request (same key, same body, from the same client) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and creates nothing. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. A failed first request frees the key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12078,6 +12116,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12123,9 +12163,11 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
             409: {
                 headers: {
+                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12157,6 +12199,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_idempotency_mismatch",
+                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
+                     *       "data": {
+                     *         "status": 422,
+                     *         "params": {
+                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError422"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
@@ -12912,7 +12975,10 @@ export interface operations {
     gatewayBCreateOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key of your choice (a random UUID) that makes a retry safe: a repeat of this request (same key, same body, from the same client) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and creates nothing. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. A failed first request frees the key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12924,6 +12990,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12969,9 +13037,11 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
             409: {
                 headers: {
+                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13003,6 +13073,27 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_idempotency_mismatch",
+                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
+                     *       "data": {
+                     *         "status": 422,
+                     *         "params": {
+                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError422"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */

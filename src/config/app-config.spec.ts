@@ -18,6 +18,16 @@ describe('loadConfig', () => {
     expect(config.session).toEqual({ ttlSeconds: 28_800, idleTimeoutSeconds: 1800 });
   });
 
+  it('reads the outbox settings (poll, attempts, backoff, lease) with their defaults and bounds', () => {
+    expect(loadConfig({}).outbox).toEqual({ pollSeconds: 10, maxAttempts: 8, retryBaseSeconds: 30, retryMaxSeconds: 3600, leaseSeconds: 60 });
+    expect(
+      loadConfig({ OUTBOX_POLL_SECONDS: '1', OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_RETRY_BASE_SECONDS: '5', OUTBOX_RETRY_MAX_SECONDS: '60', OUTBOX_LEASE_SECONDS: '2' }).outbox,
+    ).toEqual({ pollSeconds: 1, maxAttempts: 3, retryBaseSeconds: 5, retryMaxSeconds: 60, leaseSeconds: 2 });
+    for (const [name, value] of [['OUTBOX_POLL_SECONDS', '0'], ['OUTBOX_MAX_ATTEMPTS', '0'], ['OUTBOX_MAX_ATTEMPTS', '101'], ['OUTBOX_LEASE_SECONDS', '1'], ['OUTBOX_RETRY_BASE_SECONDS', '-1']]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    }
+  });
+
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
     expect(loadConfig({})).toMatchObject({ gatewayAJsUrl: 'https://js.stripe.com/v3/', gatewayBJsUrl: 'https://www.paypal.com/sdk/js' });
     expect(loadConfig({ GATEWAY_A_JS_URL: 'http://127.0.0.1:4010/v3/', GATEWAY_B_JS_URL: 'https://sdk.example.test/js' })).toMatchObject({

@@ -83,6 +83,8 @@ export interface AppConfig {
     /** GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY: verify-webhook-signature calls in flight per instance at most. */
     verifyConcurrency: number;
   };
+  /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
+  outbox: OutboxSettings;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -90,6 +92,19 @@ export interface AppConfig {
     /** Gateway-B deliveries the provider refused to verify, per client (successes never count). */
     webhookVerifyFailures: RateLimitRule;
   };
+}
+
+export interface OutboxSettings {
+  /** OUTBOX_POLL_SECONDS: how often each instance looks for due items (retries, lapsed claims); new items are started at once. */
+  pollSeconds: number;
+  /** OUTBOX_MAX_ATTEMPTS: attempts before an item is marked failed. */
+  maxAttempts: number;
+  /** OUTBOX_RETRY_BASE_SECONDS: the wait after the first failed attempt, doubled after each further one. */
+  retryBaseSeconds: number;
+  /** OUTBOX_RETRY_MAX_SECONDS: the longest wait between two attempts. */
+  retryMaxSeconds: number;
+  /** OUTBOX_LEASE_SECONDS: how long a claim lasts unless its worker renews it (a killed worker's items are taken again after it). */
+  leaseSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -169,6 +184,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     gatewayBWebhook: {
       toleranceSeconds: envInteger(env, 'GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', 300, { min: 30, max: 3600 }),
       verifyConcurrency: envInteger(env, 'GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', 4, { min: 1, max: 64 }),
+    },
+    outbox: {
+      pollSeconds: envInteger(env, 'OUTBOX_POLL_SECONDS', 10, { min: 1, max: 3600 }),
+      maxAttempts: envInteger(env, 'OUTBOX_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
+      retryBaseSeconds: envInteger(env, 'OUTBOX_RETRY_BASE_SECONDS', 30, { min: 1, max: 86_400 }),
+      retryMaxSeconds: envInteger(env, 'OUTBOX_RETRY_MAX_SECONDS', 3600, { min: 1, max: 7 * 86_400 }),
+      leaseSeconds: envInteger(env, 'OUTBOX_LEASE_SECONDS', 60, { min: 2, max: 3600 }),
     },
     rateLimits: {
       newPayment: {

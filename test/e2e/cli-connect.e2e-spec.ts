@@ -124,6 +124,7 @@ describe('CLI gateway connect commands', () => {
 
       expect(fakeA.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
         'GET /v1/account 200',
+        'GET /v1/balance 200',
         'POST /v1/webhook_endpoints 200',
         'GET /v1/webhook_endpoints/' + (await t.app.get(GatewayAContractService).view('test')).endpoint_id + ' 200',
       ]);
@@ -162,6 +163,30 @@ describe('CLI gateway connect commands', () => {
       expect((error as DomainError).status).toBe(400);
       expect(fakeA.requests).toEqual([]);
       expect(await storedA()).toEqual({ user_id: null, public_key: null, secret_key: null });
+    });
+
+    it('refuses a key the gateway says acts in the other mode (the balance is live), storing nothing', async () => {
+      // The account object has no livemode at the pinned API version; the balance has.
+      fakeA.keyLivemode.set(secretKey, true);
+      try {
+        const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ gatewayASecretKey: secretKey, gatewayAPublishableKey: publishableKey }).io));
+        expect(error).toMatchObject({ code: 'rest_invalid_param', status: 400 });
+        expect((error as DomainError).data).toEqual({ params: { mode: 'the gateway says this key is not a test key' } });
+      } finally {
+        fakeA.keyLivemode.delete(secretKey);
+      }
+      expect(fakeA.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 200', 'GET /v1/balance 200']);
+      expect(await storedA()).toEqual({ user_id: null, public_key: null, secret_key: null });
+      expect((await t.app.get(GatewayAContractService).view('test')).status).toBe('unconfigured');
+    });
+
+    it('connects a restricted key that may not read the balance by its prefix alone', async () => {
+      const restricted = 'rk_test_cliRestricted1234567890ab';
+      fakeA.fail({ method: 'GET', path: '/v1/balance', status: 403, error: { type: 'invalid_request_error', message: 'The provided key does not have the required permissions for this endpoint.' } });
+      const run = scriptedIo({ gatewayASecretKey: restricted, gatewayAPublishableKey: publishableKey });
+      expect(await connectGatewayA(t.app, 'test', run.io)).toBe(0);
+      expect(fakeA.requests.slice(0, 2).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 200', 'GET /v1/balance 403']);
+      expect(await storedA()).toEqual({ user_id: fakeA.accountFor(restricted).id, public_key: publishableKey, secret_key: restricted });
     });
 
     it('stores nothing when the gateway refuses the secret key, and never repeats the key', async () => {

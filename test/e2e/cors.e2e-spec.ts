@@ -29,7 +29,7 @@ describe('CORS for CORS_ORIGINS on the REST namespace', () => {
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(SHOP);
     expect(res.headers['access-control-allow-methods']).toBe('POST');
-    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, X-Request-Id');
+    expect(res.headers['access-control-allow-headers']).toBe('Content-Type, X-Request-Id, Idempotency-Key');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     expect(res.headers['access-control-max-age']).toBe('600');
     expect(res.headers.vary).toMatch(/Origin/);
@@ -46,6 +46,20 @@ describe('CORS for CORS_ORIGINS on the REST namespace', () => {
     expect(created.headers['access-control-allow-origin']).toBe(SHOP);
     expect(created.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(created.headers['access-control-allow-credentials']).toBeUndefined();
+
+    // A retried creation with an Idempotency-Key: the page can send the key and read that the answer is a replay.
+    const keyed = () =>
+      request(t.http)
+        .post(`${t.base}/payment/sync-details`)
+        .set('Origin', SHOP)
+        .set('Idempotency-Key', 'cors-retry-1')
+        .send({ form_id: formId, payment_gateway: 'gateway_a', payment_method: 'ccard' });
+    const first = await keyed();
+    const retried = await keyed();
+    expect(retried.status).toBe(201);
+    expect(retried.body.payment_id).toBe(first.body.payment_id);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.headers['access-control-expose-headers']).toContain('Idempotent-Replayed');
 
     const invalid = await request(t.http).post(`${t.base}/payment/sync-details`).set('Origin', SHOP).send({ form_id: formId, payment_gateway: 'gateway_a' });
     expect(invalid.status).toBe(400);
@@ -75,7 +89,7 @@ describe('CORS for CORS_ORIGINS on the REST namespace', () => {
   it('allows Authorization on admin routes for an allowed origin; the cross-site check still refuses any other origin', async () => {
     const pre = await preflight('/plugin/info', ADMIN_UI, 'GET', 'authorization');
     expect(pre.status).toBe(204);
-    expect(pre.headers['access-control-allow-headers']).toBe('Content-Type, X-Request-Id, Authorization');
+    expect(pre.headers['access-control-allow-headers']).toBe('Content-Type, X-Request-Id, Idempotency-Key, Authorization');
     expect(pre.headers['access-control-allow-credentials']).toBeUndefined();
 
     const allowed = await request(t.http).get(`${t.base}/plugin/info`).set('Origin', ADMIN_UI).set('Sec-Fetch-Site', 'cross-site').set('Authorization', t.admin.auth);

@@ -93,7 +93,10 @@ describe('gateway A checkout (Pro plan, direct to the gateway API)', () => {
     const stored = await paymentRow(t, record.sync.payment_id);
     expect(stored).toMatchObject({ application_fee_amount: null });
     const invoice = api.resources.get(api.resources.get(stored.provider_subscription_ref as string)!.latest_invoice as string)!;
-    expect(invoice).toMatchObject({ total: 3500, amount_paid: 3500, application_fee_amount: null });
+    expect(invoice).toMatchObject({ total: 3500, amount_paid: 3500 });
+    // No fee is charged with the invoice's payment either.
+    const [payment] = api.resources.list('invoice_payment').filter((entry) => entry.invoice === invoice.id);
+    expect(api.resources.get((payment.payment as { payment_intent: string }).payment_intent)).toMatchObject({ amount: 3500, application_fee_amount: null });
     expect(proxy.requests).toHaveLength(0);
   });
 

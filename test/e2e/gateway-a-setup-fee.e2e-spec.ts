@@ -59,6 +59,14 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     await (await gatewayClient(t())).setupIntents.confirm(res.body.intent_id, { payment_method: 'pm_card_visa' });
     return res.body.intent_id as string;
   };
+  /**
+   * The fee the gateway charged with an invoice: at the pinned API version the invoice has no
+   * fee field; its payment's payment intent carries `application_fee_amount`.
+   */
+  const invoiceFee = (invoiceId: string) => {
+    const payment = bed.fake.resources.list('invoice_payment').find((entry) => entry.invoice === invoiceId)!;
+    return bed.fake.resources.get((payment.payment as Json).payment_intent as string)!.application_fee_amount;
+  };
   const cachedProductOf = async (planIndex: number) =>
     (await tableRows(t(), 'products')).find((row) => Number(row.form_id) === form.id && Number(row.plan_index) === planIndex)!.provider_product_id;
 
@@ -102,7 +110,9 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     const stored = await paymentRow(t(), id);
     const subscription = fakeObject(stored.provider_subscription_ref as string);
     const firstInvoice = fakeObject(subscription.latest_invoice as string);
-    expect(firstInvoice).toMatchObject({ billing_reason: 'subscription_create', total: 1499, amount_due: 1499, amount_paid: 1499, currency: 'eur', application_fee_amount: 30 });
+    expect(firstInvoice).toMatchObject({ billing_reason: 'subscription_create', total: 1499, amount_due: 1499, amount_paid: 1499, currency: 'eur' });
+    expect(firstInvoice).not.toHaveProperty('application_fee_amount');
+    expect(invoiceFee(firstInvoice.id as string)).toBe(30);
     expect((firstInvoice.lines as { data: Json[] }).data.map((line) => line.amount)).toEqual([999, 500]);
     // The record keeps the recurring amount; the free-plan fee covers the whole first invoice (2 % of 14.99, half up).
     expect(stored).toMatchObject({ status: 'completed', subscription_status: 'active', application_fee_amount: 30, amount_received: null });
@@ -117,15 +127,49 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     // A billing cycle later: the gateway charges the price alone.
     const renewal = bed.fake.resources.renewSubscription(subscription.id as string);
     expect(renewal).toMatchObject({ billing_reason: 'subscription_cycle', total: 999, amount_paid: 999 });
+    expect(invoiceFee(renewal.id as string)).toBe(20);
+    const before = bed.fake.requests.length;
     expect((await deliver('invoice.paid', { ...renewal })).body).toEqual({ received: true, outcome: 'processed' });
     const rows = await renewalsOf(id);
     expect(rows).toHaveLength(1);
+    // The renewal's fee is the one its payment carried, read from the gateway (one call).
     expect(rows[0]).toMatchObject({ status: 'completed', currency: 'EUR', provider_payment_ref: renewal.id, amount_received: 999, application_fee_amount: 20 });
+    expect(bed.fake.requests.slice(before).map((r) => [r.method, r.path, r.query])).toEqual([
+      ['GET', '/v1/invoice_payments', { invoice: renewal.id, expand: ['data.payment.payment_intent'] }],
+    ]);
     expect(Number(rows[0].amount)).toBe(999);
 
     // The checkout route repeats its answer without a second subscription.
     expect((await finishCheckout(t(), record)).body.status).toBe('completed');
     expect(subscriptionCreates()).toHaveLength(1);
+  });
+
+  it("a renewal's fee that cannot be read answers 502 and records nothing; the redelivery records the row with its fee", async () => {
+    const record = await createRecord(t(), form, { plan_index: 1, email_address: 'renewal-fee@example.test' });
+    await setUpCard(record);
+    expect((await finishCheckout(t(), record)).body.status).toBe('completed');
+    const stored = await paymentRow(t(), record.sync.payment_id);
+    const renewal = bed.fake.resources.renewSubscription(stored.provider_subscription_ref as string);
+    expect(invoiceFee(renewal.id as string)).toBe(30);
+
+    bed.fake.clearRequests();
+    bed.fake.fail({ method: 'GET', path: '/v1/invoice_payments', status: 500, times: 2 });
+    const eventId = `evt_fee_${Date.now()}`;
+    const send = () => {
+      const { body, signature } = signedEvent('invoice.paid', { ...renewal }, secret, { id: eventId });
+      return request(t().http).post(`${t().base}/webhook/gateway-a-callback/test`).set('Content-Type', 'application/json').set('Gateway-A-Signature', signature).send(body);
+    };
+    const failed = await send();
+    expect(failed.status).toBe(502);
+    expect(failed.body.code).toBe('checkout_gateway_error');
+    expect(await renewalsOf(record.sync.payment_id)).toEqual([]);
+    // One retry by the SDK, then the delivery fails; nothing was written but the payment's log.
+    expect(bed.fake.requestsTo('GET', '/v1/invoice_payments').map((r) => r.status)).toEqual([500, 500]);
+
+    expect((await send()).body).toEqual({ received: true, outcome: 'processed' });
+    const rows = await renewalsOf(record.sync.payment_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'completed', provider_payment_ref: renewal.id, application_fee_amount: 30 });
   });
 
   it('webhook path: setup_intent.succeeded creates the subscription with the fee; the first invoice completes it with the total', async () => {
@@ -177,7 +221,9 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     // 2 % of 20.50 = 0.41 (2 % of 10.25 alone would round to 0.21, twice 0.42).
     const stored = await paymentRow(t(), record.sync.payment_id);
     expect(stored).toMatchObject({ application_fee_amount: 41 });
-    expect(fakeObject(fakeObject(stored.provider_subscription_ref as string).latest_invoice as string)).toMatchObject({ total: 2050, application_fee_amount: 41 });
+    const invoice = fakeObject(fakeObject(stored.provider_subscription_ref as string).latest_invoice as string);
+    expect(invoice).toMatchObject({ total: 2050 });
+    expect(invoiceFee(invoice.id as string)).toBe(41);
   });
 
   it('charges the setup fee fixed at sync time, even when the form is edited before the subscription is created', async () => {

@@ -361,6 +361,9 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       });
       expect(Number(rows[0].amount)).toBe(1099);
       expect(Number(rows[0].amount_received)).toBe(1099);
+      // A subscription created without a fee (its first payment has none) charges none: no fee read.
+      expect(rows[0].application_fee_amount).toBeNull();
+      expect(bed.fake.requestsTo('GET', '/v1/invoice_payments')).toEqual([]);
       expect(await storedEvent(renewal.eventId)).toMatchObject({ status: 'processed', paymentId: Number(rows[0].id) });
 
       // The same invoice under another event id (e.g. a resend from the dashboard): still one row.
@@ -814,7 +817,8 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(await row(id)).toMatchObject({ subscription_status: 'active', status: 'processing' });
 
       // The invoice's own payment intent carries no checkout metadata: nothing to do for it.
-      const invoicePayment = (invoiceObject.payments as { data: Array<{ payment: { payment_intent: string } }> }).data[0].payment.payment_intent;
+      const [paymentOfInvoice] = bed.fake.resources.list('invoice_payment').filter((entry) => entry.invoice === invoiceObject.id);
+      const invoicePayment = (paymentOfInvoice.payment as { payment_intent: string }).payment_intent;
       expect((await deliver('payment_intent.succeeded', fakeObject(invoicePayment))).body).toEqual({ received: true, outcome: 'ignored' });
 
       expect((await deliver('invoice.paid', invoiceObject)).body).toEqual({ received: true, outcome: 'processed' });

@@ -75,8 +75,8 @@ describe('POST /payment-gateway/connect-keys', () => {
       gatewayAOption.credential('test', 'secret_key'),
     ]);
     expect(rows[0].value).not.toContain(secretKey);
-    // The CLI's path: account check, endpoint created, endpoint read back; all with the merchant's key.
-    expect(bed.fake.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 200', 'POST /v1/webhook_endpoints 200', `GET /v1/webhook_endpoints/${endpoint} 200`]);
+    // The CLI's path: account and mode checked (account, balance), endpoint created, endpoint read back; all with the merchant's key.
+    expect(bed.fake.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 200', 'GET /v1/balance 200', 'POST /v1/webhook_endpoints 200', `GET /v1/webhook_endpoints/${endpoint} 200`]);
     expect(bed.fake.requests.every((r) => r.apiKey === secretKey)).toBe(true);
 
     expect(logged.some((line) => line.includes('gateway A connected'))).toBe(true);

@@ -152,6 +152,24 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
     expect((document.paths['/payment/sync-details'].post as Operation).responses).toHaveProperty('429');
   });
 
+  it('documents Idempotency-Key on the creating public POSTs (and only there), with the 409 to retry, the 422 and the replay header', () => {
+    const creating = ['/payment/sync-details', '/gateway-a/payment-intent-or-setup', '/gateway-b/order'];
+    for (const { path, method, operation } of operations(document)) {
+      const parameters = ((operation as Json).parameters ?? []) as Array<{ in: string; name: string; required?: boolean; schema?: Json }>;
+      const header = parameters.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      expect({ where: `${method} ${path}`, idempotent: header !== undefined }).toEqual({ where: `${method} ${path}`, idempotent: method === 'post' && creating.includes(path) });
+      if (!header) continue;
+      expect(header).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+      expect(operation.responses['409'].headers).toHaveProperty('Retry-After');
+      expect(operation.responses['422'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/WpError422' });
+      const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+      expect(success.length).toBeGreaterThan(0);
+      for (const [, response] of success) expect(response.headers).toHaveProperty('Idempotent-Replayed');
+    }
+    expect(document.components.schemas.WpError409).toMatchObject({ properties: { code: { enum: expect.arrayContaining(['checkout_idempotency_in_progress']) } } });
+    expect(document.components.schemas.WpError422).toMatchObject({ properties: { code: { enum: ['checkout_idempotency_mismatch'] } } });
+  });
+
   it('declares the paging headers of the paged lists', () => {
     for (const path of ['/payment/history', '/administration/payment-forms', '/administration/webhook-events', '/administration/payments']) {
       expect(Object.keys((document.paths[path].get as Operation).responses['200'].headers ?? {}).sort()).toEqual(['X-WP-Total', 'X-WP-TotalPages']);

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { FeaturesApiForwarder } from '../../src/modules/tagging/index.js';
+import { advanceClock } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
 import { startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 
@@ -12,6 +13,7 @@ interface Received {
   method: string;
   contentType: string | undefined;
   body: string;
+  idempotencyKey: string | undefined;
   /** Rows of the assignment table when the request arrived (the answer must be committed first) */
   storedRows: number;
   closed: Promise<void>;
@@ -20,7 +22,8 @@ interface Received {
 /** A local features API: records each request; `mode` decides how it answers. */
 async function startFeaturesApi(rowsNow: () => Promise<number>) {
   const received: Received[] = [];
-  const state = { mode: 'ok' as 'ok' | 'error' | 'hang' };
+  const state = { mode: 'ok' as 'ok' | 'error' | 'busy' | 'refuse' | 'hang' };
+  const statuses = { ok: 200, error: 500, busy: 503, refuse: 400 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,12 +32,13 @@ async function startFeaturesApi(rowsNow: () => Promise<number>) {
         method: req.method ?? '',
         contentType: req.headers['content-type'],
         body: Buffer.concat(chunks).toString('utf8'),
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
         storedRows: await rowsNow(),
         closed: new Promise<void>((resolve) => res.on('close', () => resolve())),
       };
       received.push(entry);
       if (state.mode === 'hang') return; // never answers: the service's timeout must end it
-      res.writeHead(state.mode === 'ok' ? 200 : 500, { 'Content-Type': 'application/json' });
+      res.writeHead(statuses[state.mode], { 'Content-Type': 'application/json' });
       res.end(state.mode === 'ok' ? '{"ok":true}' : '{"error":"internal"}');
     });
   });
@@ -246,6 +250,8 @@ describe('tagging areas with FEATURES_API_URL', () => {
     expect(api.received).toHaveLength(1);
     const [delivery] = api.received;
     expect(delivery.method).toBe('POST');
+    // The same on every attempt at this answer, so a resend after a crash is recognisable.
+    expect(delivery.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(delivery.contentType).toMatch(/^application\/x-www-form-urlencoded/);
     expect(delivery.storedRows).toBe(1);
     const params = new URLSearchParams(delivery.body);
@@ -278,6 +284,49 @@ describe('tagging areas with FEATURES_API_URL', () => {
     expect(logged).toContain('"status":500');
     for (const secret of ['features-api-secret-key', '127.0.0.1', 'secret-person', 'Secret']) expect(logged).not.toContain(secret);
     expect(Number((await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${t.config.tablePrefix}checkout_tag_assignments WHERE area_slug = 'templates'`))[0].n)).toBe(1);
+  });
+
+  const outboxItems = async () =>
+    (await t.dataSource.query(`SELECT item_key, status, attempts, last_error FROM ${t.config.tablePrefix}checkout_outbox WHERE topic = 'features_api_forward' ORDER BY id`)) as Array<{
+      item_key: string;
+      status: string;
+      attempts: number | string;
+      last_error: string | null;
+    }>;
+
+  it('retries a busy remote with backoff, sending the same answer with the same Idempotency-Key', async () => {
+    api.state.mode = 'busy';
+    expect((await apply({ area_slug: 'payment-gateways', tags: ['bank-transfer'], email_address: 'retry@example.test' })).status).toBe(200);
+    await forwarder.idle();
+    const first = api.received.at(-1)!;
+    expect(first.body).toContain('email_address=retry%40example.test');
+    const item = (await outboxItems()).find((row) => row.item_key === first.idempotencyKey)!;
+    expect(item).toMatchObject({ status: 'pending', last_error: 'features API answered 503' });
+    expect(Number(item.attempts)).toBe(1);
+
+    api.state.mode = 'ok';
+    await forwarder.idle();
+    expect(api.received.filter((entry) => entry.idempotencyKey === item.item_key)).toHaveLength(1); // not due yet
+    advanceClock(t, 30_000); // OUTBOX_RETRY_BASE_SECONDS
+    await forwarder.idle();
+    const attempts = api.received.filter((entry) => entry.idempotencyKey === item.item_key);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1].body).toBe(first.body);
+    expect((await outboxItems()).find((row) => row.item_key === item.item_key)).toMatchObject({ status: 'sent', last_error: null });
+  });
+
+  it('gives up at once on a refusal (4xx): the forward fails and the dashboard says so', async () => {
+    api.state.mode = 'refuse';
+    expect((await apply({ area_slug: 'templates', tags: ['template-export'], email_address: 'refused@example.test' })).status).toBe(200);
+    await forwarder.idle();
+    const key = api.received.at(-1)!.idempotencyKey;
+    const item = (await outboxItems()).find((row) => row.item_key === key)!;
+    expect(item).toMatchObject({ status: 'failed', last_error: 'features API answered 400' });
+    expect(Number(item.attempts)).toBe(1);
+    const dashboard = await request(t.http).get(`${t.base}/administration/dashboard`).set('Authorization', t.admin.auth);
+    expect(dashboard.body.notifications).toContainEqual(
+      expect.objectContaining({ id: 'outbox.failed', severity: 'error', source: 'outbox', message: expect.stringContaining('(features_api_forward: 1)') }),
+    );
   });
 
   it('does not wait for a remote that hangs, and gives up on it after the timeout', async () => {

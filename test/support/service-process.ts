@@ -50,9 +50,10 @@ export class ServiceProcess {
     readonly name: string,
     readonly port: number,
     env: Record<string, string>,
+    main: string,
   ) {
     this.url = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, [BUILT_MAIN], {
+    this.child = spawn(process.execPath, [main], {
       env: { PATH: process.env.PATH ?? '', TZ: 'UTC', NODE_ENV: 'production', ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -68,10 +69,10 @@ export class ServiceProcess {
     });
   }
 
-  /** Starts an instance on a free port; `ready()` waits for it to serve. */
-  static async start(name: string, env: Record<string, string>): Promise<ServiceProcess> {
-    if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: build first (npm run test:multi builds)`);
-    return new ServiceProcess(name, await freePort(), env);
+  /** Starts an instance on a free port; `ready()` waits for it to serve. `main`: another build's entry (test/support/service-build.ts). */
+  static async start(name: string, env: Record<string, string>, main = BUILT_MAIN): Promise<ServiceProcess> {
+    if (!existsSync(main)) throw new Error(`${main} is missing: build first (npm run test:multi builds)`);
+    return new ServiceProcess(name, await freePort(), env, main);
   }
 
   get alive(): boolean {

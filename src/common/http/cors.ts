@@ -2,10 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { type RouteDescription, RouteInventory } from '../auth/index.js';
 
-/** Response headers a page on an allowed origin may read (paging totals, request id, back-off). */
-const EXPOSED_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-Request-Id, Retry-After';
-/** Request headers a browser may send: any route reads JSON; admin routes also need Basic credentials. */
-const PUBLIC_HEADERS = ['Content-Type', 'X-Request-Id'];
+/** Response headers a page on an allowed origin may read (paging totals, request id, back-off, a replayed creation). */
+const EXPOSED_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-Request-Id, Retry-After, Idempotent-Replayed';
+/**
+ * Request headers a browser may send: any route reads JSON, and the creating POSTs take an
+ * `Idempotency-Key` (any other route ignores it); admin routes also need Basic credentials.
+ */
+const PUBLIC_HEADERS = ['Content-Type', 'X-Request-Id', 'Idempotency-Key'];
 const ADMIN_HEADERS = [...PUBLIC_HEADERS, 'Authorization'];
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -57,6 +57,7 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
       'checkout_plan_required',
       'checkout_plugin_inactive',
       'checkout_plugin_not_installed',
+      'checkout_idempotency_in_progress',
     ],
     example: { code: 'checkout_invalid_state', message: 'The payment is already completed.', data: { status: 409 } },
   },
@@ -64,6 +65,15 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
     description: 'The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters',
     codes: ['checkout_payload_too_large'],
     example: { code: 'checkout_payload_too_large', message: 'The request body is too large.', data: { status: 413 } },
+  },
+  422: {
+    description: 'The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request',
+    codes: ['checkout_idempotency_mismatch'],
+    example: {
+      code: 'checkout_idempotency_mismatch',
+      message: 'This Idempotency-Key was already used with another request body; send a new key for a new request.',
+      data: { status: 422, params: { 'Idempotency-Key': 'Idempotency-Key was used with another request body within 24 hours' } },
+    },
   },
   429: {
     description: 'Too many requests from this client: wait the seconds of the `Retry-After` header',

@@ -15,6 +15,10 @@ const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const PATH_ITEM_FIELDS = new Set(['summary', 'description', 'servers', 'parameters']);
 
 const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } };
+/** The request header of the idempotent creating POSTs (modules/idempotency): their 409 may ask to retry, their success may be a replay. */
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IN_PROGRESS_RETRY_AFTER = { ...RETRY_AFTER, description: 'Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request' };
+const REPLAYED = { description: '`true` when the answer repeats the result of an earlier request with the same `Idempotency-Key`', schema: { type: 'string', enum: ['true'] } };
 
 export interface FinishOptions {
   /** `wp-json/checkout/v1`: the REST base every namespace path is relative to. */
@@ -32,7 +36,9 @@ export interface FinishOptions {
  *   `@All()`);
  * - every error status has its own schema (`code` as an enum of the codes it can carry), its own
  *   example, and is JSON whatever the success type; 500 and 503 can happen on every route, 413 on
- *   every route that reads a body; 429 carries Retry-After.
+ *   every route that reads a body; 429 carries Retry-After;
+ * - an operation that takes `Idempotency-Key` says that its 409 may carry Retry-After and its
+ *   success `Idempotent-Replayed`.
  */
 export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOptions): OpenAPIObject {
   document.servers = [{ url: `/${options.restPrefix}`, description: 'This service: the checkout/v1 REST namespace' }];
@@ -55,14 +61,19 @@ export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOp
       if (BODYLESS_METHODS.has(method)) delete operation.requestBody;
       const extra = [500, ...(options.rootPaths.includes(path) && path === '/healthz' ? [] : [503]), ...(BODY_METHODS.has(method) ? [413] : [])];
       for (const status of extra) operation.responses[String(status)] ??= {};
+      const idempotent = ((operation.parameters ?? []) as Json[]).some((parameter) => parameter.in === 'header' && parameter.name === IDEMPOTENCY_HEADER);
       for (const [code, response] of Object.entries(operation.responses)) {
         const status = Number(code);
+        if (idempotent && status >= 200 && status < 300) response.headers = { ...(response.headers as Json | undefined), 'Idempotent-Replayed': REPLAYED };
         const known = ERROR_CATALOG[status];
         if (!known) continue;
         usedStatuses.add(status);
+        const retryAfter =
+          status === 429 ? RETRY_AFTER : status === 503 ? { ...RETRY_AFTER, description: 'Sent when a retry time is known' } : status === 409 && idempotent ? IN_PROGRESS_RETRY_AFTER : null;
+        const description = typeof response.description === 'string' && response.description !== '' ? response.description : known.description;
         operation.responses[code] = {
-          description: typeof response.description === 'string' && response.description !== '' ? response.description : known.description,
-          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': status === 429 ? RETRY_AFTER : { ...RETRY_AFTER, description: 'Sent when a retry time is known' } } } : {}),
+          description: status === 409 && idempotent ? `${description}; or a request with the same \`${IDEMPOTENCY_HEADER}\` is still running (\`checkout_idempotency_in_progress\`: retry after \`Retry-After\`)` : description,
+          ...(retryAfter ? { headers: { 'Retry-After': retryAfter } } : {}),
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(status)}` }, example: known.example } },
         };
       }

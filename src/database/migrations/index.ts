@@ -13,6 +13,8 @@ import { AllowWebhookEventsWithoutMode1764116200000 } from './1764116200000-Allo
 import { AddPaymentListIndexes1764116300000 } from './1764116300000-AddPaymentListIndexes.js';
 import { WidenWebhookEventType1764116310000 } from './1764116310000-WidenWebhookEventType.js';
 import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsoleSessions.js';
+import { CreateOutbox1764116330000 } from './1764116330000-CreateOutbox.js';
+import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -31,4 +33,6 @@ export const MIGRATIONS = [
   AddPaymentListIndexes1764116300000,
   WidenWebhookEventType1764116310000,
   CreateConsoleSessions1764116320000,
+  CreateOutbox1764116330000,
+  CreateIdempotencyKeys1764116400000,
 ];

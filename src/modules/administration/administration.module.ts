@@ -5,6 +5,7 @@ import { GatewaysModule } from '../gateways/index.js';
 import { IdentityModule } from '../identity/index.js';
 import { MailModule } from '../mail/index.js';
 import { PaymentsModule } from '../payments/index.js';
+import { OutboxModule } from '../outbox/index.js';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { TemplatesModule } from '../templates/index.js';
@@ -34,6 +35,7 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     PluginModule,
     GatewaysModule,
     MailModule,
+    OutboxModule,
     IdentityModule,
     SettingsModule,
     WebhooksModule,

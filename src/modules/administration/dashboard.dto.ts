@@ -98,7 +98,7 @@ export class NotificationDto {
   @ApiProperty({ enum: NOTIFICATION_SEVERITIES })
   severity: (typeof NOTIFICATION_SEVERITIES)[number];
   message: string;
-  /** Who raised it: a gateway id or `mail` */
+  /** Who raised it: a gateway id, or a module of the service (`mail`, `outbox`) */
   @ApiProperty({ example: 'gateway_a' })
   source: string;
   /** The admin route that fixes it (relative to the namespace), if one does */

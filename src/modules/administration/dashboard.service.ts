@@ -66,13 +66,13 @@ export class DashboardService {
       payment_gateways: Object.fromEntries(gateways.map((gateway) => [gateway.id, toGatewayEntry(gateway)])),
       plan: this.config.plan,
       upgrades: gateways.flatMap((gateway) => (gateway.facts.upgrade ? [toUpgrade(gateway.id, gateway.facts.upgrade)] : [])),
-      notifications: await this.notifications.visibleTo(user.id, this.currentNotifications(gateways)),
+      notifications: await this.notifications.visibleTo(user.id, await this.currentNotifications(gateways)),
       templates: await this.templatesSummary(imported),
     };
   }
 
   async dismissNotification(user: AuthenticatedUser, id: string): Promise<DismissNotificationResultDto> {
-    return this.notifications.dismiss(user.id, id, this.currentNotifications(await this.snapshot()));
+    return this.notifications.dismiss(user.id, id, await this.currentNotifications(await this.snapshot()));
   }
 
   async skipQuickSetup(user: AuthenticatedUser): Promise<QuickSetupSkipResultDto> {
@@ -95,9 +95,9 @@ export class DashboardService {
     return snapshots;
   }
 
-  private currentNotifications(gateways: GatewaySnapshot[]): NotificationDto[] {
+  private async currentNotifications(gateways: GatewaySnapshot[]): Promise<NotificationDto[]> {
     const notices = gateways.flatMap((gateway) => gateway.facts.notices.map((notice) => ({ ...notice, source: gateway.id })));
-    return this.notifications.toNotifications([...notices, ...this.notifications.serviceNotices()]);
+    return this.notifications.toNotifications([...notices, ...(await this.notifications.serviceNotices())]);
   }
 
   private async templatesSummary(imported: { total: number; fromFormTemplates: number; fromLayouts: number }): Promise<TemplatesSummaryDto> {

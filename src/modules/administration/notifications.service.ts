@@ -4,11 +4,12 @@ import { Repository } from 'typeorm';
 import { NotFoundError } from '../../common/errors/index.js';
 import type { GatewayNotice, NoticeSeverity } from '../gateways/index.js';
 import { MailService } from '../mail/index.js';
+import { Outbox } from '../outbox/index.js';
 import type { DismissNotificationResultDto, NotificationDto } from './dashboard.dto.js';
 import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
 import { notificationFingerprint } from './notification-fingerprint.js';
 
-/** A notice and who raised it: a gateway id, or a module of the service (`mail`). */
+/** A notice and who raised it: a gateway id, or a module of the service (`mail`, `outbox`). */
 export interface SourcedNotice extends GatewayNotice {
   source: string;
 }
@@ -24,21 +25,39 @@ export class NotificationsService {
   constructor(
     @InjectRepository(NotificationDismissalEntity) private readonly dismissals: Repository<NotificationDismissalEntity>,
     private readonly mail: MailService,
+    private readonly outbox: Outbox,
   ) {}
 
-  /** Notices of modules other than the gateways. `mail.outbox`: no SMTP_URL, so mail goes to the outbox. */
-  serviceNotices(): SourcedNotice[] {
-    if (this.mail.transportKind !== 'outbox') return [];
-    return [
-      {
+  /**
+   * Notices of modules other than the gateways. `mail.outbox`: no SMTP_URL, so mail goes to the
+   * outbox directory. `outbox.failed`: work after a commit (payment emails, the tagging forward)
+   * that gave up after its last attempt; a newly failed item brings a dismissed one back.
+   */
+  async serviceNotices(): Promise<SourcedNotice[]> {
+    const notices: SourcedNotice[] = [];
+    if (this.mail.transportKind === 'outbox') {
+      notices.push({
         source: 'mail',
         id: 'mail.outbox',
         severity: 'warning',
         message: 'SMTP_URL is not set: payment emails are written as .eml files to the outbox instead of being sent.',
         setting: 'SMTP_URL',
         facts: { transport: 'outbox' },
-      },
-    ];
+      });
+    }
+    const failed = await this.outbox.failedByTopic();
+    if (failed.length > 0) {
+      const total = failed.reduce((sum, topic) => sum + topic.count, 0);
+      const byTopic = failed.map((topic) => `${topic.topic}: ${topic.count}`).join(', ');
+      notices.push({
+        source: 'outbox',
+        id: 'outbox.failed',
+        severity: 'error',
+        message: `${total} outbox item${total === 1 ? '' : 's'} failed after the last attempt (${byTopic}); the service log says why, and the payment log for payment emails.`,
+        facts: { failed: total, last_failed_id: Math.max(...failed.map((topic) => topic.lastFailedId)) },
+      });
+    }
+    return notices;
   }
 
   /** Payload entries, most severe first (stable within a severity). */

@@ -4,6 +4,7 @@ import { ClockModule } from '../../common/clock/index.js';
 import { CryptoModule } from '../../common/crypto/index.js';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { IdempotencyModule } from '../idempotency/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { PluginModule } from '../plugin/index.js';
 import { SettingsModule } from '../settings/index.js';
@@ -53,6 +54,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     CryptoModule,
     FormsModule,
     GatewaysModule,
+    IdempotencyModule,
     PaymentsModule,
     PluginModule,
     SettingsModule,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../../common/clock/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { IdempotencyModule } from '../idempotency/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { WebhooksModule } from '../webhooks/index.js';
@@ -27,7 +28,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
  * intake; nothing but the application module imports it.
  */
 @Module({
-  imports: [ClockModule, GatewaysModule, PaymentsModule, SettingsModule, WebhooksModule],
+  imports: [ClockModule, GatewaysModule, IdempotencyModule, PaymentsModule, SettingsModule, WebhooksModule],
   controllers: [GatewayBCheckoutController, GatewayBWebhookController],
   providers: [
     GatewayBAdapter,

@@ -51,6 +51,11 @@ export class MailService implements OnModuleDestroy {
     return `checkout@${new URL(this.config.publicBaseUrl).hostname}`;
   }
 
+  /** A Message-ID of this site: `<{localPart}@{host of PUBLIC_BASE_URL}>` (`localPart` a dot-atom). */
+  messageId(localPart: string): string {
+    return `<${localPart}@${new URL(this.config.publicBaseUrl).hostname}>`;
+  }
+
   /**
    * The emails a completed payment of `form` sends (see buildPaymentEmails), built and sent. Payment
    * completion and the builder's test email both come through here.
@@ -79,7 +84,7 @@ export class MailService implements OnModuleDestroy {
   }
 
   private async sendOne(message: EmailMessage): Promise<SentEmail> {
-    const options = { from: message.from, to: message.to, replyTo: message.replyTo, subject: message.subject, text: message.text, html: message.html };
+    const options = { from: message.from, to: message.to, replyTo: message.replyTo, subject: message.subject, text: message.text, html: message.html, messageId: message.messageId };
     const result: SentEmail = { kind: message.kind, to: message.to, subject: message.subject, message_id: '' };
     if (this.transportKind === 'smtp') {
       try {

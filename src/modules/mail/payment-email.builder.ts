@@ -34,6 +34,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /** `<…@…>`: a stable Message-ID, so a resend of the same message is recognisable; nodemailer makes one up when absent. */
+  messageId?: string;
 }
 
 export interface EmailBuildOptions {

@@ -97,12 +97,14 @@ export class PaymentLedgerService {
       if (!row) throw new NotFoundError('Payment');
       const from = row.status as PaymentStatus;
       const outcome = await this.moveLocked(manager, row, to, options);
-      return { outcome, from, payment: toPaymentRecord(row) };
+      const payment = toPaymentRecord(row);
+      // The emails are due in the same commit as the completion: a crash after it cannot lose them.
+      if (outcome === 'applied' && to === 'completed') await this.completionEmails.schedule(manager, payment);
+      return { outcome, from, payment };
     });
     if (result.outcome === 'refused' && !options.tolerateRefusal) {
       throw new InvalidPaymentStateError(`A ${result.from} payment cannot become ${to}.`);
     }
-    if (result.outcome === 'applied' && to === 'completed') this.completionEmails.notify(result.payment);
     return result;
   }
 

@@ -5,6 +5,7 @@ import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
+import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest, isIdempotentRepeat } from '../idempotency/index.js';
 import { type PaymentRecord } from './payment-record.js';
 import { VerifiedPayment } from './payment-reference.guard.js';
 import { PAYMENT_REFERENCE_EXAMPLE } from './payment-reference.dto.js';
@@ -19,8 +20,12 @@ import { PaymentQueriesService } from './payment-queries.service.js';
 import { SyncDetailsService } from './sync-details.service.js';
 import { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
 
-/** Creation (no payment_id) counts against the new-row limit; updates against the public one. */
+/**
+ * Creation (no payment_id) counts against the new-row limit; updates against the public one, and
+ * so does the repeat of a finished `Idempotency-Key` (it creates nothing: a replay or a 422).
+ */
 function syncDetailsLimit(request: Request): 'new_payment' | 'public_payment' {
+  if (isIdempotentRepeat(request)) return 'public_payment';
   const body = request.body as { payment_id?: unknown } | undefined;
   return body?.payment_id === undefined || body.payment_id === '' ? 'new_payment' : 'public_payment';
 }
@@ -38,12 +43,15 @@ export class PaymentsController {
   @HttpCode(200)
   @PublicRoute()
   @RateLimit(syncDetailsLimit)
+  @Idempotent('payment/sync-details')
   @ApiOperation({
     operationId: 'paymentSyncDetails',
     summary: 'Create (201) or update (200) a partial payment record',
     description:
       'Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. ' +
-      'The amount comes from the form on the server. Answers the secret and a fresh checkout token.',
+      'The amount comes from the form on the server. Answers the secret and a fresh checkout token. ' +
+      'With `Idempotency-Key`, a repeat within 24 hours answers the same record (201 again for a creation) without a second row and without counting as a creation; ' +
+      'the record is answered as it is now, with the secret and a fresh token.',
   })
   // Swagger UI pre-fills the first example; a sample built from the schema would send an update
   // (`payment_id`, `payment_secret`) with placeholder values. It works once form 1 is published with
@@ -60,8 +68,13 @@ export class PaymentsController {
   @ApiCreatedResponse({ type: SyncDetailsResponseDto, description: 'Record created' })
   @ApiOkResponse({ type: SyncDetailsResponseDto, description: 'Record updated' })
   @ApiErrorResponses(400, 403, 404, 409, 429)
-  async syncDetails(@Body() body: SyncDetailsDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SyncDetailsResponseDto> {
-    const result = await this.syncDetailsService.syncDetails(body, request.ip);
+  async syncDetails(
+    @Body() body: SyncDetailsDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Idempotency() idempotency: IdempotentCall | null,
+  ): Promise<SyncDetailsResponseDto> {
+    const result = await this.syncDetailsService.syncDetails(body, request.ip, idempotentRequest(idempotency, body));
     if (result.created) response.status(201);
     return result.body;
   }

@@ -3,7 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '../../common/crypto/index.js';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { IdempotencyModule } from '../idempotency/index.js';
 import { MailModule } from '../mail/index.js';
+import { OutboxModule } from '../outbox/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
 import { PaymentEntity } from './payment.entity.js';
@@ -25,7 +28,7 @@ import { SyncDetailsService } from './sync-details.service.js';
  * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, MailModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,

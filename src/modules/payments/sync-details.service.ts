@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidParamsError } from '../../common/errors/index.js';
+import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { CORE_FIELDS, type PaymentForm } from '../forms/index.js';
 import { type CheckoutGateway, type GatewayMode, GatewayRegistry } from '../gateways/index.js';
+import { type IdempotencyCompletion, IdempotencyService, type IdempotentRequest } from '../idempotency/index.js';
 import { type CheckoutContext, CheckoutContextService } from './checkout-context.service.js';
 import { type CustomFields, normaliseCustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
@@ -13,6 +14,12 @@ import type { PaymentStatus } from './payment-status.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
 import type { SyncDetailsDto, SyncDetailsResponseDto } from './sync-details.dto.js';
+
+export interface SyncDetailsResult {
+  /** 201 (a new record) or 200 (an update) */
+  created: boolean;
+  body: SyncDetailsResponseDto;
+}
 
 /** Statuses in which sync-details may still change a record (failed: a retry moves it back to pending). */
 const EDITABLE: readonly PaymentStatus[] = ['pending', 'failed'];
@@ -32,10 +39,23 @@ export class SyncDetailsService {
     private readonly references: PaymentReferenceService,
     private readonly context: CheckoutContextService,
     private readonly registry: GatewayRegistry,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
-  /** Creates (no payment_id) or updates a partial record. */
-  async syncDetails(input: SyncDetailsDto, clientIp: string | undefined): Promise<{ created: boolean; body: SyncDetailsResponseDto }> {
+  /**
+   * Creates (no payment_id) or updates a partial record. With an `Idempotency-Key`, a repeat of a
+   * request that succeeded answers its record again (the secret derived again, a fresh token),
+   * without writing; a creation keeps its payment id in the same transaction as the new row.
+   */
+  async syncDetails(input: SyncDetailsDto, clientIp: string | undefined, idempotent: IdempotentRequest | null = null): Promise<SyncDetailsResult> {
+    return this.idempotency.run(idempotent, {
+      execute: (complete) => this.sync(input, clientIp, complete),
+      resultIds: (result) => ({ payment_id: result.body.payment_id }),
+      replay: (stored) => this.replay(input, Number(stored.payment_id)),
+    });
+  }
+
+  private async sync(input: SyncDetailsDto, clientIp: string | undefined, complete: IdempotencyCompletion | null): Promise<SyncDetailsResult> {
     const existing = input.payment_id === undefined ? null : await this.authorisedRecord(input);
     const checkout = await this.context.resolve({
       formId: input.form_id,
@@ -49,22 +69,33 @@ export class SyncDetailsService {
     if (existing) await this.refuseWhileUnderway(existing);
     const row = existing
       ? await this.updateDetails(existing.id, input, checkout, customFields)
-      : await this.createRecord(input, checkout, customFields ?? {}, clientIp);
+      : await this.createRecord(input, checkout, customFields ?? {}, clientIp, complete);
+    return { created: !existing, body: this.answer(row) };
+  }
+
+  /**
+   * A repeat of a request that succeeded: its record as it is now, nothing written. The secret is
+   * derived again from the record and a new token issued (neither was stored with the key).
+   */
+  private async replay(input: SyncDetailsDto, paymentId: number): Promise<SyncDetailsResult> {
+    const row = await this.payments.findById(paymentId);
+    if (!row) throw new NotFoundError('Payment');
+    return { created: input.payment_id === undefined, body: this.answer(row) };
+  }
+
+  private answer(row: PaymentEntity): SyncDetailsResponseDto {
     const payment = toPaymentRecord(row);
     const { token, expiresAt } = this.references.issueToken(payment);
     return {
-      created: !existing,
-      body: {
-        payment_id: payment.id,
-        payment_secret: this.references.secretOf(row),
-        checkout_token: token,
-        checkout_token_expires_at: expiresAt.toISOString(),
-        amount: payment.amount,
-        currency: payment.currency,
-        setup_amount: payment.setup_amount,
-        mode: payment.mode,
-        status: payment.status,
-      },
+      payment_id: payment.id,
+      payment_secret: this.references.secretOf(row),
+      checkout_token: token,
+      checkout_token_expires_at: expiresAt.toISOString(),
+      amount: payment.amount,
+      currency: payment.currency,
+      setup_amount: payment.setup_amount,
+      mode: payment.mode,
+      status: payment.status,
     };
   }
 
@@ -95,7 +126,13 @@ export class SyncDetailsService {
     return row;
   }
 
-  private async createRecord(input: SyncDetailsDto, checkout: CheckoutContext, customFields: CustomFields, clientIp: string | undefined): Promise<PaymentEntity> {
+  private async createRecord(
+    input: SyncDetailsDto,
+    checkout: CheckoutContext,
+    customFields: CustomFields,
+    clientIp: string | undefined,
+    complete: IdempotencyCompletion | null,
+  ): Promise<PaymentEntity> {
     return this.transactions.run(async (manager) => {
       const row = await this.payments.insert(manager, {
         formId: checkout.form.id,
@@ -126,6 +163,8 @@ export class SyncDetailsService {
         },
         manager,
       );
+      // The key's payment id commits with the row: no crash can leave a created payment without it.
+      if (complete) await complete({ payment_id: row.id }, manager);
       return row;
     });
   }

@@ -1,7 +1,12 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig, CHECKOUT_NAME, CHECKOUT_VERSION } from '../../config/index.js';
+import { Outbox, type OutboxDelivery, type OutboxHandler, OutboxWorker, PermanentOutboxError } from '../outbox/index.js';
 
 export const FEATURES_API_TIMEOUT_MS = 5_000;
+/** The outbox topic of a tagging answer to forward. */
+export const FEATURES_API_TOPIC = 'features_api_forward';
 
 export interface FeatureInterest {
   area: string;
@@ -22,58 +27,89 @@ export function featureInterestBody(interest: FeatureInterest): URLSearchParams 
   return body;
 }
 
+/** Answers worth another attempt: the remote was busy or broken, not refusing the request itself. */
+function retryable(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || status >= 500;
+}
+
 /**
- * Sends a stored tagging answer to FEATURES_API_URL, as the original plugin sent it to its vendor:
- * fire-and-forget after the database commit, with a timeout, never failing the admin's request.
- * The outcome is logged without the URL (it may carry a key) or the person's details.
+ * Sends a stored tagging answer to FEATURES_API_URL, as the original plugin sent it to its vendor,
+ * through the outbox: the answer to forward is written in the transaction that stores it, and
+ * the outbox worker posts it (timeout, no redirects), retrying an unreachable, timed-out, 408,
+ * 425, 429 or 5xx remote with backoff; another answer (a 4xx refusal) fails it at once. Never
+ * delays or fails the admin's request. Each answer carries an `Idempotency-Key` header (the same
+ * on every attempt), so the one resend a crash between the post and its mark can cause is
+ * recognisable. The outcome is logged without the URL (it may carry a key) or the person's details.
  */
 @Injectable()
-export class FeaturesApiForwarder implements OnModuleDestroy {
+export class FeaturesApiForwarder implements OnModuleInit, OutboxHandler<FeatureInterest> {
+  readonly topic = FEATURES_API_TOPIC;
   private readonly logger = new Logger(FeaturesApiForwarder.name);
-  private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly outbox: Outbox,
+    private readonly worker: OutboxWorker,
+  ) {}
+
+  onModuleInit(): void {
+    this.worker.register(this);
+  }
 
   get enabled(): boolean {
     return Boolean(this.config.featuresApiUrl);
   }
 
-  /** Starts the delivery and returns at once; nothing is sent when FEATURES_API_URL is unset. */
-  forward(interest: FeatureInterest): void {
+  /** Inside the transaction that stores the answer: it is forwarded once that commits. Nothing when FEATURES_API_URL is unset. */
+  async schedule(manager: EntityManager, interest: FeatureInterest): Promise<void> {
     if (!this.config.featuresApiUrl) return;
-    const delivery: Promise<void> = this.deliver(this.config.featuresApiUrl, interest).finally(() => this.inFlight.delete(delivery));
-    this.inFlight.add(delivery);
+    await this.outbox.add(manager, { topic: this.topic, key: randomUUID(), payload: interest });
   }
 
-  /** Resolves once every delivery started so far has finished (shutdown, tests). */
+  /** Resolves once every forward due now has been attempted (tests). */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await this.worker.drain();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.idle();
-  }
-
-  private async deliver(url: string, interest: FeatureInterest): Promise<void> {
+  async handle(delivery: OutboxDelivery<FeatureInterest>): Promise<void> {
+    const interest = delivery.payload;
+    const url = this.config.featuresApiUrl;
+    if (!url) {
+      this.logger.warn({ area: interest.area }, 'FEATURES_API_URL is no longer set: feature interest not forwarded');
+      return;
+    }
     const started = Date.now();
+    let response: Response;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', 'User-Agent': `${CHECKOUT_NAME}/${CHECKOUT_VERSION}` },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+          'User-Agent': `${CHECKOUT_NAME}/${CHECKOUT_VERSION}`,
+          'Idempotency-Key': delivery.key,
+        },
         body: featureInterestBody(interest),
         redirect: 'manual',
         signal: AbortSignal.timeout(FEATURES_API_TIMEOUT_MS),
       });
-      await response.body?.cancel().catch(() => undefined);
-      const fields = { area: interest.area, status: response.status, duration_ms: Date.now() - started };
-      if (response.ok) this.logger.log(fields, 'feature interest forwarded');
-      else this.logger.warn(fields, 'features API refused the feature interest');
     } catch (error) {
       // The timeout rejects with a DOMException (not an Error subclass on every Node release): read the name.
       const name = (error as { name?: unknown } | null)?.name;
       const reason = name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'unreachable';
-      const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      this.logger.warn({ area: interest.area, reason, code: typeof code === 'string' ? code : undefined, duration_ms: Date.now() - started }, 'feature interest not forwarded');
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      const code = typeof cause === 'string' ? cause : undefined;
+      this.logger.warn({ area: interest.area, reason, code, attempt: delivery.attempt, duration_ms: Date.now() - started }, 'feature interest not forwarded');
+      throw new Error(`features API ${reason}${code ? ` (${code})` : ''}`);
     }
+    await response.body?.cancel().catch(() => undefined);
+    const fields = { area: interest.area, status: response.status, attempt: delivery.attempt, duration_ms: Date.now() - started };
+    if (response.ok) {
+      this.logger.log(fields, 'feature interest forwarded');
+      return;
+    }
+    this.logger.warn(fields, 'features API refused the feature interest');
+    const reason = `features API answered ${response.status}`;
+    throw retryable(response.status) ? new Error(reason) : new PermanentOutboxError(reason);
   }
 }

@@ -12,7 +12,7 @@ import type { ApplyTagsDto, ApplyTagsResultDto, TaggingAreaDto } from './tagging
 /**
  * Tagging areas (decisions §14): each admin area's bundled feature catalog, and the caller's answer
  * there (one per user and area, replaced on a new answer), kept locally and, when
- * FEATURES_API_URL is set, also sent there after it is stored.
+ * FEATURES_API_URL is set, also sent there (through the outbox) after it is stored.
  */
 @Injectable()
 export class TaggingAreasService {
@@ -48,24 +48,26 @@ export class TaggingAreasService {
     const tags = area.features.map((feature) => feature.tag).filter((tag) => body.tags.includes(tag));
     const interest = { area: area.slug, tags, emailAddress: body.email_address, firstName: body.first_name ?? '', lastName: body.last_name ?? '' };
     const now = new Date();
-    await this.assignments
-      .createQueryBuilder()
-      .insert()
-      .into(TagAssignmentEntity)
-      .values({
-        userId: user.id,
-        areaSlug: area.slug,
-        tags: JSON.stringify(tags),
-        emailAddress: interest.emailAddress,
-        firstName: interest.firstName,
-        lastName: interest.lastName,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .orUpdate(['tags', 'email_address', 'first_name', 'last_name', 'updated_at'], ['user_id', 'area_slug'])
-      .execute();
-    // Committed (a single statement): only now does the answer leave the service.
-    this.forwarder.forward(interest);
+    // The answer and, with FEATURES_API_URL, its forward (an outbox item) commit together.
+    await this.assignments.manager.transaction(async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(TagAssignmentEntity)
+        .values({
+          userId: user.id,
+          areaSlug: area.slug,
+          tags: JSON.stringify(tags),
+          emailAddress: interest.emailAddress,
+          firstName: interest.firstName,
+          lastName: interest.lastName,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .orUpdate(['tags', 'email_address', 'first_name', 'last_name', 'updated_at'], ['user_id', 'area_slug'])
+        .execute();
+      await this.forwarder.schedule(manager, interest);
+    });
     return { success: true, message: `Thanks! Your choices for ${area.name} are saved.` };
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdentityModule } from '../identity/index.js';
+import { OutboxModule } from '../outbox/index.js';
 import { FeaturesApiForwarder } from './features-api.forwarder.js';
 import { TagAssignmentEntity } from './tag-assignment.entity.js';
 import { TagEntity } from './tag.entity.js';
@@ -14,7 +15,7 @@ import { TagsService } from './tags.service.js';
  * questions (`/tagging/*`: bundled catalogs, one answer per user and area, optional forwarding).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([TagEntity, TagAssignmentEntity]), IdentityModule],
+  imports: [TypeOrmModule.forFeature([TagEntity, TagAssignmentEntity]), IdentityModule, OutboxModule],
   controllers: [TagsController, TaggingAreasController],
   providers: [TagsService, TaggingAreasService, FeaturesApiForwarder],
 })

@@ -107,8 +107,12 @@ describe('fake gateway A (through the stripe SDK)', () => {
     expect(fake.requestsTo('POST', '/v1/subscriptions')[0].body).toMatchObject({ items: [{ price: price.id }], application_fee_percent: '2' });
     const invoice = subscription.latest_invoice as Stripe.Invoice;
     expect(invoice).toMatchObject({ status: 'paid', parent: { subscription_details: { subscription: subscription.id } } });
-    const intentId = (invoice.payments!.data[0].payment as { payment_intent: string }).payment_intent;
-    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({ status: 'succeeded', amount: 999 });
+    // The invoice's payments are only included on request (or listed), as on the real API.
+    expect(invoice).not.toHaveProperty('payments');
+    const withPayments = await stripe.invoices.retrieve(invoice.id, { expand: ['payments'] });
+    const intentId = withPayments.payments!.data[0].payment.payment_intent as string;
+    // The fee percent of the subscription is charged with the invoice's payment (the invoice has no fee field).
+    expect(await stripe.paymentIntents.retrieve(intentId)).toMatchObject({ status: 'succeeded', amount: 999, application_fee_amount: 20 });
     expect(invoice.confirmation_secret?.client_secret).toMatch(new RegExp(`^${intentId}_secret_`));
   });
 
@@ -134,7 +138,8 @@ describe('fake gateway A (through the stripe SDK)', () => {
       expect(fake.requestsTo('POST', '/v1/subscriptions')[0].body).toMatchObject({ add_invoice_items: [{ price_data: { currency: 'eur', product, unit_amount: '500' } }] });
       expect(subscription.status).toBe('active');
       const first = subscription.latest_invoice as Stripe.Invoice;
-      expect(first).toMatchObject({ billing_reason: 'subscription_create', status: 'paid', amount_due: 1499, amount_paid: 1499, amount_remaining: 0, subtotal: 1499, total: 1499, application_fee_amount: 30 });
+      expect(first).toMatchObject({ billing_reason: 'subscription_create', status: 'paid', amount_due: 1499, amount_paid: 1499, amount_remaining: 0, subtotal: 1499, total: 1499 });
+      expect(first).not.toHaveProperty('application_fee_amount');
       expect(lineAmounts(first)).toEqual([
         ['subscription_item_details', 999],
         ['invoice_item_details', 500],
@@ -144,11 +149,15 @@ describe('fake gateway A (through the stripe SDK)', () => {
       expect(setupLine.parent?.invoice_item_details).toMatchObject({ invoice_item: expect.stringMatching(/^ii_/), subscription: subscription.id });
       const inlinePrice = await stripe.prices.retrieve(setupLine.pricing!.price_details!.price as string);
       expect(inlinePrice).toMatchObject({ type: 'one_time', unit_amount: 500, currency: 'eur', product, active: false });
-      const paymentIntent = (first.payments!.data[0].payment as { payment_intent: string }).payment_intent;
-      expect(await stripe.paymentIntents.retrieve(paymentIntent)).toMatchObject({ amount: 1499, amount_received: 1499, status: 'succeeded' });
+      const { data: payments } = await stripe.invoicePayments.list({ invoice: first.id, expand: ['data.payment.payment_intent'] });
+      expect(payments).toHaveLength(1);
+      expect(payments[0]).toMatchObject({ status: 'paid', is_default: true, amount_paid: 1499, invoice: first.id });
+      expect(payments[0].payment.payment_intent).toMatchObject({ amount: 1499, amount_received: 1499, status: 'succeeded', application_fee_amount: 30 });
 
       const renewal = fake.resources.renewSubscription(subscription.id) as unknown as Stripe.Invoice;
-      expect(renewal).toMatchObject({ billing_reason: 'subscription_cycle', status: 'paid', amount_due: 999, amount_paid: 999, total: 999, application_fee_amount: 20 });
+      expect(renewal).toMatchObject({ billing_reason: 'subscription_cycle', status: 'paid', amount_due: 999, amount_paid: 999, total: 999 });
+      const [renewalPayment] = (await stripe.invoicePayments.list({ invoice: renewal.id, status: 'paid', expand: ['data.payment.payment_intent'] })).data;
+      expect(renewalPayment.payment.payment_intent).toMatchObject({ amount: 999, application_fee_amount: 20 });
       expect(lineAmounts(renewal)).toEqual([['subscription_item_details', 999]]);
       expect((await stripe.invoices.retrieve(renewal.id)).parent?.subscription_details?.subscription).toBe(subscription.id);
       expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({ status: 'active', latest_invoice: renewal.id });
@@ -165,7 +174,9 @@ describe('fake gateway A (through the stripe SDK)', () => {
         expand: ['latest_invoice'],
       });
       const first = subscription.latest_invoice as Stripe.Invoice;
-      expect(first).toMatchObject({ amount_paid: 1500, total: 1500, application_fee_amount: null });
+      expect(first).toMatchObject({ amount_paid: 1500, total: 1500 });
+      const [payment] = (await stripe.invoicePayments.list({ invoice: first.id, expand: ['data.payment.payment_intent'] })).data;
+      expect(payment.payment.payment_intent).toMatchObject({ amount: 1500, application_fee_amount: null });
       expect(first.lines.data[1]).toMatchObject({ amount: 500, quantity: 2, pricing: { price_details: { price: fee.id, product } } });
     });
 

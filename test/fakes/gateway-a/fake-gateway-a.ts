@@ -4,6 +4,7 @@ import { LoopbackServer } from '../loopback-server.js';
 import { FakeStripeError, type StripeErrorBody } from './fake-errors.js';
 import { type FakeAccount, FakeResources, fakeId, type Json } from './fake-resources.js';
 import { type FormObject, parseStripeForm } from './form-body.js';
+import { accountFields, balanceFields } from './fake-objects.js';
 
 /** One request as the fake received it, for assertions. Header names are lower case. */
 export interface RecordedRequest {
@@ -21,6 +22,10 @@ export interface RecordedRequest {
   status?: number;
   /** True when the answer was replayed from the idempotency cache. */
   replayed?: boolean;
+  /** The answer's JSON body (set once answered; none for a redirect). */
+  answer?: unknown;
+  /** True when the answer was a failure injected with `fake.fail`, not the fake's own handling. */
+  injected?: boolean;
 }
 
 /**
@@ -76,6 +81,11 @@ interface CachedAnswer {
 export class FakeGatewayA extends LoopbackServer {
   readonly resources = new FakeResources();
   readonly requests: RecordedRequest[] = [];
+  /**
+   * Every request with its answer since the fake started (`clearRequests` leaves it alone), for
+   * the contract checks that hold both to the provider's reference (test/contracts/gateway-a/).
+   */
+  readonly exchanges: RecordedRequest[] = [];
   readonly grants = new Map<string, OAuthGrant>();
   /** What the OAuth page does when the browser arrives: approve (code) or deny (error). */
   oauthDecision: 'approve' | 'deny' = 'approve';
@@ -132,10 +142,16 @@ export class FakeGatewayA extends LoopbackServer {
     return grant;
   }
 
+  /**
+   * Test control: the mode a key acts in when it is not its prefix's (the real gateway goes by
+   * the prefix; this stands for an API address that answers for another mode).
+   */
+  readonly keyLivemode = new Map<string, boolean>();
+
   /** The account a secret key acts for: the OAuth grant's account, or one derived from the key. */
   accountFor(key: string): FakeAccount {
     const id = this.keyAccounts.get(key) ?? `acct_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-    return { id, livemode: /^(sk|rk)_live_/.test(key) };
+    return { id, livemode: this.keyLivemode.get(key) ?? /^(sk|rk)_live_/.test(key) };
   }
 
   // --- HTTP plumbing --------------------------------------------------------------------------------
@@ -159,6 +175,7 @@ export class FakeGatewayA extends LoopbackServer {
       stripeVersion: headers['stripe-version'],
     };
     this.requests.push(record);
+    this.exchanges.push(record);
     if (this.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     try {
       record.query = parseStripeForm(url.search.slice(1));
@@ -173,6 +190,7 @@ export class FakeGatewayA extends LoopbackServer {
 
   private send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers: Record<string, string> = {}): void {
     record.status = status;
+    record.answer = body;
     res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': fakeId('req', 14), ...headers });
     res.end(JSON.stringify(body));
   }
@@ -193,6 +211,7 @@ export class FakeGatewayA extends LoopbackServer {
     if (failure) {
       const error = { type: failure.status >= 500 ? 'api_error' : 'invalid_request_error', message: 'Injected failure', ...failure.error };
       const headers: Record<string, string> = failure.shouldRetry === undefined ? {} : { 'Stripe-Should-Retry': String(failure.shouldRetry) };
+      record.injected = true;
       return this.send(res, record, failure.status, failure.body !== undefined ? failure.body : { error }, headers);
     }
     const key = record.apiKey;
@@ -271,7 +290,10 @@ export class FakeGatewayA extends LoopbackServer {
 
   private oauthToken(res: ServerResponse, record: RecordedRequest): void {
     const failure = this.takeFailure(record);
-    if (failure) return this.send(res, record, failure.status, failure.body !== undefined ? failure.body : { error: 'server_error', error_description: 'Injected failure' });
+    if (failure) {
+      record.injected = true;
+      return this.send(res, record, failure.status, failure.body !== undefined ? failure.body : { error: 'server_error', error_description: 'Injected failure' });
+    }
     if (record.method !== 'POST') return this.send(res, record, 404, { error: 'invalid_request', error_description: 'POST only' });
     const grantType = record.body.grant_type;
     if (grantType !== 'authorization_code') {
@@ -302,7 +324,9 @@ export class FakeGatewayA extends LoopbackServer {
     const add = (method: string, path: string, handler: Handler) => this.routes.push({ method, pattern: new RegExp(`^${path}$`), handler });
 
     // The account the key acts for (the SDK's `accounts.retrieve(null)`).
-    add('GET', '/v1/account', ({ account }) => ({ id: account.id, object: 'account', type: 'standard', charges_enabled: true, country: 'US', default_currency: 'usd' }));
+    // (At the pinned API version the account object carries no `livemode`; the balance does.)
+    add('GET', '/v1/account', ({ account }) => accountFields(account));
+    add('GET', '/v1/balance', ({ account }) => balanceFields(account.livemode));
     add('POST', '/v1/customers', ({ account, body }) => r.createCustomer(account, body));
     add('GET', '/v1/customers', ({ account, query }) => r.listCustomers(account, query));
     add('GET', `/v1/customers/${id}`, ({ account, params }) => r.retrieveCustomer(account, params[0]));
@@ -329,7 +353,8 @@ export class FakeGatewayA extends LoopbackServer {
     add('GET', `/v1/subscriptions/${id}`, ({ account, params, query }) => r.retrieveSubscription(account, params[0], query));
     add('POST', `/v1/subscriptions/${id}`, ({ account, body, params }) => r.updateSubscription(account, params[0], body));
     add('DELETE', `/v1/subscriptions/${id}`, ({ account, params }) => r.cancelSubscription(account, params[0]));
-    add('GET', `/v1/invoices/${id}`, ({ account, params }) => r.retrieveInvoice(account, params[0]));
+    add('GET', `/v1/invoices/${id}`, ({ account, params, query }) => r.retrieveInvoice(account, params[0], query));
+    add('GET', '/v1/invoice_payments', ({ account, query }) => r.listInvoicePayments(account, query));
 
     add('POST', '/v1/webhook_endpoints', ({ account, body }) => r.createWebhookEndpoint(account, body));
     add('GET', '/v1/webhook_endpoints', ({ account, query }) => r.listWebhookEndpoints(account, query));

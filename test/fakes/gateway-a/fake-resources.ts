@@ -16,6 +16,19 @@ import {
   unexpectedState,
 } from './fake-errors.js';
 import type { FormObject } from './form-body.js';
+import {
+  customerFields,
+  invoiceFields,
+  invoiceLineFields,
+  paymentIntentFields,
+  paymentMethodStub,
+  priceFields,
+  productFields,
+  recurringFields,
+  setupIntentFields,
+  subscriptionFields,
+  subscriptionItemFields,
+} from './fake-objects.js';
 
 export type Json = Record<string, unknown>;
 
@@ -124,6 +137,7 @@ export class FakeResources {
     onlyParams(body, ['email', 'name', 'description', 'metadata', 'payment_method', 'invoice_settings', 'phone']);
     const id = fakeId('cus', 14);
     return this.put('customer', account, {
+      ...customerFields(),
       id,
       object: 'customer',
       email: str(body, 'email') ?? null,
@@ -131,7 +145,10 @@ export class FakeResources {
       description: str(body, 'description') ?? null,
       phone: str(body, 'phone') ?? null,
       metadata: mergeMetadata({}, body.metadata),
-      invoice_settings: { default_payment_method: (obj(body, 'invoice_settings')?.default_payment_method as string) ?? null },
+      invoice_settings: {
+        ...(customerFields().invoice_settings as Json),
+        default_payment_method: (obj(body, 'invoice_settings')?.default_payment_method as string) ?? null,
+      },
       livemode: account.livemode,
       created: now(),
     });
@@ -147,7 +164,7 @@ export class FakeResources {
     for (const field of ['email', 'name', 'description', 'phone']) if (body[field] !== undefined) customer[field] = str(body, field) ?? null;
     customer.metadata = mergeMetadata(customer.metadata as Record<string, string>, body.metadata);
     const settings = obj(body, 'invoice_settings');
-    if (settings?.default_payment_method !== undefined) customer.invoice_settings = { default_payment_method: settings.default_payment_method || null };
+    if (settings?.default_payment_method !== undefined) customer.invoice_settings = { ...(customer.invoice_settings as Json), default_payment_method: settings.default_payment_method || null };
     return customer;
   }
 
@@ -162,7 +179,9 @@ export class FakeResources {
     onlyParams(body, ['name', 'description', 'metadata', 'active', 'id']);
     const id = str(body, 'id') ?? fakeId('prod', 14);
     if (this.objects.has(id)) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: `Product already exists.` });
+    const created = now();
     return this.put('product', account, {
+      ...productFields(),
       id,
       object: 'product',
       name: str(body, 'name', true),
@@ -170,7 +189,8 @@ export class FakeResources {
       active: bool(body, 'active') ?? true,
       metadata: mergeMetadata({}, body.metadata),
       livemode: account.livemode,
-      created: now(),
+      created,
+      updated: created,
     });
   }
 
@@ -192,14 +212,16 @@ export class FakeResources {
     if (recurringIn) {
       const interval = str(recurringIn, 'interval', true);
       if (!INTERVALS.includes(interval)) throw invalidParam('recurring[interval]', `Invalid interval: ${interval}`);
-      recurring = { interval, interval_count: int(recurringIn, 'interval_count', false, 1) ?? 1, usage_type: 'licensed' };
+      recurring = { ...recurringFields(), interval, interval_count: int(recurringIn, 'interval_count', false, 1) ?? 1 };
     }
     return this.put('price', account, {
+      ...priceFields(),
       id: fakeId('price', 24),
       object: 'price',
       active: bool(body, 'active') ?? true,
       currency,
       unit_amount: unitAmount,
+      unit_amount_decimal: String(unitAmount),
       product,
       recurring,
       type: recurring ? 'recurring' : 'one_time',
@@ -223,7 +245,6 @@ export class FakeResources {
       'currency',
       'customer',
       'payment_method',
-      'payment_method_types',
       'allowed_payment_method_types',
       'excluded_payment_method_types',
       'automatic_payment_methods',
@@ -250,12 +271,13 @@ export class FakeResources {
     const captureMethod = str(body, 'capture_method') ?? 'automatic_async';
     if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) throw invalidParam('capture_method', `Invalid capture_method: ${captureMethod}`);
     const automatic = obj(body, 'automatic_payment_methods');
-    const types = strList(body, 'allowed_payment_method_types') ?? strList(body, 'payment_method_types');
+    const types = strList(body, 'allowed_payment_method_types');
     if (automatic && types) {
       throw invalidParam('automatic_payment_methods', 'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.');
     }
     const id = fakeId('pi');
     const intent = this.put('payment_intent', account, {
+      ...paymentIntentFields(),
       id,
       object: 'payment_intent',
       amount,
@@ -339,7 +361,7 @@ export class FakeResources {
       case 'declined': {
         intent.status = 'requires_payment_method';
         const error = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } as const;
-        intent.last_payment_error = { ...error, payment_method: { id: intent.payment_method } };
+        intent.last_payment_error = { ...error, payment_method: paymentMethodStub(intent.payment_method as string) };
         intent.payment_method = null;
         throw new FakeStripeError(402, { ...error, payment_intent: intent });
       }
@@ -391,7 +413,6 @@ export class FakeResources {
     onlyParams(body, [
       'customer',
       'payment_method',
-      'payment_method_types',
       'allowed_payment_method_types',
       'excluded_payment_method_types',
       'automatic_payment_methods',
@@ -408,9 +429,10 @@ export class FakeResources {
     const usage = str(body, 'usage') ?? 'off_session';
     if (!['on_session', 'off_session'].includes(usage)) throw invalidParam('usage', `Invalid usage: ${usage}`);
     const automatic = obj(body, 'automatic_payment_methods');
-    const types = strList(body, 'allowed_payment_method_types') ?? strList(body, 'payment_method_types');
+    const types = strList(body, 'allowed_payment_method_types');
     const id = fakeId('seti');
     const intent = this.put('setup_intent', account, {
+      ...setupIntentFields(),
       id,
       object: 'setup_intent',
       allowed_payment_method_types: types ?? null,
@@ -503,8 +525,10 @@ export class FakeResources {
       if (price.type !== 'recurring') throw invalidParam(`items[${index}][price]`, 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.');
       const period = this.period(price.recurring as Json);
       return {
+        ...subscriptionItemFields(price),
         id: fakeId('si', 14),
         object: 'subscription_item',
+        created: now(),
         price,
         quantity: int(item, 'quantity', false, 1) ?? 1,
         subscription: subscriptionId,
@@ -540,8 +564,10 @@ export class FakeResources {
     const paid = invoice.status === 'paid';
     const start = now();
     const subscription = this.put('subscription', account, {
+      ...subscriptionFields(),
       id: subscriptionId,
       object: 'subscription',
+      billing_cycle_anchor: start,
       application_fee_percent: feePercent ?? null,
       cancel_at_period_end: false,
       canceled_at: null,
@@ -558,6 +584,7 @@ export class FakeResources {
       start_date: start,
       status: !paid ? 'incomplete' : trialDays !== undefined ? 'trialing' : 'active',
       trial_end: trialDays !== undefined ? start + trialDays * 86400 : null,
+      trial_start: trialDays !== undefined ? start : null,
     });
     if (behavior === 'error_if_incomplete' && subscription.status === 'incomplete') {
       throw new FakeStripeError(402, { type: 'card_error', code: 'subscription_payment_intent_requires_action', message: 'Payment for this subscription requires additional user action before it can be completed successfully.' });
@@ -596,11 +623,13 @@ export class FakeResources {
         if (unitAmount === undefined) throw missingParam(`${param}[price_data][unit_amount]`);
         // An inline price: a one-time price of the product that is not offered for reuse.
         price = this.put('price', account, {
+          ...priceFields(),
           id: fakeId('price', 24),
           object: 'price',
           active: false,
           currency: this.currency(priceData),
           unit_amount: unitAmount,
+          unit_amount_decimal: String(unitAmount),
           product,
           recurring: null,
           type: 'one_time',
@@ -645,6 +674,7 @@ export class FakeResources {
     const invoiceId = fakeId('in');
     const created = now();
     const line = (amount: number, quantity: number, price: Json, parent: Json, period: { start: number; end: number }, metadata: Record<string, string>) => ({
+      ...invoiceLineFields(),
       id: fakeId('il'),
       object: 'line_item',
       amount,
@@ -661,6 +691,7 @@ export class FakeResources {
       pretax_credit_amounts: [],
       pricing: { type: 'price_details', price_details: { price: price.id, product: price.product }, unit_amount_decimal: String(price.unit_amount) },
       quantity,
+      subscription: spec.subscriptionId,
       subtotal: amount,
       taxes: [],
     });
@@ -713,38 +744,67 @@ export class FakeResources {
     const total = lines.reduce((sum, entry) => sum + entry.amount, 0);
     const outcome = spec.paymentMethod && spec.charge ? this.outcomeFor(spec.paymentMethod) : null;
     const paid = total === 0 || outcome === 'succeeded';
+    // The fee percent is applied to the invoice's total and charged with its payment: the payment
+    // intent carries it as `application_fee_amount` (the invoice itself has no fee field at the
+    // pinned API version).
     const invoiceIntent = this.createPaymentIntent(account, {
       amount: String(Math.max(total, 1)),
       currency: spec.currency,
       customer: spec.customerId,
       ...(spec.paymentMethod ? { payment_method: spec.paymentMethod } : {}),
+      ...(spec.feePercent !== undefined ? { application_fee_amount: String(Math.round((total * spec.feePercent) / 100)) } : {}),
       metadata: { subscription: spec.subscriptionId },
     });
     if (paid) this.setIntentStatus(invoiceIntent.id as string, 'succeeded');
+    const periodStart = Math.min(...lines.map((entry) => entry.period.start));
+    const periodEnd = Math.max(...lines.map((entry) => entry.period.end));
+    const paidAt = paid ? created : null;
     // Current API shape: the invoice points at its subscription through `parent` and at its
-    // payment intent through `payments` / `confirmation_secret` (no top-level payment_intent).
+    // payment intent through its invoice payments (`GET /v1/invoice_payments?invoice=…`, or
+    // `expand[]=payments`) and `confirmation_secret` (no top-level payment_intent).
+    this.put('invoice_payment', account, {
+      id: fakeId('inpay'),
+      object: 'invoice_payment',
+      amount_paid: paid ? total : null,
+      amount_requested: total,
+      created,
+      currency: spec.currency,
+      invoice: invoiceId,
+      is_default: true,
+      livemode: account.livemode,
+      payment: { type: 'payment_intent', payment_intent: invoiceIntent.id },
+      status: paid ? 'paid' : 'open',
+      status_transitions: { canceled_at: null, paid_at: paidAt },
+    });
+    const customer = this.objects.get(spec.customerId)?.data;
     return this.put('invoice', account, {
+      ...invoiceFields(),
       id: invoiceId,
       object: 'invoice',
       amount_due: total,
       amount_paid: paid ? total : 0,
       amount_remaining: paid ? 0 : total,
-      application_fee_amount: spec.feePercent !== undefined ? Math.round((total * spec.feePercent) / 100) : null,
+      attempt_count: spec.charge ? 1 : 0,
+      attempted: spec.charge,
       billing_reason: spec.billingReason,
       confirmation_secret: { client_secret: invoiceIntent.client_secret, type: 'payment_intent' },
       currency: spec.currency,
       customer: spec.customerId,
-      lines: { object: 'list', data: lines, has_more: false, total_count: lines.length, url: `/v1/invoices/${invoiceId}/lines` },
+      customer_email: (customer?.email as string | null | undefined) ?? null,
+      customer_name: (customer?.name as string | null | undefined) ?? null,
+      default_payment_method: null,
+      lines: { object: 'list', data: lines, has_more: false, url: `/v1/invoices/${invoiceId}/lines` },
       livemode: account.livemode,
-      parent: { type: 'subscription_details', subscription_details: { subscription: spec.subscriptionId, metadata: spec.metadata } },
-      payments: {
-        object: 'list',
-        data: [{ object: 'invoice_payment', id: fakeId('inpay'), payment: { type: 'payment_intent', payment_intent: invoiceIntent.id }, status: paid ? 'paid' : 'open' }],
-        has_more: false,
-      },
+      number: `${invoiceId.slice(3, 11).toUpperCase()}-0001`,
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: spec.subscriptionId, metadata: spec.metadata } },
+      period_end: periodEnd,
+      period_start: periodStart,
       status: paid ? 'paid' : 'open',
+      status_transitions: { finalized_at: created, marked_uncollectible_at: null, paid_at: paidAt, voided_at: null },
       subtotal: total,
+      subtotal_excluding_tax: total,
       total,
+      total_excluding_tax: total,
       created,
     });
   }
@@ -823,8 +883,28 @@ export class FakeResources {
     return subscription;
   }
 
-  retrieveInvoice(account: FakeAccount, id: string): Json {
-    return this.find('invoice', 'invoice', account, id);
+  /** `expand[]=payments` includes the invoice's payments (`data.payment.payment_intent` expanded on request). */
+  retrieveInvoice(account: FakeAccount, id: string, query: FormObject): Json {
+    const invoice = this.find('invoice', 'invoice', account, id);
+    const expand = strList(query, 'expand') ?? [];
+    if (!expand.some((path) => path === 'payments' || path.startsWith('payments.'))) return invoice;
+    const payments = this.listInvoicePayments(account, { invoice: id, expand: expand.filter((path) => path.startsWith('payments.')).map((path) => path.slice('payments.'.length)) });
+    return { ...invoice, payments };
+  }
+
+  /** `GET /v1/invoice_payments`: filters `invoice` and `status`; `expand[]=data.payment.payment_intent`. */
+  listInvoicePayments(account: FakeAccount, query: FormObject): Json {
+    const invoice = str(query, 'invoice');
+    const status = str(query, 'status');
+    if (status !== undefined && !['open', 'paid', 'canceled'].includes(status)) throw invalidParam('status', `Invalid status: ${status}`);
+    const list = this.listOf('invoice_payment', account, '/v1/invoice_payments', (p) => (invoice === undefined || p.invoice === invoice) && (status === undefined || p.status === status), int(query, 'limit') ?? 10);
+    if (!(strList(query, 'expand') ?? []).includes('data.payment.payment_intent')) return list;
+    const data = (list.data as Json[]).map((entry) => {
+      const payment = entry.payment as Json;
+      const intent = this.objects.get(payment.payment_intent as string)?.data;
+      return { ...entry, payment: { ...payment, payment_intent: intent ? { ...intent } : payment.payment_intent } };
+    });
+    return { ...list, data };
   }
 
   // --- webhook endpoints --------------------------------------------------------------------------

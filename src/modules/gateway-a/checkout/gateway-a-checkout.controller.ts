@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
+import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest } from '../../idempotency/index.js';
 import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import {
   GatewayACheckoutRequestDto,
@@ -29,18 +30,24 @@ export class GatewayACheckoutController {
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_a')
+  @Idempotent('gateway-a/payment-intent-or-setup')
   @ApiOperation({
     operationId: 'gatewayACreateIntent',
     summary: 'Create (or hand out again) the payment intent or setup intent of a payment',
     description:
       'One-time price: a PaymentIntent for the record’s amount and currency (automatic capture; free plan: 2 % application fee; ' +
       '`save_payment_method` also saves the method for later). Recurring price: a SetupIntent with a customer. Needs a valid email on the record and a verified webhook contract ' +
-      '(409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged.',
+      '(409 `checkout_paused`). Bank debit (`sepa`) is Pro only. Gateway failures: 502 `checkout_gateway_error`, record unchanged. ' +
+      'With `Idempotency-Key`, a repeat within 24 hours answers the intent the first request created, read back from the gateway (no second create).',
   })
   @ApiOkResponse({ type: GatewayAIntentResponseDto })
   @ApiErrorResponses(400, 409, 502)
-  createIntent(@Body() body: GatewayAIntentRequestDto, @VerifiedPayment() payment: PaymentRecord): Promise<GatewayAIntentResponseDto> {
-    return this.intents.createIntent(payment, { savePaymentMethod: body.save_payment_method ?? false });
+  createIntent(
+    @Body() body: GatewayAIntentRequestDto,
+    @VerifiedPayment() payment: PaymentRecord,
+    @Idempotency() idempotency: IdempotentCall | null,
+  ): Promise<GatewayAIntentResponseDto> {
+    return this.intents.createIntent(payment, { savePaymentMethod: body.save_payment_method ?? false }, idempotentRequest(idempotency, body));
   }
 
   @Post('checkout')

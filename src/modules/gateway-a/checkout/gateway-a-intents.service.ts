@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { InvalidParamsError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { HeldProviderPayment } from '../../gateways/index.js';
+import { IdempotencyService, type IdempotentRequest } from '../../idempotency/index.js';
 import { InvalidPaymentStateError, type PaymentPatch, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
 import { type GatewayAAccount, GatewayAClientFactory, PAYER_WAITING } from '../client/gateway-a-client.factory.js';
@@ -46,11 +47,41 @@ export class GatewayAIntentsService {
     private readonly ledger: PaymentLedgerService,
     private readonly failures: GatewayAFailures,
     private readonly scope: InstallationScope,
+    private readonly idempotency: IdempotencyService,
   ) {
     this.fees = gatewayAFees(config.plan);
   }
 
-  async createIntent(payment: PaymentRecord, request: { savePaymentMethod: boolean }): Promise<GatewayAIntentResponseDto> {
+  /**
+   * With an `Idempotency-Key`, a repeat of a request that succeeded answers the intent it created,
+   * read back from the gateway (a read, never a second create): its client secret comes from the
+   * gateway each time and is never stored with the key.
+   */
+  async createIntent(payment: PaymentRecord, request: { savePaymentMethod: boolean }, idempotent: IdempotentRequest | null = null): Promise<GatewayAIntentResponseDto> {
+    return this.idempotency.run(idempotent, {
+      execute: () => this.create(payment, request),
+      resultIds: (answered) => ({ payment_id: payment.id, intent_id: answered.intent_id }),
+      replay: (stored) => this.readBack(payment, String(stored.intent_id)),
+    });
+  }
+
+  /** The intent a repeated request created, as it is now (open, paid or canceled since). */
+  private async readBack(payment: PaymentRecord, intentId: string): Promise<GatewayAIntentResponseDto> {
+    // A paused mode hands out no client secret, not even a known one.
+    await this.contract.assertCheckoutAvailable(payment.mode);
+    const account = await this.clients.forMode(payment.mode, PAYER_WAITING);
+    try {
+      // The intent must still be this payment's, made by this installation (its metadata), with a client secret to hand out.
+      const expected = { id: intentId, metadata: this.scope.metadata(intentMetadata(payment)), clientSecret: true };
+      return intentId.startsWith('seti_')
+        ? answer(parseSetupIntent(await account.client.setupIntents.retrieve(intentId), 'setupIntents.retrieve', expected), 'setupIntents.retrieve')
+        : answer(parsePaymentIntent(await account.client.paymentIntents.retrieve(intentId), 'paymentIntents.retrieve', { ...expected, amount: payment.amount, currency: payment.currency }), 'paymentIntents.retrieve');
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'intent_read_failed', what: 'Reading the intent of a repeated request', source: 'checkout:gateway_a' });
+    }
+  }
+
+  private async create(payment: PaymentRecord, request: { savePaymentMethod: boolean }): Promise<GatewayAIntentResponseDto> {
     await this.contract.assertCheckoutAvailable(payment.mode);
     if (!payment.email_address || !isEmail(payment.email_address)) {
       throw new InvalidParamsError({ email_address: 'the payment needs a valid email_address (send it with payment/sync-details) before an intent is created' });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
-import { type GatewayASubscription, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
+import { type GatewayASubscription, parseInvoicePaymentsFee, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
@@ -96,5 +96,25 @@ export class GatewayASubscriptionsService {
       'gateway_a:subscription',
     );
     return { subscriptionId: subscription.id, status: subscription.status };
+  }
+
+  /**
+   * The application fee charged with a renewal invoice of `payment`'s subscription, or null when
+   * the subscription charges none. At the pinned API version the invoice has no fee field: the
+   * gateway applies the subscription's `application_fee_percent` to the invoice's payment, so
+   * the fee is the `application_fee_amount` of the invoice's payment intent (the paid payment,
+   * else the default one that is still being attempted). One bounded read, made only for a
+   * subscription created with a fee (free plan), never inside a transaction; a gateway failure
+   * is 502 (the webhook's redelivery reads it again) and nothing is written.
+   */
+  async renewalFee(payment: PaymentRecord, invoiceId: string): Promise<number | null> {
+    if (payment.application_fee_amount === null) return null;
+    const account = await this.clients.forMode(payment.mode, { maxNetworkRetries: 1 });
+    try {
+      const answer = await account.client.invoicePayments.list({ invoice: invoiceId, expand: ['data.payment.payment_intent'] });
+      return parseInvoicePaymentsFee(answer, 'invoicePayments.list', { invoice: invoiceId });
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'renewal_fee_failed', what: 'Reading the renewal fee', source: 'gateway_a', context: { invoice: invoiceId } });
+    }
   }
 }

@@ -368,6 +368,42 @@ export function parseWebhookEndpointList(answer: unknown, operation: string): Ga
   return record.data.map((item) => endpoint(read, item, {}));
 }
 
+/** The account's balance (`GET /v1/balance`): only whether the key acts in live mode is read. */
+export function parseBalance(answer: unknown, operation: string): { livemode: boolean } {
+  const read: Reader = new Reader(operation, answer);
+  const record = read.object(answer, 'balance');
+  if (record.object !== 'balance') read.fail('balance.object is not "balance"');
+  return { livemode: read.boolean(record, 'livemode', 'balance') };
+}
+
+/**
+ * The payments of one invoice (`GET /v1/invoice_payments?invoice=…`, `data.payment.payment_intent`
+ * expanded): the platform fee the charged payment's intent carried (the paid payment, else the
+ * default one), or null when it carried none. Every entry must be a payment of that invoice.
+ */
+export function parseInvoicePaymentsFee(answer: unknown, operation: string, expected: { invoice: string }): number | null {
+  const read: Reader = new Reader(operation, answer);
+  const list = read.object(answer, 'list');
+  if (list.object !== 'list') read.fail('list.object is not "list"');
+  if (!Array.isArray(list.data)) read.fail('list.data is not an array');
+  const entries = list.data.map((item) => {
+    const path = 'invoice_payment';
+    const record = read.object(item, path);
+    if (record.object !== 'invoice_payment') read.fail(`${path}.object is not "invoice_payment"`);
+    if (read.string(record, 'invoice', path, 255) !== expected.invoice) read.fail(`${path}.invoice is not the invoice asked for`);
+    const payment = read.object(record.payment, `${path}.payment`);
+    const intent = payment.payment_intent;
+    let fee: number | null = null;
+    if (isObject(intent)) {
+      if (intent.object !== 'payment_intent') read.fail(`${path}.payment.payment_intent.object is not "payment_intent"`);
+      fee = intent.application_fee_amount === null || intent.application_fee_amount === undefined ? null : read.amount(intent, 'application_fee_amount', `${path}.payment.payment_intent`);
+    }
+    return { status: read.string(record, 'status', path, 64), isDefault: read.boolean(record, 'is_default', path), fee };
+  });
+  const charged = entries.find((entry) => entry.status === 'paid') ?? entries.find((entry) => entry.isDefault);
+  return charged?.fee ?? null;
+}
+
 /** The proxy's OAuth token answer (`POST /oauth/token`), in the gateway's OAuth format. */
 export interface GatewayAOAuthGrant {
   accountId: string;

@@ -7,8 +7,8 @@ import { Clock } from '../../../common/clock/index.js';
 import { GatewayError, InvalidParamsError } from '../../../common/errors/index.js';
 import type { ConnectCallbackInput, GatewayMode, KeyConnect, KeyConnectInput, KeyConnectResult, OAuthConnect } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
-import { MalformedGatewayAAnswer, parseAccount, parseOAuthGrant } from '../client/gateway-a-answers.js';
-import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
+import { MalformedGatewayAAnswer, parseAccount, parseBalance, parseOAuthGrant } from '../client/gateway-a-answers.js';
+import { GatewayAClientFactory, type StripeClient } from '../client/gateway-a-client.factory.js';
 import { describeGatewayFailure, gatewayStatusOf, toGatewayError } from '../client/gateway-a-errors.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
@@ -39,7 +39,7 @@ interface Credentials {
   userId: string;
   publicKey: string;
   secretKey: string;
-  /** Only known from a token exchange. */
+  /** The token exchange's `livemode` (own keys are checked against the balance before this). */
   livemode?: boolean;
 }
 
@@ -125,23 +125,47 @@ export class GatewayAConnectService implements OAuthConnect, KeyConnect {
     const keyModes = [PUBLIC_KEY.exec(input.publishableKey)![1], SECRET_KEY.exec(input.secretKey)![2]];
     if (keyModes.some((keyMode) => keyMode !== mode)) throw new InvalidParamsError({ mode: `${mode} mode takes ${mode} keys (pk_${mode}_…, sk_${mode}_…)` });
 
-    let account: { id: string; livemode?: boolean };
+    const client = this.clients.forSecretKey(input.secretKey, { maxNetworkRetries: 1 });
+    let accountId: string;
     try {
-      const client = this.clients.forSecretKey(input.secretKey, { maxNetworkRetries: 1 });
-      const answer = await client.accounts.retrieve(null);
-      account = { id: parseAccount(answer, 'accounts.retrieve').id, livemode: (answer as { livemode?: boolean }).livemode };
+      accountId = parseAccount(await client.accounts.retrieve(null), 'accounts.retrieve').id;
     } catch (error) {
-      this.logger.warn({ mode, err: describeGatewayFailure(error) }, 'gateway A keys not saved: the check failed');
-      if (error instanceof MalformedGatewayAAnswer) throw new GatewayError('The payment gateway did not say which account this key belongs to; nothing was saved.');
-      const status = gatewayStatusOf(error);
-      if (status === 401 || status === 403) throw new GatewayError('The payment gateway refused this secret key; nothing was saved.');
-      throw toGatewayError(error);
+      throw this.keyCheckFailed(mode, error);
     }
-    const credentials: Credentials = { userId: account.id, publicKey: input.publishableKey, secretKey: input.secretKey, livemode: account.livemode };
-    if (credentials.livemode !== undefined && credentials.livemode !== (mode === 'live')) throw new InvalidParamsError({ mode: `the gateway says this key is not a ${mode} key` });
+    const livemode = await this.keyLivemode(mode, client);
+    if (livemode !== null && livemode !== (mode === 'live')) throw new InvalidParamsError({ mode: `the gateway says this key is not a ${mode} key` });
+    const credentials: Credentials = { userId: accountId, publicKey: input.publishableKey, secretKey: input.secretKey };
 
     const record = await this.storeAndProvision(mode, credentials, { actor });
     return { accountId: credentials.userId, webhook: { status: record.status ?? 'unverified', endpointId: record.endpoint_id, lastError: record.last_error ?? null } };
+  }
+
+  /**
+   * The mode the gateway says the key acts in. The account object carries no `livemode` at the
+   * pinned API version; the balance does (every key of the account can read it, a restricted key
+   * only with balance read permission). The key's prefix, checked before any call, is what the
+   * gateway itself goes by; this is its confirmation by whatever answers at the configured API
+   * address. A restricted key refused the balance (403) leaves the prefix alone as the answer
+   * (null); any other failure stops the connect as the account check does.
+   */
+  private async keyLivemode(mode: GatewayMode, client: StripeClient): Promise<boolean | null> {
+    try {
+      return parseBalance(await client.balance.retrieve(), 'balance.retrieve').livemode;
+    } catch (error) {
+      if (gatewayStatusOf(error) === 403) {
+        this.logger.warn({ mode }, 'gateway A key: the balance is not readable with this key; its mode is taken from its prefix');
+        return null;
+      }
+      throw this.keyCheckFailed(mode, error);
+    }
+  }
+
+  private keyCheckFailed(mode: GatewayMode, error: unknown): Error {
+    this.logger.warn({ mode, err: describeGatewayFailure(error) }, 'gateway A keys not saved: the check failed');
+    if (error instanceof MalformedGatewayAAnswer) return new GatewayError('The payment gateway did not say which account this key belongs to or in which mode it acts; nothing was saved.');
+    const status = gatewayStatusOf(error);
+    if (status === 401 || status === 403) return new GatewayError('The payment gateway refused this secret key; nothing was saved.');
+    return toGatewayError(error);
   }
 
   /**

@@ -190,13 +190,16 @@ export class GatewayAEventEffectsService {
       return this.move(event, payment, to, to === 'completed' ? { amountReceived: amount } : {});
     }
 
+    // The invoice carries no fee at the pinned API version: read it from the invoice's payment
+    // (a gateway call, before the ledger's transaction).
+    const applicationFeeAmount = boundedOrNull(await this.subscriptions.renewalFee(payment, invoiceId));
     try {
       const renewal = await this.ledger.recordRenewal(payment.id, {
         invoiceRef: invoiceId,
         amount,
         currency,
         status: to,
-        applicationFeeAmount: boundedOrNull(integerField(invoice, 'application_fee_amount')),
+        applicationFeeAmount,
         source: SOURCE,
       });
       if (renewal.outcome === 'ignored' || renewal.outcome === 'refused') {

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
+import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest } from '../../idempotency/index.js';
 import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import { ApiGatewayUnavailableResponse } from '../client/gateway-b-openapi.js';
 import { GatewayBCaptureRequestDto, GatewayBCaptureResponseDto, GatewayBOrderRequestDto, GatewayBOrderResponseDto } from './gateway-b-checkout.dto.js';
@@ -30,6 +31,7 @@ export class GatewayBCheckoutController {
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_b')
+  @Idempotent('gateway-b/order')
   @ApiOperation({
     operationId: 'gatewayBCreateOrder',
     summary: 'Create (or hand out again) the gateway B order of a payment',
@@ -38,13 +40,18 @@ export class GatewayBCheckoutController {
       'An order the payment holds that the payer can still approve (or approved) and that matches the record is answered again. ' +
       'Refused before any provider call: a recurring price (400), no valid payer email (400), a currency or amount the gateway does not take (400), ' +
       'a payment that is not pending (409). Provider refused or answered nonsense: 502 `checkout_gateway_error`; no answer in time: 503 ' +
-      '`checkout_gateway_unavailable`; the record is unchanged then.',
+      '`checkout_gateway_unavailable`; the record is unchanged then. ' +
+      'With `Idempotency-Key`, a repeat within 24 hours answers the order the first request created, read back from the gateway (no second create).',
   })
   @ApiOkResponse({ type: GatewayBOrderResponseDto })
   @ApiErrorResponses(400, 409, 502)
   @ApiGatewayUnavailableResponse()
-  createOrder(@Body() _body: GatewayBOrderRequestDto, @VerifiedPayment() payment: PaymentRecord): Promise<GatewayBOrderResponseDto> {
-    return this.orders.createOrder(payment);
+  createOrder(
+    @Body() body: GatewayBOrderRequestDto,
+    @VerifiedPayment() payment: PaymentRecord,
+    @Idempotency() idempotency: IdempotentCall | null,
+  ): Promise<GatewayBOrderResponseDto> {
+    return this.orders.createOrder(payment, idempotentRequest(idempotency, body));
   }
 
   @Post('order/capture')

@@ -3,6 +3,7 @@ import { isEmail } from 'class-validator';
 import { ConflictError, InvalidParamsError } from '../../../common/errors/index.js';
 import { MoneyFormatError } from '../../../common/money/index.js';
 import type { HeldProviderPayment } from '../../gateways/index.js';
+import { IdempotencyService, type IdempotentRequest } from '../../idempotency/index.js';
 import { InvalidPaymentStateError, PaymentLedgerService, type PaymentRecord } from '../../payments/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import { type GatewayBClient, isGatewayBOrderId } from '../client/gateway-b-client.js';
@@ -39,13 +40,39 @@ export class GatewayBOrdersService {
     private readonly ledger: PaymentLedgerService,
     private readonly failures: GatewayBFailures,
     private readonly scope: GatewayBScope,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   expected(payment: Pick<PaymentRecord, 'id' | 'amount' | 'currency'>, orderId?: string): ExpectedOrder {
     return { paymentId: payment.id, amount: payment.amount, currency: payment.currency, invoiceId: this.scope.invoiceId(payment.id), ...(orderId ? { orderId } : {}) };
   }
 
-  async createOrder(payment: PaymentRecord): Promise<GatewayBOrderResponseDto> {
+  /**
+   * With an `Idempotency-Key`, a repeat of a request that succeeded answers the order it created,
+   * read back from PayPal (a read, never a second create).
+   */
+  async createOrder(payment: PaymentRecord, idempotent: IdempotentRequest | null = null): Promise<GatewayBOrderResponseDto> {
+    return this.idempotency.run(idempotent, {
+      execute: () => this.create(payment),
+      resultIds: (answered) => ({ payment_id: payment.id, order_id: answered.order_id }),
+      replay: (stored) => this.readBack(payment, String(stored.order_id)),
+    });
+  }
+
+  /** The order a repeated request created, as it is now (its status and approval link from PayPal). */
+  private async readBack(payment: PaymentRecord, orderId: string): Promise<GatewayBOrderResponseDto> {
+    const client = await this.clients.forMode(payment.mode);
+    let order: GatewayBOrder | null;
+    try {
+      order = await this.readHeldOrder(client, orderId);
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'order_read_failed', what: 'Reading the gateway B order of a repeated request', source: SOURCE });
+    }
+    if (!order) throw new InvalidPaymentStateError('The order this request created is no longer known to the gateway; create a new one with a new Idempotency-Key.');
+    return answer(payment, order);
+  }
+
+  private async create(payment: PaymentRecord): Promise<GatewayBOrderResponseDto> {
     const amount = this.orderableAmount(payment);
     const client = await this.clients.forMode(payment.mode);
     const previous = payment.provider_payment_ref;

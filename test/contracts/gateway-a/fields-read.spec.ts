@@ -1,0 +1,149 @@
+import { type JsonSchema, reference, type ReferenceObject } from './gateway-a-contract.js';
+
+/**
+ * Every field the gateway-A slice (src/modules/gateway-a/) reads from an SDK answer or an event
+ * object, checked against the reference at the pinned API version: the field exists, and when the
+ * reference lets it be absent (optional) or null, the entry says how the code handles that. An
+ * SDK upgrade that drops a field, or makes one optional or nullable, fails here until the code
+ * and this list are reviewed. Keep the list in step with the code.
+ */
+interface FieldRead {
+  object: ReferenceObject;
+  /** Dotted path into the object (`parent.subscription_details.subscription`). */
+  path: string;
+  where: string;
+  /** How the code handles the field missing or null; required when the reference allows either. */
+  whenAbsent?: string;
+}
+
+const READS: FieldRead[] = [
+  // Payment intents: checkout, intents, admin charges, reconciliation, webhook effects.
+  { object: 'PaymentIntent', path: 'id', where: 'intents, checkout, admin, webhook effects' },
+  { object: 'PaymentIntent', path: 'object', where: 'checkout (intent kind), intents answer' },
+  { object: 'PaymentIntent', path: 'status', where: 'intents, checkout, admin, reconcile (intentOutcome)' },
+  { object: 'PaymentIntent', path: 'amount', where: 'intents matchesPayment, contractDifferences, webhook effects' },
+  { object: 'PaymentIntent', path: 'currency', where: 'intents matchesPayment, contractDifferences, webhook effects' },
+  { object: 'PaymentIntent', path: 'amount_received', where: 'checkout, admin, reconcile, webhook effects (falls back to amount)' },
+  { object: 'PaymentIntent', path: 'customer', where: 'contractDifferences, matchesPayment, webhook locateIntent', whenAbsent: 'null: expandableId gives null; a differing or missing customer is a mismatch' },
+  { object: 'PaymentIntent', path: 'latest_charge', where: 'checkout, admin, reconcile (capture ref)', whenAbsent: 'null: stored as a null capture ref' },
+  { object: 'PaymentIntent', path: 'metadata', where: 'contractDifferences, matchesPayment, webhook locate' },
+  { object: 'PaymentIntent', path: 'setup_future_usage', where: 'intents matchesPayment', whenAbsent: 'null means no saved method (`?? null`)' },
+  { object: 'PaymentIntent', path: 'client_secret', where: 'intents answer', whenAbsent: "null answered as '' (item 4 of issue 21 refuses such an answer)" },
+  { object: 'PaymentIntent', path: 'application_fee_amount', where: "renewalFee (the fee of a renewal, read from its invoice's payment)", whenAbsent: 'null: the renewal row stores no fee' },
+  // Setup intents: intents, checkout, subscriptions, reconcile, webhook effects.
+  { object: 'SetupIntent', path: 'id', where: 'intents, webhook effects' },
+  { object: 'SetupIntent', path: 'object', where: 'checkout (intent kind)' },
+  { object: 'SetupIntent', path: 'status', where: 'intents, checkout, ensureSubscription, reconcile' },
+  { object: 'SetupIntent', path: 'customer', where: 'contractDifferences, matchesSetup, webhook locateIntent', whenAbsent: 'null: a missing customer is a mismatch' },
+  { object: 'SetupIntent', path: 'metadata', where: 'contractDifferences, matchesSetup, webhook locate', whenAbsent: 'null: read with ?., so no payment id and no installation id (a mismatch, or ignored)' },
+  { object: 'SetupIntent', path: 'payment_method', where: 'ensureSubscription', whenAbsent: 'null: the subscription is not created (InvalidPaymentStateError)' },
+  { object: 'SetupIntent', path: 'client_secret', where: 'intents answer', whenAbsent: "null answered as ''" },
+  // Subscriptions: ensureSubscription, reconcile, webhook effects.
+  { object: 'Subscription', path: 'id', where: 'ensureSubscription, webhook effects' },
+  { object: 'Subscription', path: 'status', where: 'ensureSubscription, reconcile, webhook effects' },
+  { object: 'Subscription', path: 'metadata', where: 'webhook locate' },
+  { object: 'Subscription', path: 'latest_invoice', where: 'reconcile (expanded)', whenAbsent: 'null or an id: the reconciler reports a mismatch and moves nothing' },
+  // Invoices: webhook effects (events) and reconcile (expanded latest_invoice).
+  { object: 'Invoice', path: 'id', where: 'webhook effects' },
+  { object: 'Invoice', path: 'amount_paid', where: 'webhook effects (paid), reconcile' },
+  { object: 'Invoice', path: 'amount_due', where: 'webhook effects (payment failed)' },
+  { object: 'Invoice', path: 'currency', where: 'webhook effects, reconcile' },
+  { object: 'Invoice', path: 'billing_reason', where: 'webhook effects, reconcile', whenAbsent: 'null: treated as a renewal (not subscription_create); reconcile reports a mismatch' },
+  { object: 'Invoice', path: 'parent.subscription_details.subscription', where: 'invoiceSubscription', whenAbsent: 'no parent or no subscription_details: "the invoice belongs to no subscription", ignored' },
+  { object: 'Invoice', path: 'parent.subscription_details.metadata', where: 'invoiceSubscription → webhook locate', whenAbsent: 'null: no installation id, ignored' },
+  // Invoice payments: the renewal fee.
+  { object: 'InvoicePayment', path: 'status', where: 'renewalFee (the paid payment first)' },
+  { object: 'InvoicePayment', path: 'is_default', where: 'renewalFee (else the default payment)' },
+  { object: 'InvoicePayment', path: 'payment.payment_intent', where: 'renewalFee (expanded)', whenAbsent: 'absent (a charge or an out-of-band payment) or not expanded: no fee (null)' },
+  // Webhook endpoints: provisioning, contract check, upgrade task, diagnostics, retirement.
+  { object: 'WebhookEndpoint', path: 'id', where: 'contract, upgrade task' },
+  { object: 'WebhookEndpoint', path: 'secret', where: 'contract provisionAutomatic (create answer only)', whenAbsent: 'the contract fails: "the gateway returned no signing secret"' },
+  { object: 'WebhookEndpoint', path: 'url', where: 'contract checkEndpoint, diagnostics' },
+  { object: 'WebhookEndpoint', path: 'enabled_events', where: 'contract checkEndpoint, upgrade task' },
+  { object: 'WebhookEndpoint', path: 'status', where: 'contract checkEndpoint' },
+  { object: 'WebhookEndpoint', path: 'livemode', where: 'contract checkEndpoint' },
+  { object: 'WebhookEndpoint', path: 'metadata', where: 'contract retireManagedEndpoint, upgrade task (checkout_managed marker)' },
+  // Catalog and connect.
+  { object: 'Customer', path: 'id', where: 'catalog' },
+  { object: 'Product', path: 'id', where: 'catalog' },
+  { object: 'Price', path: 'id', where: 'catalog' },
+  { object: 'Account', path: 'id', where: 'connectWithKeys (the account the key acts for)' },
+  { object: 'Balance', path: 'livemode', where: 'connectWithKeys (the mode the key acts in)' },
+  { object: 'OAuthToken', path: 'stripe_user_id', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
+  { object: 'OAuthToken', path: 'stripe_publishable_key', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
+  { object: 'OAuthToken', path: 'access_token', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
+  { object: 'OAuthToken', path: 'livemode', where: 'connect token exchange (must agree with the mode)', whenAbsent: 'exchange_failed, nothing stored' },
+  // Events: the envelope (parseGatewayAEvent) and card errors (admin charges).
+  { object: 'EventBase', path: 'id', where: 'parseGatewayAEvent' },
+  { object: 'EventBase', path: 'type', where: 'parseGatewayAEvent' },
+  { object: 'EventBase', path: 'created', where: 'parseGatewayAEvent, subscription event order' },
+  { object: 'EventBase', path: 'livemode', where: 'parseGatewayAEvent (must equal the URL mode)' },
+  { object: 'EventBase', path: 'data.object', where: 'parseGatewayAEvent' },
+  { object: 'ErrorBody', path: 'payment_intent', where: 'admin charge decline', whenAbsent: 'no intent: the failure is a 502, the record failed' },
+  { object: 'ErrorBody', path: 'code', where: 'admin charge decline message', whenAbsent: "falls back to decline_code, then 'card_declined'" },
+  { object: 'ErrorBody', path: 'decline_code', where: 'admin charge decline message', whenAbsent: "falls back to 'card_declined'" },
+];
+
+/** Fields the slice read before and that the pinned API version no longer has (issue 21). */
+const GONE: Array<{ object: ReferenceObject; path: string; now: string }> = [
+  { object: 'Invoice', path: 'application_fee_amount', now: "the invoice's payment intent's application_fee_amount (renewalFee)" },
+  { object: 'Account', path: 'livemode', now: "the balance's livemode (connectWithKeys)" },
+  { object: 'Invoice', path: 'subscription', now: 'parent.subscription_details.subscription' },
+  { object: 'Invoice', path: 'payment_intent', now: "the invoice's payments" },
+];
+
+interface FieldFacts {
+  exists: boolean;
+  optional: boolean;
+  nullable: boolean;
+}
+
+const defs = reference.objects.$defs;
+
+function resolve(schema: JsonSchema): JsonSchema {
+  let current = schema;
+  while (current.$ref) current = defs[current.$ref.replace('#/$defs/', '')];
+  return current;
+}
+
+/** What the reference says of `path` in the object: present, optional somewhere on the way, nullable. */
+function facts(object: ReferenceObject, path: string): FieldFacts {
+  let schemas = [resolve({ $ref: reference.objects.properties[object].$ref })];
+  let optional = false;
+  let nullable = false;
+  for (const segment of path.split('.')) {
+    const next: JsonSchema[] = [];
+    for (const schema of schemas) {
+      const property = schema.properties?.[segment];
+      if (!property) continue;
+      if (!(schema.required ?? []).includes(segment)) optional = true;
+      const branches = (resolve(property).anyOf ?? [property]).map(resolve);
+      if (branches.some((branch) => branch.type === 'null')) nullable = true;
+      next.push(...branches.filter((branch) => branch.type !== 'null'));
+    }
+    if (next.length === 0) return { exists: false, optional, nullable };
+    // Go on through the object branches (an expandable field's object, a nested object).
+    schemas = next.filter((branch) => branch.type === 'object') as JsonSchema[];
+    if (schemas.length === 0) schemas = next;
+  }
+  return { exists: true, optional, nullable };
+}
+
+describe(`fields the gateway-A slice reads, against the reference (API ${reference.source.api_version})`, () => {
+  it.each(READS.map((read) => [`${read.object}.${read.path}`, read] as const))('%s exists; absence or null is handled where the reference allows it', (_name, read) => {
+    const found = facts(read.object, read.path);
+    expect(found.exists).toBe(true);
+    const mayBeAbsent = found.optional || found.nullable;
+    // Optional or nullable in the reference ⇔ the list says how the code handles it.
+    expect({ field: `${read.object}.${read.path}`, mayBeAbsent, handled: read.whenAbsent !== undefined }).toEqual({
+      field: `${read.object}.${read.path}`,
+      mayBeAbsent,
+      handled: mayBeAbsent,
+    });
+  });
+
+  it.each(GONE.map((gone) => [`${gone.object}.${gone.path}`, gone] as const))('%s does not exist at the pinned version (read instead: see the list)', (_name, gone) => {
+    expect(facts(gone.object, gone.path).exists).toBe(false);
+    expect(gone.now.length).toBeGreaterThan(0);
+  });
+});
