@@ -1,27 +1,21 @@
 import { createCheckoutClient } from '../../../clients/typescript/index';
 import { restBase } from './rest-base';
 
+let currentNonce: string | undefined;
+
 /**
  * The one client of the console: the committed generated client (openapi-fetch over the types of
- * our OpenAPI document), with the session's nonce on every request. The session cookie itself
- * is HttpOnly: the browser sends it, no script can read it. No password or token is stored in
- * the browser; the nonce lives in memory only and a reload asks the service for a fresh one.
+ * our OpenAPI document), sending the session's nonce as `X-WP-Nonce` on every request. The session
+ * cookie itself is HttpOnly: the browser sends it, no script reads it. No password or token is
+ * stored in the browser; the nonce lives in memory only and a reload asks the service again.
  */
-export const api = createCheckoutClient({ baseUrl: restBase() });
+export const api = createCheckoutClient({ baseUrl: restBase(), nonce: () => currentNonce });
 
-let currentNonce: string | null = null;
-
-export function setNonce(nonce: string | null): void {
+export function setNonce(nonce: string | undefined): void {
   currentNonce = nonce;
 }
 
-export function nonce(): string | null {
+/** For the few GETs a frame or link must open (the live preview): the nonce goes in `_wpnonce`. */
+export function nonce(): string | undefined {
   return currentNonce;
 }
-
-api.use({
-  onRequest({ request }) {
-    if (currentNonce) request.headers.set('X-WP-Nonce', currentNonce);
-    return request;
-  },
-});

@@ -4,7 +4,7 @@ import type { components } from '../../../clients/typescript/index';
 import { ApiError, unwrap } from './api-error';
 import { api, setNonce } from './client';
 
-export type SignedInUser = components['schemas']['SessionUserDto'];
+export type SignedInUser = components['schemas']['ConsoleUserDto'];
 
 type SessionState = { status: 'loading' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: SignedInUser };
 
@@ -55,14 +55,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       await api.DELETE('/auth/session');
     } finally {
-      setNonce(null);
+      setNonce(undefined);
       queries.clear();
       setState({ status: 'signed-out', reason: 'You are signed out.' });
     }
   }, [queries]);
 
   const expired = useCallback(() => {
-    setNonce(null);
+    setNonce(undefined);
     queries.clear();
     setState({ status: 'signed-out', reason: 'Your session has ended. Sign in again.' });
   }, [queries]);
