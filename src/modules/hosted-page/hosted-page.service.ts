@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { FormsService, type PaymentForm } from '../forms/index.js';
-import { type CheckoutGateway, GatewayRegistry, GatewayStateService } from '../gateways/index.js';
+import { type BrowserConfig, type CheckoutGateway, GatewayRegistry, GatewayStateService } from '../gateways/index.js';
 
 /** The payment methods the hosted page can drive in the payer's browser, per gateway. */
 export const PAGE_METHODS: Readonly<Partial<Record<CheckoutGateway, string>>> = {
@@ -13,7 +13,7 @@ export interface PageMethod {
   gateway: CheckoutGateway;
   method: string;
   /** Public values for the provider's browser library (publishable key, client id) */
-  browser: Record<string, string>;
+  browser: BrowserConfig;
   /** One-time prices only (gateway B) */
   oneTimeOnly: boolean;
 }
