@@ -8,7 +8,7 @@ import { BuilderDataDto, LivePreviewDto, TestEmailDto, TestEmailResultDto } from
 import { FormBuilderService } from './form-builder.service.js';
 
 /** The live preview's CSP: the form stylesheets of the service, the favicon stand-in, nothing else; framed by the same origin only. */
-export const LIVE_PREVIEW_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+const LIVE_PREVIEW_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 @ApiTags('Forms')
 @Controller('administration/payment-forms')
