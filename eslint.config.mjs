@@ -3,7 +3,9 @@
 //   fast), with one option for unused names below;
 // - import-x/no-cycle everywhere: no runtime import cycles (type-only imports do not count);
 // - the module boundaries of src/ (eslint/module-boundaries.mjs); tests and bench are not bound
-//   by them and may import src internals.
+//   by them and may import src internals;
+// - gateways only through the port: no comparison with a gateway id in src/ outside the gateway
+//   slices and the catalog (eslint/gateway-ids.mjs).
 // eslint/module-boundaries.test.mjs runs this config on a fixture project to show each rule fires.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { GATEWAY_ID_COMPARISONS, GATEWAY_ID_RULE_EXEMPT, GATEWAY_ID_RULE_FILES } from './eslint/gateway-ids.mjs';
 import { moduleBoundaryZones } from './eslint/module-boundaries.mjs';
 
 /** The whole config for the project whose root folder is `root`. */
@@ -112,6 +115,12 @@ export function checkoutLintConfig(root) {
       rules: {
         'import-x/no-restricted-paths': ['error', { basePath: root, zones: moduleBoundaryZones(root) }],
       },
+    },
+
+    {
+      files: GATEWAY_ID_RULE_FILES,
+      ignores: GATEWAY_ID_RULE_EXEMPT,
+      rules: { 'no-restricted-syntax': ['error', ...GATEWAY_ID_COMPARISONS] },
     },
   );
 }

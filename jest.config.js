@@ -7,7 +7,7 @@
  *   same OpenAPI metadata the production build gets (test/swagger-plugin-transformer.js) and
  *   /docs-json in tests matches the build. `npm run test:e2e`.
  * Test files run in parallel workers; on MySQL/MariaDB each worker has its own database
- * (test/setup-env.js).
+ * (test/setup-env.js). The e2e project needs Redis (test/support/test-redis.js).
  */
 const shared = {
   rootDir: __dirname,
@@ -45,6 +45,10 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // A Redis for the shared-limit tests: REDIS_URL if one answers there, else a redis-server of
+      // the run's own on a free port, else the run stops at once saying what to install.
+      globalSetup: '<rootDir>/test/global-setup.js',
+      globalTeardown: '<rootDir>/test/global-teardown.js',
       transform: {
         '^.+\\.ts$': [
           'ts-jest',

@@ -1,22 +1,47 @@
 import { type INestApplication, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import type { RequestHandler } from 'express';
 import { AppModule } from './app.module.js';
-import { installBodyParsers, installCors, installOpenApi } from './common/http/index.js';
+import { installBodyParsers, installCors, installOpenApi, installResponseHeaders } from './common/http/index.js';
+import { AppLogger, REQUEST_LOG_MIDDLEWARE } from './common/logging/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
-import { ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
-import { HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
+import { ADMIN_CONSOLE_PATH, ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
+import { HOSTED_PAGE_PATH, HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
   return `${config.restRoot}/${REST_NAMESPACE}`;
 }
 
+/**
+ * The pages a person opens, by name, for the boot line (main.ts). A new page served by the
+ * service (an admin console at `/admin/`) gets its entry here.
+ */
+export function serviceUrls(config: Pick<AppConfig, 'restRoot' | 'publicBaseUrl'>): Record<string, string> {
+  const base = config.publicBaseUrl;
+  return {
+    api: `${base}/${restPrefix(config)}`,
+    swagger_ui: `${base}/docs`,
+    hosted_page: `${base}${HOSTED_PAGE_PATH}`,
+    admin_console: `${base}${ADMIN_CONSOLE_PATH}`,
+  };
+}
+
+/** The boot line's message: where the service listens and each of `serviceUrls`. */
+export function bootMessage(config: Pick<AppConfig, 'host' | 'port'>, urls: Record<string, string>): string {
+  const pages = Object.entries(urls).map(([name, url]) => `${name.replace(/_/g, ' ')} ${url}`);
+  return [`Checkout API listening on ${config.host}:${config.port}`, ...pages].join(' | ');
+}
+
 /** Everything main.ts and the e2e tests share: parsers, prefix, OpenAPI, logger, shutdown hooks. */
 export function configureApp(app: NestExpressApplication): INestApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
+  // First of all: every answer, a CORS preflight's or a body parser's refusal included, gets its
+  // X-Request-Id, its log line and the headers every answer carries.
+  app.use(app.get<RequestHandler>(REQUEST_LOG_MIDDLEWARE));
+  installResponseHeaders(app);
   // TRUST_PROXY trusts the one proxy in front: req.ip is the address that proxy saw, so a client
   // cannot pick its own rate-limit key by sending X-Forwarded-For itself.
   app.set('trust proxy', config.trustProxy ? 1 : false);

@@ -8,16 +8,21 @@ import { RedisModule } from './common/redis/index.js';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, ConfigModule, loadConfig, readConnectSecrets } from './config/index.js';
 import { connectGatewayA, connectGatewayB, ConnectUsageError, parseMode, terminalPrompt } from './cli-connect.js';
+import { parseReconcileArguments, type ReconcileRequest, ReconcileUsageError, runReconcileCommand } from './cli-reconcile.js';
 import { DatabaseModule } from './database/index.js';
 import { IdentityModule, IdentityService } from './modules/identity/index.js';
-import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck, ReconciliationTask } from './modules/operations/index.js';
+import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck } from './modules/operations/index.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
   user:create      --login <login> --email <email> --role <administrator|editor|author|subscriber>
   password:create  --login <login> [--name <label>]     prints the new application password once
   password:list    --login <login>
   password:revoke  --login <login> --uuid <uuid>
-  reconcile        [--since <date|7d|24h>]              re-reads waiting payments from their provider, prints what changed
+  reconcile        [--since <date|7d|24h>] [--min-age <30s|10m|2h|7d>]
+                                                        re-reads waiting payments from their provider, prints what changed:
+                                                        those created since --since (default 30 days) and untouched for
+                                                        --min-age (default 5 minutes)
+  reconcile        --payment <id>                       that payment only, at once, whatever its age (a webhook you know was lost)
   doctor                                                checks the configuration and the world around it (exit 1 on a fail)
   gateway-a:connect --mode <test|live>                  connects gateway A with your own keys: GATEWAY_A_PUBLISHABLE_KEY and
                                                         GATEWAY_A_SECRET_KEY from the environment, else asked (not echoed);
@@ -41,12 +46,14 @@ async function run(argv: string[]): Promise<number> {
       name: { type: 'string' },
       uuid: { type: 'string' },
       since: { type: 'string' },
+      'min-age': { type: 'string' },
+      payment: { type: 'string' },
       mode: { type: 'string' },
     },
   });
   const command = positionals[0];
   if (command === 'doctor') return doctor();
-  if (command === 'reconcile') return reconcile(values.since);
+  if (command === 'reconcile') return reconcile(parseReconcileArguments({ since: values.since, minAge: values['min-age'], payment: values.payment }));
   if (command === 'gateway-a:connect' || command === 'gateway-b:connect') {
     // A key typed as an argument would stay in the shell history and the process list; it is refused, never echoed.
     if (positionals.length > 1) throw new UsageError(`${command} takes no arguments besides its options: keys come from the environment or the prompt, never the command line`);
@@ -99,30 +106,12 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * `reconcile`: one pass of the reconciliation sweep in the full application (every gateway slice),
- * under the same lease as the background task; prints each record it moved or could not settle.
- */
-async function reconcile(sinceArgument: string | undefined): Promise<number> {
-  const since = sinceArgument === undefined ? undefined : parseSince(sinceArgument);
+/** `reconcile` (cli-reconcile.ts) in the full application: every gateway slice and its reconciler. */
+async function reconcile(request: ReconcileRequest): Promise<number> {
   const { AppModule } = await import('./app.module.js');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   try {
-    const outcome = await app.get(ReconciliationTask).runLeased({ since });
-    if (!outcome.ran) {
-      console.error('Another instance is reconciling right now; try again in a few minutes.');
-      return 1;
-    }
-    const { report } = outcome;
-    for (const change of report.changes) {
-      console.log(`payment ${change.payment_id} (${change.gateway}): ${change.outcome} ${change.from} -> ${change.to}${change.detail ? ` (${change.detail})` : ''}`);
-    }
-    console.log(`Examined ${report.examined} waiting payment(s); ${report.changes.filter((change) => change.outcome === 'moved').length} moved.`);
-    if (report.stoppedBy) {
-      console.error(`Stopped early: ${report.stoppedBy}. Run it again once the provider answers.`);
-      return 1;
-    }
-    return 0;
+    return await runReconcileCommand(app, request, { out: (line) => console.log(line), err: (line) => console.error(line) });
   } finally {
     await app.close();
   }
@@ -171,24 +160,15 @@ async function doctor(): Promise<number> {
   return print();
 }
 
-/** `2026-11-01` or an age such as `7d`, `24h`. */
-function parseSince(value: string): Date {
-  const age = /^(\d{1,4})([dh])$/.exec(value);
-  if (age) return new Date(Date.now() - Number(age[1]) * (age[2] === 'd' ? 86_400_000 : 3_600_000));
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError('--since must be a date (2026-11-01) or an age (7d, 24h)');
-  return date;
-}
-
 class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConnectUsageError) console.error(`${error.message}\n\n${USAGE}`);
+    if (error instanceof UsageError || error instanceof ConnectUsageError || error instanceof ReconcileUsageError) console.error(`${error.message}\n\n${USAGE}`);
     else if (error instanceof DomainError) console.error([error.message, ...Object.values((error.data.params ?? {}) as Record<string, string>).map((text) => `  ${text}`)].join('\n'));
     else if (error instanceof ConfigError || error instanceof BootError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);
-    process.exit(error instanceof UsageError || error instanceof ConnectUsageError ? 2 : 1);
+    process.exit(error instanceof UsageError || error instanceof ConnectUsageError || error instanceof ReconcileUsageError ? 2 : 1);
   },
 );

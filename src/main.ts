@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, loadConfig } from './config/index.js';
-import { createApp, restPrefix } from './bootstrap.js';
+import { AppLogger } from './common/logging/index.js';
+import { bootMessage, createApp, serviceUrls } from './bootstrap.js';
 import { limitHeapGrowth } from './heap-growth.js';
 
 async function main(): Promise<void> {
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
   try {
     const app = await createApp();
     await app.listen(config.port, config.host);
+    // One line with everything a person opens (and the same as fields, for a log search).
+    const urls = serviceUrls(config);
+    app.get(AppLogger).log({ urls }, bootMessage(config, urls), 'Checkout');
   } catch (error) {
     // A refusal to start (e.g. the master secret does not match the database): the message says
     // what to fix and holds no secret; a stack trace would only bury it.
@@ -28,8 +32,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const base = config.publicBaseUrl;
-  process.stdout.write(`Checkout API listening on ${config.host}:${config.port}\n  REST: ${base}/${restPrefix(config)}\n  Docs: ${base}/docs\n`);
 }
 
 void main();

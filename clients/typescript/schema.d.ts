@@ -620,6 +620,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-gateway/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every gateway as an admin UI draws it: kind, methods (labels, Pro-only, active, hosted page), recurring support, and how it is connected (routes and their fields)
+         * @description What an admin console needs to draw the gateways screen and the form builder's payment methods without knowing gateways by name. Each gateway lists its payment methods (with their labels, whether only the Pro plan may activate them, whether they are active on the site and whether the hosted payment page can take them), whether it takes recurring prices, its current mode, and the ways to connect it (`oauth`, `own_keys`, `credentials`, `webhook_settings`), each with its admin route and the body fields it takes (names, labels, secret or not). Connection and webhook state per mode are in `GET /administration/dashboard`.
+         */
+        get: operations["paymentGatewayCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-gateway/connect": {
         parameters: {
             query?: never;
@@ -1178,6 +1198,26 @@ export interface paths {
          * @description Decided before any provider call: 400 `checkout_invalid_signature` for a header missing or malformed, a `PAYPAL-TRANSMISSION-TIME` more than GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS (default 300) from now either way, a body that is not an event, or no Webhook ID stored for the mode; 200 `duplicate` for an event id already stored and finished; 429 `checkout_rate_limited` with Retry-After once the client has had RATE_LIMIT_WEBHOOK_VERIFY_FAILURES deliveries refused by the provider within the window (successes never count); a verdict is reused for the same five headers and raw body. Then the provider: FAILURE is 400. 404: unknown mode. 503: the provider could not be asked, or every verification slot stayed busy (deliver again later).
          */
         post: operations["webhookGatewayBCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/form/{form_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published form as a checkout draws it: prices, payer fields, methods and the gateways' public browser values
+         * @description What a custom checkout needs to draw a published form and pay it through `POST /payment/sync-details`: title and description, every plan and price (minor units with the currency and its exponent, the interval of a recurring price, the setup fee, the bounds of a customer-entered amount), the payer fields, the message after paying, and for each gateway that can take payments now (connected in its current mode, not paused) its mode, the methods of the form that the site has active and the public values its browser library takes (publishable key, client id; never a secret). The hosted payment page `/pay/{form_id}` is drawn from the same read. No login; rate limited like the other public payment routes; cacheable for 30 seconds with a strong ETag (`If-None-Match` answers 304). A draft or unknown form is 404 `checkout_not_found`.
+         */
+        get: operations["paymentFormRead"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2122,6 +2162,93 @@ export interface components {
             /** @description How many lines the payment log has in all */
             log_total: number;
         };
+        GatewayCatalogMethodDto: {
+            /**
+             * @description The method id forms, payments and `set-payment-methods` use
+             * @example ccard
+             * @enum {string}
+             */
+            id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
+            /** @example Card */
+            label: string;
+            /** @description Only the Pro plan may activate it (`set-payment-methods` refuses it on the free plan) */
+            pro_only: boolean;
+            /** @description Active on the site: payers are offered it where a form enables it. One list per gateway, for both modes (`POST /payment-gateway/set-payment-methods`) */
+            active: boolean;
+            /** @description It has settings of its own (`POST /payment-gateway/save-payment-method-settings`: device wallets' domain verification) */
+            has_settings: boolean;
+            /** @description The hosted payment page `/pay/{form_id}` can take it (the other methods are for a checkout that drives the gateway's browser library itself) */
+            hosted_page: boolean;
+        };
+        GatewaySettingFieldDto: {
+            /**
+             * @description The field's name in the route's JSON body
+             * @example secret_key
+             */
+            name: string;
+            /** @example Secret key */
+            label: string;
+            /**
+             * @description `boolean`: a checkbox; `email`: an email address; `text`: anything else
+             * @enum {string}
+             */
+            type: "text" | "email" | "boolean";
+            /**
+             * @description What a valid value looks like
+             * @example sk_… or a restricted rk_… key, of the mode
+             */
+            hint?: string;
+            /** @description Stored encrypted and only ever answered as a mask: type it into a password input */
+            secret: boolean;
+            required: boolean;
+        };
+        GatewayConnectKindDto: {
+            /**
+             * @description `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL);
+             *     `own_keys`: the merchant's own API keys; `credentials`: API credentials the admin enters for the current mode;
+             *     `webhook_settings`: the webhook settings of a mode for an endpoint the merchant manages
+             * @enum {string}
+             */
+            kind: "oauth" | "own_keys" | "credentials" | "webhook_settings";
+            /**
+             * @description The admin route, as `METHOD /path` relative to the REST base
+             * @example POST /payment-gateway/connect-keys
+             */
+            route: string;
+            /** @description The route's body fields besides `gateway` and `mode` (none for `oauth`: it takes the mode only) */
+            fields: components["schemas"]["GatewaySettingFieldDto"][];
+            /** @description True when the route takes a `mode` (`test` or `live`); false when it acts on the gateway's current mode */
+            takes_mode: boolean;
+        };
+        GatewayCatalogEntryDto: {
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            id: "gateway_a" | "gateway_b";
+            /** @example Gateway A */
+            label: string;
+            /** @enum {string} */
+            kind: "card" | "wallet";
+            /**
+             * @description The gateway's current site mode (`POST /payment-gateway/set-mode`)
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            methods: components["schemas"]["GatewayCatalogMethodDto"][];
+            /** @description How it is connected and configured, in the order an admin UI offers them */
+            connect: components["schemas"]["GatewayConnectKindDto"][];
+            /** @description False when it takes one-time prices only (a recurring price cannot be paid with it) */
+            supports_recurring: boolean;
+        };
+        GatewayCatalogDto: {
+            /**
+             * @description The site's plan (CHECKOUT_PLAN): `pro_only` methods need `pro`
+             * @enum {string}
+             */
+            plan: "free" | "pro";
+            gateways: components["schemas"]["GatewayCatalogEntryDto"][];
+        };
         ConnectStartDto: {
             /** @description The proxy's OAuth page with the signed state */
             authorize_url: string;
@@ -2727,6 +2854,133 @@ export interface components {
             resource: {
                 [key: string]: unknown;
             };
+        };
+        PublicIntervalDto: {
+            /**
+             * @example month
+             * @enum {string}
+             */
+            unit: "day" | "week" | "month" | "year";
+            /** @example 1 */
+            count: number;
+        };
+        PublicCustomAmountDto: {
+            /** @example 100 */
+            min: number;
+            /** @example 1000000 */
+            max: number;
+        };
+        PublicPriceDto: {
+            /**
+             * @description Minor units of `currency`; with `custom_amount` the suggested amount
+             * @example 1000
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Digits after the decimal point in `currency` (2 for USD, 0 for JPY, 3 for KWD): minor units ÷ 10^exponent = major units
+             * @example 2
+             */
+            currency_exponent: number;
+            /**
+             * @example one-time
+             * @enum {string}
+             */
+            frequency: "one-time" | "d_1" | "w_1" | "m_1" | "m_3" | "m_6" | "y_1" | "y_3";
+            /** @description Null for a one-time price */
+            interval: components["schemas"]["PublicIntervalDto"] | null;
+            /**
+             * @description One-off fee charged with the first payment of a recurring price (minor units); null when none
+             * @example null
+             */
+            setup_amount: number | null;
+            /** @description Present when the payer enters the amount (send it as `amount`, within these bounds) */
+            custom_amount: components["schemas"]["PublicCustomAmountDto"] | null;
+            /**
+             * @description The price as a payer reads it (`$10.00`, `€9.99 / month + €5.00 setup fee`)
+             * @example $10.00
+             */
+            label: string;
+            /** @description Send as `price_index` to `POST /payment/sync-details` */
+            price_index: number;
+        };
+        PublicPlanDto: {
+            prices: components["schemas"]["PublicPriceDto"][];
+            /** @description Send as `plan_index` to `POST /payment/sync-details` */
+            plan_index: number;
+            title: string;
+        };
+        PublicFieldDto: {
+            /** @example email_address */
+            name: string;
+            /** @example Email */
+            label: string;
+            /** @enum {string} */
+            type: "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "phone";
+            /** @description The choices of a `select` field */
+            options?: string[];
+            required: boolean;
+        };
+        PublicMethodDto: {
+            /**
+             * @description Send as `payment_method` to `POST /payment/sync-details`
+             * @example ccard
+             * @enum {string}
+             */
+            id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
+            /** @example Card */
+            label: string;
+        };
+        PublicBrowserConfigDto: {
+            /**
+             * @description Gateway A: the publishable key of the gateway's current mode
+             * @example pk_test_51Example0123456789
+             */
+            publishable_key?: string;
+            /** @description Gateway B: the REST app's client id of the gateway's current mode */
+            client_id?: string;
+        };
+        PublicGatewayDto: {
+            /**
+             * @description Send as `payment_gateway` to `POST /payment/sync-details`
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /** @example gateway A */
+            label: string;
+            /**
+             * @description The gateway's current mode: `test` takes no real money
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The form's methods of this gateway that the site has active */
+            methods: components["schemas"]["PublicMethodDto"][];
+            browser: components["schemas"]["PublicBrowserConfigDto"];
+            /** @description False when it takes one-time prices only */
+            supports_recurring: boolean;
+        };
+        PublicFormDto: {
+            description: string | null;
+            plans: components["schemas"]["PublicPlanDto"][];
+            /** @description The payer fields; `email_address` is always among them and required */
+            fields: components["schemas"]["PublicFieldDto"][];
+            /** @description Where to send the payer after a completed payment (the form's redirect action); null when none */
+            redirect_url: string | null;
+            /** @description The gateways that can take payments for this form now (connected in their current mode, not paused, with an enabled method); empty when none can */
+            gateways: components["schemas"]["PublicGatewayDto"][];
+            form_id: number;
+            title: string;
+            /** @description Whether the form shows its title */
+            show_title: boolean;
+            /** @description What to tell the payer after a completed payment */
+            success_message: string;
+            /** @description The label of the form's pay button */
+            button_label: string;
         };
         /** @description Any JSON value */
         JsonValue: (string | null) | number | boolean | components["schemas"]["JsonValue"][] | {
@@ -9082,6 +9336,121 @@ export interface operations {
             };
         };
     };
+    paymentGatewayCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayCatalogDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     paymentGatewayConnect: {
         parameters: {
             query: {
@@ -13485,6 +13854,141 @@ export interface operations {
                 };
             };
             /** @description The payment provider did not answer in time (`checkout_gateway_unavailable`): nothing was changed, try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentFormRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id of a published payment form */
+                form_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Strong validator of this answer */
+                    ETag?: string;
+                    /** @description public, max-age=30 */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicFormDto"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
             503: {
                 headers: {
                     /** @description Sent when a retry time is known */

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { DataSource } from 'typeorm';
-import { DateUtils } from 'typeorm/util/DateUtils.js';
+import { DataSource, DateUtils } from 'typeorm';
 import { readDatetime, runStatement, selectRows, sqliteDatetime, sqlValue } from './hot-sql.js';
 import { bindSqliteIntegerParameters } from './sqlite-integer-parameters.js';
 

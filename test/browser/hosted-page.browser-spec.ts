@@ -330,6 +330,49 @@ describe('hosted payment page in a browser', () => {
     await page.close();
   });
 
+  it('draws the page with the form stylesheets only: accent and layout applied, no CSP violation, no inline style allowed', async () => {
+    const { page, errors } = await openPage(forms.donation);
+    // The donation template's accent (#16a34a) reaches the button through /pay/assets/accent/16a34a.css.
+    expect(await page.evaluate(`getComputedStyle(document.getElementById('pay-button')).backgroundColor`)).toBe('rgb(22, 163, 74)');
+    // Only the chosen price's amount input shows; the gateway containers follow the chosen method.
+    expect(await page.isVisible('.custom-amount input')).toBe(true);
+    expect(await page.isVisible('#provider-gateway_b')).toBe(false);
+    await page.check('input[name="method"][data-gateway="gateway_b"]');
+    await page.waitForSelector('#standin-wallet-button');
+    expect(await page.isVisible('#provider-gateway_a')).toBe(false);
+    expect(await page.isVisible('#pay-button')).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the builder's live preview under its strict CSP, styled by the same stylesheets, framed by its own origin only", async () => {
+    const previewPath = `${t.base}/administration/payment-forms/${forms.donation}/live-preview`;
+    const context = await browser.newContext({ extraHTTPHeaders: { Authorization: t.admin.auth } });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const response = await page.goto(`${appUrl}${previewPath}`);
+    expect(response?.status()).toBe(200);
+    expect(await page.textContent('.preview-banner')).toBe('Preview: payments are disabled.');
+    expect(await page.evaluate(`getComputedStyle(document.getElementById('pay-button')).backgroundColor`)).toBe('rgb(22, 163, 74)');
+    expect(await page.isDisabled('#pay-button')).toBe(true);
+    expect(errors).toEqual([]);
+
+    // A page of the same origin may frame it (the admin console does); another origin may not.
+    const framed = async (hostOrigin: string): Promise<string | null> => {
+      await page.route(`${hostOrigin}/frame-host`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><iframe src="${appUrl}${previewPath}"></iframe>` }));
+      // The host's load event waits for its frame.
+      await page.goto(`${hostOrigin}/frame-host`, { waitUntil: 'load' });
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      return frame ? frame.evaluate('document.querySelector(".preview-banner") && document.querySelector(".preview-banner").textContent').catch(() => null) as Promise<string | null> : null;
+    };
+    expect(await framed(appUrl)).toBe('Preview: payments are disabled.');
+    expect(errors).toEqual([]);
+    const otherOrigin = appUrl.replace('127.0.0.1', 'localhost');
+    // Refused by frame-ancestors 'self': the frame holds the browser's error page, not the preview.
+    expect(await framed(otherOrigin)).toBeNull();
+    await context.close();
+  });
+
   it('pays with gateway B through its buttons: order, approval, capture, status', async () => {
     const { page, errors } = await openPage(forms.donation);
     await page.check('input[name="method"][data-gateway="gateway_b"]');

@@ -118,10 +118,16 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       const res = await preview('get');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      // A strict CSP with no inline style: the preview's styles are the hosted page's stylesheets.
+      // The admin console frames it on the same origin only.
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'");
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.text).toMatch(/^<!doctype html>/);
       expect(res.text).not.toContain('<script');
-      expect(res.text).toContain('<h1>&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;</h1>');
+      expect(res.text).not.toMatch(/<style|\sstyle=/i);
+      expect(res.text).toContain('<link rel="stylesheet" href="/pay/assets/form.css">');
+      expect(res.text).toContain('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
+      expect(res.text).toContain('<h1 id="form-title">&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;</h1>');
       expect(res.text).toContain('$15.00');
       expect(res.text).toContain('€9.99 / month + €5.00 setup fee');
       expect(res.text).toContain('Any amount from $1.00 to $1,000.00');

@@ -82,6 +82,8 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       const res = await createIntent(t(), record);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ intent_type: 'payment_intent', intent_id: expect.stringMatching(/^pi_/), client_secret: expect.stringContaining('_secret_'), requires_action: false });
+      // The provider's client secret completes the payment in a browser: no cache may keep it.
+      expect(res.headers['cache-control']).toBe('no-store');
       const [create] = piCreates();
       expect(create.body).toMatchObject({
         amount: '1000',

@@ -39,6 +39,8 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(res.headers['content-security-policy']).toContain("style-src 'self'; style-src-attr 'none'");
+      expect(res.text).not.toMatch(/<style|\sstyle=/i);
       expect(res.text).toContain('not found');
     }
   });
@@ -79,8 +81,10 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       // The page drives only what it can: the card method of gateway A, the wallet of gateway B.
       expect(res.text).not.toContain('data-method="sepa"');
       expect(res.text).toContain('Thanks &lt;b&gt;a lot&lt;/b&gt;');
-      expect(res.text).toContain('data-gateway-a-js="https://js.example-a.test/v3/"');
-      expect(res.text).toContain('data-gateway-b-js="https://sdk.example-b.test/sdk/js"');
+      // One container per gateway the page pays through: its library and driver come from the adapter port.
+      expect(res.text).toMatch(/<div class="provider" id="provider-gateway_a" data-gateway="gateway_a" data-driver="card_element" data-library-url="https:\/\/js\.example-a\.test\/v3\/"/);
+      expect(res.text).toMatch(/<div class="provider" id="provider-gateway_b" data-gateway="gateway_b" data-driver="wallet_buttons" data-library-url="https:\/\/sdk\.example-b\.test\/sdk\/js"/);
+      expect(res.text).toContain('data-driver="wallet_buttons" data-one-time-only="true" value="gateway_b:standard_checkout">');
     });
 
     it('escapes merchant text', async () => {
@@ -102,6 +106,10 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toMatch(/connect-src 'self' https:\/\/js\.example-a\.test https:\/\/sdk\.example-b\.test/);
+      // The page's own markup needs no inline style: libraries other than the providers' real ones add no style allowance.
+      expect(csp).toContain("style-src 'self'; style-src-attr 'none'");
+      expect(first.text).not.toMatch(/<style|\sstyle=/i);
+      expect(first.text).toContain('<link rel="stylesheet" href="/pay/assets/form.css">');
 
       const scripts = scriptTags(first.text);
       expect(scripts).toEqual([{ tag: `<script src="/pay/assets/hosted-page.js" nonce="${nonce}" defer></script>`, inline: false }]);
@@ -118,8 +126,8 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       for (const secret of secrets) expect(first.text).not.toContain(secret);
       expect(first.text).not.toMatch(/sk_(test|live)_/);
       // The public values the providers' libraries need are there.
-      expect(first.text).toMatch(/data-gateway-a-key="pk_test_[A-Za-z0-9]+"/);
-      expect(first.text).toContain('data-gateway-b-client-id="client-test"');
+      expect(first.text).toMatch(/data-browser-config="\{&quot;publishable_key&quot;:&quot;pk_test_[A-Za-z0-9]+&quot;\}"/);
+      expect(first.text).toContain('data-browser-config="{&quot;client_id&quot;:&quot;client-test&quot;}"');
     });
 
     it('offers no method whose gateway is paused, inactive or not connected', async () => {
@@ -144,6 +152,35 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(res.headers['content-type']).toMatch(/^text\/javascript/);
       expect(res.text).toContain('/payment/sync-details');
       expect(res.headers.etag).toBeDefined();
+      // The script knows gateways only by the page's data attributes, not by name.
+      expect(res.text).not.toMatch(/['"]gateway_[a-z]['"]/);
+    });
+
+    it('serves the form stylesheet and one accent stylesheet per colour, revalidated by ETag', async () => {
+      const css = await request(t.http).get('/pay/assets/form.css');
+      expect(css.status).toBe(200);
+      expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+      expect(css.headers['x-content-type-options']).toBe('nosniff');
+      expect(css.text).toContain('.choice{');
+      expect((await request(t.http).get('/pay/assets/form.css').set('If-None-Match', css.headers.etag)).status).toBe(304);
+
+      const accent = await request(t.http).get('/pay/assets/accent/1e73be.css');
+      expect(accent.status).toBe(200);
+      expect(accent.headers['content-type']).toBe('text/css; charset=utf-8');
+      expect(accent.text).toBe(':root{--accent:#1e73be}\n');
+      expect(accent.headers['cache-control']).toBe('public, max-age=31536000');
+      for (const bad of ['1E73BE.css', '1e73b.css', 'red.css', '1e73be.js', '1e73be.css.map']) {
+        expect({ bad, status: (await request(t.http).get(`/pay/assets/accent/${bad}`)).status }).toEqual({ bad, status: 404 });
+      }
+    });
+
+    it("draws the form's accent colour and layout through stylesheets, and hides a title the form does not show", async () => {
+      const form = await createPaymentForm(t, { display: { primary_color: '#1E73BE', layout: 'compact', show_title: false, button_label: 'Give' } });
+      const res = await request(t.http).get(`/pay/${form.id}`);
+      expect(res.text).toContain('<link rel="stylesheet" href="/pay/assets/accent/1e73be.css">');
+      expect(res.text).toContain('class="checkout-form layout-compact"');
+      expect(res.text).toContain('<h1 id="form-title" class="visually-hidden">Checkout test form</h1>');
+      expect(res.text).toContain('>Give</button>');
     });
   });
 });

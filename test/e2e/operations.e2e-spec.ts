@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { parseReconcileArguments, runReconcileCommand } from '../../src/cli-reconcile.js';
 import { loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions } from '../../src/database/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
@@ -132,6 +133,72 @@ describe('operations: reconciliation, doctor and slow providers', () => {
         await leases.release('reconcile_waiting_payments', 'another-instance');
       }
       expect((await t().app.get(ReconciliationTask).runLeased()).ran).toBe(true);
+    });
+  });
+
+  describe('npm run cli -- reconcile', () => {
+    const cli = async (args: { payment?: string; since?: string; minAge?: string }) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runReconcileCommand(t().app, parseReconcileArguments(args), { out: (line) => out.push(line), err: (line) => err.push(line) });
+      return { code, out, err };
+    };
+    const statusLog = async (id: number) =>
+      (
+        await t().dataSource.query(`SELECT context FROM ${t().config.tablePrefix}checkout_log WHERE payment_id = ? AND event = 'status_changed' ORDER BY id`, [id])
+      ).map((row: { context: string }) => JSON.parse(row.context));
+
+    it('--payment settles that payment at once, however recent, as the webhook would (log source reconcile), and only once', async () => {
+      const { id } = await paidWithoutWebhook('operator-knows@example.test');
+      // Seconds old: the sweep leaves it alone.
+      expect((await reconcile()).changes.map((change) => change.payment_id)).not.toContain(id);
+
+      expect(await cli({ payment: String(id) })).toEqual({ code: 0, out: [`payment ${id} (gateway_a): moved pending -> completed (intent succeeded)`], err: [] });
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed', amount_received: 1000 });
+      expect(await statusLog(id)).toEqual([expect.objectContaining({ from: 'pending', to: 'completed', source: 'reconcile' })]);
+
+      expect(await cli({ payment: String(id) })).toEqual({ code: 0, out: [`payment ${id} (gateway_a): skipped (not waiting for its provider: it is completed)`], err: [] });
+      expect(await statusLog(id)).toHaveLength(1);
+    });
+
+    it('--payment leaves a payment with nothing to read, names a missing one, and changes nothing when the provider fails', async () => {
+      const typing = await createRecord(t(), form, { email_address: 'no-intent-yet@example.test' });
+      const noIntent = typing.sync.payment_id;
+      expect(await cli({ payment: String(noIntent) })).toEqual({
+        code: 0,
+        out: [`payment ${noIntent} (gateway_a): skipped (the payer has not reached the provider yet: there is nothing to read)`],
+        err: [],
+      });
+      expect(await paymentRow(t(), noIntent)).toMatchObject({ status: 'pending' });
+
+      expect(await cli({ payment: '999999' })).toEqual({ code: 1, out: [], err: ['No payment 999999.'] });
+
+      const { id, intentId } = await paidWithoutWebhook('operator-provider-down@example.test');
+      bed.fake.fail({ method: 'GET', path: `/v1/payment_intents/${intentId}`, status: 500, times: 10 });
+      const failed = await cli({ payment: String(id) });
+      expect(failed.code).toBe(1);
+      expect(failed.err).toEqual([expect.stringContaining(`payment ${id}: the provider did not answer (checkout_gateway_error); nothing changed`)]);
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending' });
+    });
+
+    it('--min-age replaces the five minutes of the sweep', async () => {
+      const { id } = await paidWithoutWebhook('min-age@example.test');
+      advanceClock(t(), 1 * MINUTES);
+      const standard = await cli({});
+      expect(standard.code).toBe(0);
+      expect(standard.out.join('\n')).not.toContain(`payment ${id} `);
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'pending' });
+
+      const sooner = await cli({ minAge: '30s' });
+      expect(sooner.code).toBe(0);
+      expect(sooner.out).toContain(`payment ${id} (gateway_a): moved pending -> completed (intent succeeded)`);
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('refuses arguments it cannot use before the application is asked anything', () => {
+      expect(() => parseReconcileArguments({ payment: '12', minAge: '1m' })).toThrow('--payment settles one payment whatever its age: it takes neither --since nor --min-age');
+      expect(() => parseReconcileArguments({ payment: 'abc' })).toThrow('--payment must be a payment id');
+      expect(() => parseReconcileArguments({ minAge: '5 minutes' })).toThrow('--min-age must be an age such as 30s, 10m, 2h or 7d');
     });
   });
 

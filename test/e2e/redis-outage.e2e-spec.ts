@@ -3,11 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { expectWpError } from '../support/http.js';
+import { TEST_REDIS_URL } from '../support/redis.js';
 import { closedPort, TcpProxy } from '../support/tcp-proxy.js';
 import { basicAuth, startTestApp, type TestApp } from '../support/test-app.js';
 
-const REDIS_HOST = '127.0.0.1';
-const REDIS_PORT = 6379;
+// The suite's Redis (REDIS_URL, or the one the run started: test/support/test-redis.js).
+const REDIS_HOST = new URL(TEST_REDIS_URL).hostname;
+const REDIS_PORT = Number(new URL(TEST_REDIS_URL).port || 6379);
 
 interface LogSpies {
   down: () => number;

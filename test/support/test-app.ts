@@ -3,10 +3,13 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { createConnection } from 'mysql2/promise';
+import { PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/bootstrap.js';
+import { loggerOptions } from '../../src/common/logging/index.js';
 import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
@@ -47,10 +50,13 @@ export function basicAuth(login: string, password: string): string {
  * MySQL/MariaDB of DATABASE_URL (created when missing, emptied first). Under Jest, DATABASE_URL
  * already names this worker's own database (test/setup-env.js). `env` overrides configuration
  * variables. `keepDatabase` starts a second instance on the same MySQL database without emptying it.
+ * `logStream` receives the service's log lines (JSON, one per line, at `LOG_LEVEL` or info), the
+ * request log included; the first app of a test file decides where service lines go (nestjs-pino
+ * keeps one process logger).
  */
 export async function startTestApp(
   env: Record<string, string | undefined> = {},
-  options: { keepDatabase?: boolean } = {},
+  options: { keepDatabase?: boolean; logStream?: Writable } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-'));
   const config = loadConfig({
@@ -64,10 +70,14 @@ export async function startTestApp(
   });
   if (databaseKind(config) === 'mysql' && !options.keepDatabase) await emptyDatabase(config);
 
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  let builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(APP_CONFIG)
-    .useValue(config)
-    .compile();
+    .useValue(config);
+  if (options.logStream) {
+    const level = env.LOG_LEVEL ?? 'info';
+    builder = builder.overrideProvider(PARAMS_PROVIDER_TOKEN).useValue({ pinoHttp: { ...(loggerOptions({ logLevel: level }).pinoHttp as object), stream: options.logStream } });
+  }
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureApp(app);
   try {

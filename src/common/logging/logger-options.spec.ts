@@ -15,7 +15,7 @@ interface LogLine {
 }
 
 /** Runs one request through pino-http with the service's options and returns the parsed log lines. */
-async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/v1/settings?code=oauth-code-123', setCookie?: string): Promise<LogLine[]> {
+async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/v1/settings?code=oauth-code-123', setCookie?: string, status = 200): Promise<LogLine[]> {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -28,6 +28,7 @@ async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/
     middleware(req, res);
     if (setCookie) res.setHeader('Set-Cookie', setCookie);
     res.setHeader('Content-Type', 'application/json');
+    res.statusCode = status;
     res.end('{"ok":true}');
   });
   server.listen(0, '127.0.0.1');
@@ -63,6 +64,16 @@ describe('request log options', () => {
     });
     expect(typeof line.responseTime).toBe('number');
     expect(JSON.stringify(line)).not.toContain('oauth-code-123');
+  });
+
+  it('logs a refused request (4xx) at info and a failed one (5xx) at error', async () => {
+    const levels: Record<number, number> = {};
+    for (const status of [201, 304, 400, 404, 413, 429, 500, 502, 503]) {
+      const [line] = await logOf({}, '/x', undefined, status);
+      expect(line.res.statusCode).toBe(status);
+      levels[status] = line.level;
+    }
+    expect(levels).toEqual({ 201: 30, 304: 30, 400: 30, 404: 30, 413: 30, 429: 30, 500: 50, 502: 50, 503: 50 });
   });
 
   it('never writes credentials or signatures, in request or response headers', async () => {

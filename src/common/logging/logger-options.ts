@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../../config/index.js';
@@ -15,6 +15,7 @@ export const REDACTED = '[redacted]';
 /**
  * Structured JSON logs (pino) with one request id per request: the caller's `X-Request-Id` when it
  * looks sane, a new UUID otherwise; echoed in the response. Credentials and signatures are redacted.
+ * One line per answer, at info for 2xx–4xx and at error for 5xx.
  *
  * Performance (docs/benchmarks.md, "After"): the redaction is done by the two serializers below,
  * which copy the headers once and overwrite the few secret ones, instead of pino's `redact` paths
@@ -26,6 +27,9 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): Params {
     pinoHttp: {
       level: config.logLevel,
       base: { pid: process.pid, hostname: hostname(), service: 'checkout-api' },
+      // A refusal of the client's request (4xx) is routine: info, like a success. A 5xx, or an
+      // answer that failed to be written, is the service's own failure: error.
+      customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
       genReqId: (request: IncomingMessage, response) => {
         const incoming = request.headers['x-request-id'];
         const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -1,40 +1,23 @@
-// The declaration of the deep import below (class-transformer ships no types beside it); a
-// reference, not an import, since the file declares an ambient module and emits nothing.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="./class-transformer-storage.d.ts" />
-import { TransformationType } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 /** A DTO class (its constructor is what both libraries key their metadata by). */
 type DtoClass = abstract new (...args: never[]) => object;
 type Condition = (object: object, value: unknown) => boolean;
 type Check = { validate: (value: unknown, args: object) => unknown; constraints: unknown[]; propertyName: string; validateIf?: Condition };
-type Field = { name: string; transforms: Array<(params: object) => unknown>; conditions: Condition[]; checks: Check[] };
+type Field = { name: string; conditions: Condition[]; checks: Check[] };
 type Plan = { dto: new () => object; fields: Field[]; byName: ReadonlyMap<string, Field> };
 
-/** The options class-transformer's plainToInstance passes to a @Transform function by default. */
-const TRANSFORM_OPTIONS = Object.freeze({
-  enableCircularCheck: false,
-  enableImplicitConversion: false,
-  excludeExtraneousValues: false,
-  excludePrefixes: undefined,
-  exposeDefaultValues: false,
-  exposeUnsetFields: true,
-  groups: undefined,
-  ignoreDecorators: false,
-  strategy: undefined,
-  targetMaps: undefined,
-  version: undefined,
-});
+/** The transform options of the global ValidationPipe (validation.pipe.ts), so the instance is the one it would build. */
+const TRANSFORM_OPTIONS = Object.freeze({ enableImplicitConversion: false });
 
 const FAST = new WeakSet<DtoClass>();
 const plans = new WeakMap<DtoClass, Plan | null>();
 
 /**
  * Marks a request DTO for the fast path of `acceptValid`: a hot public route's body is checked
- * with the DTO's own decorators without class-transformer's and class-validator's per-call
- * machinery. Only DTOs whose validity is proven equal by a differential test are marked.
+ * with the DTO's own constraints without class-validator's per-call machinery. Only DTOs whose
+ * validity is proven equal by a differential test are marked.
  */
 export function FastAccept(): ClassDecorator {
   return (target) => {
@@ -52,11 +35,13 @@ export function isFastAccepted(dto: DtoClass): boolean {
  * `undefined` for anything it does not fully accept, and the caller then runs class-transformer and
  * class-validator as before, so every error answer still comes from them.
  *
- * It reads the rules from the same metadata the libraries use (the decorators stay the source of
- * truth, also for the OpenAPI document): the class's @Transform functions and every validation
- * constraint's own `validate`, called as class-validator calls them. It accepts only flat bodies
- * whose values are strings, numbers or booleans; a DTO with anything it does not model (nested or
- * async validation, @Type, @Expose/@Exclude, IsDefined, groups, `each`) never takes this path.
+ * The instance is built by class-transformer's own `plainToInstance` (its transforms, @Type,
+ * @Expose/@Exclude, exactly as the pipe applies them). Only the validation is done here, from
+ * class-validator's public metadata storage (the decorators stay the source of truth, also for the
+ * OpenAPI document): every constraint's own `validate`, called as class-validator calls it. It
+ * accepts only flat bodies whose values are strings, numbers or booleans; a DTO with a rule it does
+ * not model (nested or async validation, IsDefined, groups, `each`) never takes this path.
+ * Both libraries are used through their entry points only: no private module of either is read.
  */
 export function acceptValid<T extends object>(dto: abstract new (...args: never[]) => T, body: unknown): T | undefined {
   if (!FAST.has(dto) || typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype) return undefined;
@@ -64,17 +49,11 @@ export function acceptValid<T extends object>(dto: abstract new (...args: never[
   if (plan === undefined) plans.set(dto, (plan = compile(dto)));
   if (plan === null) return undefined;
   const source = body as Record<string, unknown>;
-  const instance = new plan.dto() as Record<string, unknown>;
   for (const key of Object.keys(source)) {
-    const field = plan.byName.get(key);
     const raw = source[key];
-    if (!field || (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean')) return undefined;
-    // class-transformer leaves a property alone that the new instance holds as a function.
-    if (instance[key] instanceof Function) return undefined;
-    let value: unknown = raw;
-    for (const transform of field.transforms) value = transform({ value, key, obj: source, type: TransformationType.PLAIN_TO_CLASS, options: TRANSFORM_OPTIONS });
-    instance[key] = value;
+    if (!plan.byName.has(key) || (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean')) return undefined;
   }
+  const instance = plainToInstance(plan.dto, source, TRANSFORM_OPTIONS) as Record<string, unknown>;
   // The whitelist: every own property of the instance must be a declared one.
   for (const key of Object.keys(instance)) if (!plan.byName.has(key)) return undefined;
   for (const field of plan.fields) {
@@ -92,21 +71,12 @@ export function acceptValid<T extends object>(dto: abstract new (...args: never[
 
 /** The per-field plan, or null when the DTO uses something acceptValid does not model. */
 function compile(dto: DtoClass): Plan | null {
-  const transformer = defaultMetadataStorage;
-  if (transformer.getStrategy(dto) !== 'none' || transformer.getExposedMetadatas(dto).length > 0) return null;
-  if (transformer.getExcludedProperties(dto, TransformationType.PLAIN_TO_CLASS).length > 0) return null;
-
   const storage = getMetadataStorage();
   const metadatas = storage.getTargetValidationMetadatas(dto, '', false, false, undefined);
   if (metadatas.length === 0) return null;
   const fields: Field[] = [];
   for (const [name, group] of Object.entries(storage.groupByPropertyName(metadatas))) {
-    if (transformer.findTypeMetadata(dto, name) || Object.getOwnPropertyDescriptor(dto.prototype, name)) return null;
-    const transforms = transformer
-      .findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS)
-      .filter((metadata) => !metadata.options?.groups?.length)
-      .map((metadata) => metadata.transformFn as (params: object) => unknown);
-    const field: Field = { name, transforms, conditions: [], checks: [] };
+    const field: Field = { name, conditions: [], checks: [] };
     for (const metadata of group) {
       if (metadata.each || metadata.groups?.length) return null;
       if (metadata.type === ValidationTypes.WHITELIST) continue;

@@ -11,7 +11,7 @@ import {
   type PaymentForm,
   SUBMIT_ACTIONS,
 } from '../forms/index.js';
-import { GATEWAY_METHODS } from '../gateways/index.js';
+import { CHECKOUT_GATEWAYS, GATEWAY_METHODS, gatewayKind } from '../gateways/index.js';
 import type { BuilderDataDto, BuilderFieldDto, BuilderOptionDto, BuilderSectionDto } from './form-builder.dto.js';
 
 /**
@@ -86,10 +86,13 @@ const SECTIONS: SectionSpec[] = [
       {
         id: 'payment_methods',
         label: 'Payment methods',
-        fields: [
-          { key: 'settings.payment_methods.gateway_a', type: 'multiselect', label: 'Card gateway methods', options: opts(GATEWAY_METHODS.gateway_a, methodLabel) },
-          { key: 'settings.payment_methods.gateway_b', type: 'multiselect', label: 'Wallet gateway methods', options: opts(GATEWAY_METHODS.gateway_b, methodLabel) },
-        ],
+        // One multiselect per catalog gateway (GET /payment-gateway/catalog says more about each).
+        fields: CHECKOUT_GATEWAYS.map((gateway) => ({
+          key: `settings.payment_methods.${gateway}`,
+          type: 'multiselect' as const,
+          label: `${capitalise(gatewayKind(gateway))} gateway methods`,
+          options: opts(GATEWAY_METHODS[gateway], methodLabel),
+        })),
       },
     ],
   },

@@ -1,15 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
+import { type RenderMethod, renderFormPage, toPayerForm } from '../form-view/index.js';
 import { FormsService, methodLabel, parseFormSettings, type PaymentFormSettings } from '../forms/index.js';
-import type { CheckoutGateway } from '../gateways/index.js';
-import { GatewayStateService } from '../gateways/index.js';
+import { GATEWAY_METHODS, GatewayRegistry, GatewayStateService } from '../gateways/index.js';
 import { IdentityService } from '../identity/index.js';
 import { MailService, samplePaymentFacts } from '../mail/index.js';
 import { TemplatesService } from '../templates/index.js';
 import { buildFormBuilderData } from './form-builder-schema.js';
 import type { BuilderDataDto, LivePreviewDto, PreviewSettingsOverridesDto, TestEmailDto, TestEmailResultDto } from './form-builder.dto.js';
-import { type PreviewMethod, renderLivePreview } from './live-preview.renderer.js';
 
 /** A new form starts as this bundled template. */
 const NEW_FORM_TEMPLATE = 'simple-payment';
@@ -22,6 +21,7 @@ export class FormBuilderService {
     private readonly forms: FormsService,
     private readonly templates: TemplatesService,
     private readonly gateways: GatewayStateService,
+    private readonly registry: GatewayRegistry,
     private readonly mail: MailService,
     private readonly identity: IdentityService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -38,12 +38,13 @@ export class FormBuilderService {
 
   /**
    * HTML of the form with unsaved overrides applied: each top-level settings key given replaces
-   * the saved one, and the result must be valid settings as a whole. Nothing is stored.
+   * the saved one, and the result must be valid settings as a whole. Nothing is stored. Drawn by
+   * the hosted page's renderer, as a preview (marked, payment disabled, no script).
    */
   async livePreview(id: number, overrides: LivePreviewDto): Promise<string> {
     const form = await this.forms.getById(id);
     const settings = overrides.settings ? mergeOverrides(form.settings, overrides.settings) : form.settings;
-    return renderLivePreview({ title: overrides.title ?? form.title, settings, methods: await this.previewMethods(settings) });
+    return renderFormPage(toPayerForm(form.id, overrides.title ?? form.title, settings), { purpose: 'preview', methods: await this.previewMethods(settings) });
   }
 
   /** The emails a completed payment of the saved form would send, for a sample payment. Needs edit access. */
@@ -55,12 +56,24 @@ export class FormBuilderService {
     return { success: true, message: `Sent ${emails.length} test email(s) ${where}.`, transport: this.mail.transportKind, emails };
   }
 
-  private async previewMethods(settings: PaymentFormSettings): Promise<PreviewMethod[]> {
-    const methods: PreviewMethod[] = [];
-    for (const [gateway, list] of Object.entries(settings.payment_methods) as Array<[CheckoutGateway, string[] | undefined]>) {
-      if (!list?.length) continue;
-      const active = await this.gateways.getActiveMethods(gateway);
-      for (const method of list) methods.push({ gateway, method, label: methodLabel(method), active: active.includes(method) });
+  /** Every method the form enables, in catalog order; those the site has not activated are shown disabled. */
+  private async previewMethods(settings: PaymentFormSettings): Promise<RenderMethod[]> {
+    const methods: RenderMethod[] = [];
+    for (const adapter of this.registry.all()) {
+      const enabled = settings.payment_methods[adapter.id] ?? [];
+      if (enabled.length === 0) continue;
+      const active = await this.gateways.getActiveMethods(adapter.id);
+      for (const method of GATEWAY_METHODS[adapter.id].filter((candidate) => enabled.includes(candidate))) {
+        const available = active.includes(method);
+        methods.push({
+          gateway: adapter.id,
+          method,
+          label: methodLabel(method),
+          available,
+          ...(available ? {} : { note: 'not active on this site' }),
+          oneTimeOnly: !adapter.supportsRecurring,
+        });
+      }
     }
     return methods;
   }

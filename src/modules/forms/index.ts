@@ -5,4 +5,5 @@ export { checkFormSettings, parseFormSettings, toFormSettings, toPaymentFormDto 
 export { PaymentFormSettingsDto, MAX_FORM_AMOUNT } from './payment-form-settings.dto.js';
 export { PaymentFormDto } from './payment-form.dto.js';
 export { describePrice, FREQUENCY_LABELS } from './price-format.js';
-export { methodLabel, PAYMENT_METHOD_LABELS } from './method-labels.js';
+// Method labels are catalog data (gateways/); re-exported for the modules that draw forms.
+export { methodLabel, PAYMENT_METHOD_LABELS } from '../gateways/index.js';

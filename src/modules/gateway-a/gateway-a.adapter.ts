@@ -1,19 +1,24 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidParamsError } from '../../common/errors/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
+  type BrowserConfig,
   GATEWAY_MODES,
   type GatewayDashboardFacts,
   type GatewayDiagnosis,
   type GatewayMode,
   GatewayRegistry,
+  type GatewaySettingField,
   type HeldProviderPayment,
+  type HostedCheckout,
   type PaymentGatewayAdapter,
   type WebhookSettingsInput,
   type WebhookSettingsView,
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
 import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
+import { gatewayAHostedCheckout } from './browser/gateway-a-hosted-checkout.js';
 import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
@@ -32,8 +37,15 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   /** Bank debit (decisions §10, spec "Bank debit: Pro-only"). */
   readonly proOnlyMethods = ['sepa'];
   readonly supportsRecurring = true;
+  /** The manual webhook path (decisions §7): a signing secret, then the flag that unpauses checkout. */
+  readonly webhookSettingsFields: readonly GatewaySettingField<'signing_secret' | 'manual_configuration_complete'>[] = [
+    { name: 'signing_secret', label: 'Webhook signing secret', type: 'text', secret: true, required: false, hint: 'whsec_… of the endpoint you created' },
+    { name: 'manual_configuration_complete', label: 'The endpoint sends the 12 events', type: 'boolean', secret: false, required: false },
+  ];
+  readonly hostedCheckout: HostedCheckout;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
     private readonly contract: GatewayAContractService,
@@ -45,7 +57,9 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly reconciler: GatewayAReconciler,
     private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
-  ) {}
+  ) {
+    this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);
+  }
 
   /** Connecting with the merchant's own keys: the same service and credential path as the OAuth callback. */
   get keyConnect(): GatewayAConnectService {
@@ -67,7 +81,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   }
 
   /** Stripe.js takes the account's publishable key (public by design); nothing else leaves the server. */
-  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+  async browserConfig(mode: GatewayMode): Promise<BrowserConfig | null> {
     const publishableKey = await this.options.get<string | null>(gatewayAOption.credential(mode, 'public_key'), null);
     return publishableKey ? { publishable_key: publishableKey } : null;
   }

@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
+  type BrowserConfig,
   GATEWAY_MODES,
   type GatewayDashboardFacts,
   type GatewayDiagnosis,
@@ -8,12 +10,15 @@ import {
   type GatewayModeFacts,
   type GatewayNotice,
   GatewayRegistry,
+  type GatewaySettingField,
   type HeldProviderPayment,
+  type HostedCheckout,
   type PaymentGatewayAdapter,
   type WebhookSettingsInput,
   type WebhookSettingsView,
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
+import { gatewayBHostedCheckout } from './browser/gateway-b-hosted-checkout.js';
 import { GatewayBOrdersService } from './checkout/gateway-b-orders.service.js';
 import { isGatewayBWebhookId } from './client/webhook-postback.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
@@ -28,15 +33,23 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly label = 'gateway B';
   readonly proOnlyMethods: readonly string[] = [];
   readonly supportsRecurring = false;
+  /** The Webhook ID the gateway shows for the listener the merchant created (verification asks the gateway with it). */
+  readonly webhookSettingsFields: readonly GatewaySettingField<'webhook_id'>[] = [
+    { name: 'webhook_id', label: 'Webhook ID', type: 'text', secret: true, required: true, hint: 'The Webhook ID shown for your listener (letters and digits)' },
+  ];
+  readonly hostedCheckout: HostedCheckout;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
     private readonly orders: GatewayBOrdersService,
     readonly credentialSettings: GatewayBCredentialsService,
     readonly reconciler: GatewayBReconciler,
     private readonly diagnostics: GatewayBDiagnostics,
-  ) {}
+  ) {
+    this.hostedCheckout = gatewayBHostedCheckout(config.gatewayBJsUrl);
+  }
 
   /** Section B `/gateway/configure`: the same credentials service, with `api_key` = `<client id>:<secret>`. */
   get apiKeyConfiguration(): GatewayBCredentialsService {
@@ -59,7 +72,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
   }
 
   /** The JS SDK takes the REST app's client id (public by design; the secret never leaves the server). */
-  async browserConfig(mode: GatewayMode): Promise<Record<string, string> | null> {
+  async browserConfig(mode: GatewayMode): Promise<BrowserConfig | null> {
     const clientId = await this.options.get<string | null>(gatewayBOption.credential(mode, 'client_id'), null);
     return clientId ? { client_id: clientId } : null;
   }

@@ -17,6 +17,21 @@ export function isGatewayMode(value: unknown): value is GatewayMode {
   return value === 'test' || value === 'live';
 }
 
+/** Display names of the payment-method ids (neutral, as the spec names gateways). */
+export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
+  ccard: 'Card',
+  sepa: 'SEPA bank debit',
+  device_wallet_1: 'Device wallet 1',
+  device_wallet_2: 'Device wallet 2',
+  regional_wallet_1: 'Regional wallet 1',
+  regional_wallet_2: 'Regional wallet 2',
+  standard_checkout: 'Wallet checkout',
+};
+
+export function methodLabel(method: string): string {
+  return Object.prototype.hasOwnProperty.call(PAYMENT_METHOD_LABELS, method) ? PAYMENT_METHOD_LABELS[method] : method;
+}
+
 /** True when `method` is one of `gateway`'s method ids. */
 export function isMethodOf(gateway: CheckoutGateway, method: string): boolean {
   return (GATEWAY_METHODS[gateway] as readonly string[]).includes(method);
@@ -45,6 +60,13 @@ export const SECTION_B_GATEWAYS: readonly SectionBGateway[] = [
   { id: 'gateway_c', kind: 'bank_debit', methodOf: { gateway: 'gateway_a', method: 'sepa' } },
 ];
 export type SectionBGatewayId = SectionBGateway['id'];
+
+/** What kind of gateway a catalog gateway is (card or wallet), as section B's list says. */
+export function gatewayKind(gateway: CheckoutGateway): 'card' | 'wallet' {
+  const entry = SECTION_B_GATEWAYS.find((candidate) => candidate.id === gateway && candidate.methodOf === undefined);
+  if (!entry || entry.kind === 'bank_debit') throw new Error(`${gateway} is not in section B's gateway list`);
+  return entry.kind;
+}
 export const SECTION_B_GATEWAY_IDS: readonly SectionBGatewayId[] = SECTION_B_GATEWAYS.map((entry) => entry.id);
 
 /** Payment methods that have settings of their own (device wallets: domain verification). */

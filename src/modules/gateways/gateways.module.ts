@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SettingsModule } from '../settings/index.js';
+import { GatewayCatalogService } from './gateway-catalog.service.js';
 import { GatewayListController } from './gateway-list.controller.js';
 import { GatewayListService } from './gateway-list.service.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
@@ -15,7 +16,7 @@ import { PaymentGatewayService } from './payment-gateway.service.js';
 @Module({
   imports: [SettingsModule],
   controllers: [PaymentGatewayController, GatewayListController],
-  providers: [GatewayRegistry, GatewayStateService, PaymentGatewayService, GatewayListService],
+  providers: [GatewayRegistry, GatewayStateService, PaymentGatewayService, GatewayListService, GatewayCatalogService],
   exports: [GatewayRegistry, GatewayStateService],
 })
 export class GatewaysModule {}

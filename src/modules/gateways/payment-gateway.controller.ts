@@ -20,6 +20,8 @@ import {
   SetPaymentMethodsDto,
   WebhookSettingsDto,
 } from './payment-gateway.dto.js';
+import { GatewayCatalogDto } from './gateway-catalog.dto.js';
+import { GatewayCatalogService } from './gateway-catalog.service.js';
 import { PaymentGatewayService } from './payment-gateway.service.js';
 
 const LOCATION_HEADER = { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } };
@@ -27,7 +29,27 @@ const LOCATION_HEADER = { Location: { description: 'Where the browser goes next'
 @ApiTags('Gateways')
 @Controller('payment-gateway')
 export class PaymentGatewayController {
-  constructor(private readonly gateways: PaymentGatewayService) {}
+  constructor(
+    private readonly gateways: PaymentGatewayService,
+    private readonly catalogs: GatewayCatalogService,
+  ) {}
+
+  @Get('catalog')
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'paymentGatewayCatalog',
+    summary: 'Every gateway as an admin UI draws it: kind, methods (labels, Pro-only, active, hosted page), recurring support, and how it is connected (routes and their fields)',
+    description:
+      'What an admin console needs to draw the gateways screen and the form builder\'s payment methods without knowing gateways by name. ' +
+      'Each gateway lists its payment methods (with their labels, whether only the Pro plan may activate them, whether they are active on the site and whether ' +
+      'the hosted payment page can take them), whether it takes recurring prices, its current mode, and the ways to connect it (`oauth`, `own_keys`, ' +
+      '`credentials`, `webhook_settings`), each with its admin route and the body fields it takes (names, labels, secret or not). ' +
+      'Connection and webhook state per mode are in `GET /administration/dashboard`.',
+  })
+  @ApiOkResponse({ type: GatewayCatalogDto })
+  catalog(): Promise<GatewayCatalogDto> {
+    return this.catalogs.catalog();
+  }
 
   @Get('connect')
   @AdminRoute()

@@ -50,7 +50,15 @@ export interface PaymentGatewayAdapter {
    * The public values the payer's browser needs to start the gateway's browser library in `mode`
    * (gateway A: the publishable key; gateway B: the client id). Never a secret. Null when not connected.
    */
-  browserConfig?(mode: GatewayMode): Promise<Record<string, string> | null>;
+  browserConfig?(mode: GatewayMode): Promise<BrowserConfig | null>;
+  /**
+   * How the hosted payment page pays through this gateway in the payer's browser: its browser
+   * library (URL, CSP needs), which of the page script's drivers runs it and which methods that
+   * driver can take. Absent: the page offers none of the gateway's methods.
+   */
+  readonly hostedCheckout?: HostedCheckout;
+  /** The fields of POST /payment-gateway/save-webhook-settings this gateway takes (its own subset). */
+  readonly webhookSettingsFields: readonly GatewaySettingField<keyof WebhookSettingsInput>[];
   /** Connecting with the merchant's own API keys (the CLI's `gateway-a:connect`). */
   readonly keyConnect?: KeyConnect;
   /** Admin charges of a payment-method token (POST /payment/process). */
@@ -59,6 +67,59 @@ export interface PaymentGatewayAdapter {
   readonly credentialSettings?: CredentialSettings;
   /** The mode's API credentials as one `api_key` (section B POST /gateway/configure). */
   readonly apiKeyConfiguration?: ApiKeyConfiguration;
+}
+
+/**
+ * The public values a provider's browser library takes (publishable by design; never a secret).
+ * Each gateway fills the ones its library needs.
+ */
+export interface BrowserConfig {
+  /** Gateway A: the account's publishable key (`pk_test_…`, `pk_live_…`) */
+  publishable_key?: string;
+  /** Gateway B: the REST app's client id */
+  client_id?: string;
+}
+
+/**
+ * The hosted page script's ways of paying in the browser (src/modules/hosted-page/assets/):
+ * `card_element` mounts the card gateway's card field and confirms with the page's Pay button;
+ * `wallet_buttons` renders the wallet's own buttons, which replace the Pay button.
+ */
+export const BROWSER_DRIVERS = ['card_element', 'wallet_buttons'] as const;
+export type BrowserDriver = (typeof BROWSER_DRIVERS)[number];
+
+/** Sources a provider's browser library needs besides its own origin, per CSP directive. */
+export interface BrowserLibraryCsp {
+  script: readonly string[];
+  connect: readonly string[];
+  frame: readonly string[];
+  img: readonly string[];
+  /** The library adds `<style>` elements that carry the page's nonce (so `style-src` lists the nonce). */
+  styleNonce: boolean;
+  /** The library sets `style` attributes on the elements it inserts (so `style-src-attr 'unsafe-inline'`). */
+  styleAttributes: boolean;
+}
+
+export interface HostedCheckout {
+  readonly driver: BrowserDriver;
+  /** The gateway's methods this driver can take (gateway A: `ccard`; gateway B: `standard_checkout`) */
+  readonly methods: readonly string[];
+  /** Where the page loads the provider's library from (from configuration: GATEWAY_A_JS_URL, GATEWAY_B_JS_URL) */
+  readonly libraryUrl: string;
+  /** The provider's CSP guidance for its real library; a stand-in at another origin needs nothing beyond its own origin */
+  readonly csp: BrowserLibraryCsp;
+}
+
+/** One field an administrator fills in for a connect kind or a settings route: the route's body field. */
+export interface GatewaySettingField<Name extends string = string> {
+  name: Name;
+  label: string;
+  type: 'text' | 'email' | 'boolean';
+  /** Stored encrypted and only ever shown as a mask: typed into a password input, never shown again */
+  secret: boolean;
+  required: boolean;
+  /** What a valid value looks like, for the admin (`pk_test_… or pk_live_…`) */
+  hint?: string;
 }
 
 /** The part of a payment record an adapter reads to find the provider payment it holds. */
@@ -150,6 +211,8 @@ export interface KeyConnectResult {
 }
 
 export interface KeyConnect {
+  /** The body fields of POST /payment-gateway/connect-keys besides `mode`, as this gateway names its keys. */
+  readonly fields: readonly GatewaySettingField<'publishable_key' | 'secret_key'>[];
   /**
    * Checks the keys with the provider, stores them as the OAuth callback does and provisions the
    * mode's webhook contract. 400 malformed or wrong mode, 502 refused, 503 unreachable: nothing
@@ -202,6 +265,8 @@ export interface CredentialSettingsView {
 }
 
 export interface CredentialSettings {
+  /** The body fields of POST /payment-gateway/save-settings, as this gateway labels them. */
+  readonly fields: readonly GatewaySettingField<keyof CredentialSettingsInput>[];
   /**
    * Checks the credentials with the provider, then stores them for `mode`: 502 (refused) or 503
    * (provider unreachable) and nothing stored when the check fails.

@@ -1,13 +1,13 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
-import { escapeHtml } from '../mail/index.js';
+import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
+import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
 import { HostedPageScript } from './hosted-page.script.js';
-import { hostedPageCsp, renderHostedPage } from './hosted-page.renderer.js';
-import { HostedPageService } from './hosted-page.service.js';
+import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage } from './hosted-page.renderer.js';
 
 /** Headers every answer of the page carries: no caching of a payment page, no sniffing, no referrer, no framing. */
 function setPageHeaders(res: Response, csp: string): void {
@@ -18,16 +18,29 @@ function setPageHeaders(res: Response, csp: string): void {
   res.setHeader('Cache-Control', 'no-store');
 }
 
+/** A static asset: the same bytes for every form, revalidated with its ETag. */
+function sendAsset(res: Response, type: string, asset: { source: string; etag: string }, maxAgeSeconds: number): void {
+  res.setHeader('Content-Type', type);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  res.setHeader('ETag', asset.etag);
+  res.send(asset.source);
+}
+
 /**
  * The hosted payment page (decisions §14): `GET /pay/{form_id}` outside the REST namespace and
- * its static script. Public (a payer has no login), rate limited like the public payment routes,
- * and not part of the REST interface, so absent from the OpenAPI document.
+ * its static assets (the script, the form stylesheet shared with the builder's live preview, the
+ * accent stylesheets). Public (a payer has no login), rate limited like the public payment
+ * routes, and not part of the REST interface, so absent from the OpenAPI document.
  */
 @ApiExcludeController()
 @Controller('pay')
 export class HostedPageController {
+  private readonly stylesheet = new FormStylesheet();
+
   constructor(
-    private readonly pages: HostedPageService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly views: FormViewService,
     private readonly script: HostedPageScript,
   ) {}
 
@@ -35,11 +48,26 @@ export class HostedPageController {
   @Get('assets/hosted-page.js')
   @PublicRoute()
   asset(@Res() res: Response): void {
-    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.setHeader('ETag', this.script.etag);
-    res.send(this.script.source);
+    sendAsset(res, 'text/javascript; charset=utf-8', this.script, 300);
+  }
+
+  /** The form's stylesheet (also linked by the builder's live preview). */
+  @Get('assets/form.css')
+  @PublicRoute()
+  formStylesheet(@Res() res: Response): void {
+    sendAsset(res, 'text/css; charset=utf-8', this.stylesheet, 300);
+  }
+
+  /** `--accent` for one colour (`2563eb.css`); the same name always gives the same bytes, so it is cached for a year. */
+  @Get('assets/accent/:file')
+  @PublicRoute()
+  accentStylesheet(@Param('file') file: string, @Res() res: Response): void {
+    const sheet = accentStylesheet(file);
+    if (!sheet) {
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    sendAsset(res, 'text/css; charset=utf-8', sheet, 31_536_000);
   }
 
   @Get(':form_id')
@@ -48,22 +76,13 @@ export class HostedPageController {
   async page(@Param('form_id') formId: string, @Res() res: Response): Promise<void> {
     const nonce = randomBytes(18).toString('base64');
     const id = /^[1-9]\d{0,9}$/.test(formId) ? Number(formId) : null;
-    const view = id !== null && id <= 2_147_483_647 ? await this.pages.view(id) : null;
+    const view = id !== null && id <= 2_147_483_647 ? await this.views.published(id) : null;
     if (!view) {
       setPageHeaders(res, hostedPageCsp(nonce, []));
-      res.status(404).type('html').send(notFoundPage(nonce));
+      res.status(404).type('html').send(notFoundPage());
       return;
     }
-    const scripts = [...(view.methods.some((m) => m.gateway === 'gateway_a') ? [view.gatewayAJsUrl] : []), ...(view.methods.some((m) => m.gateway === 'gateway_b') ? [view.gatewayBJsUrl] : [])];
-    setPageHeaders(res, hostedPageCsp(nonce, scripts));
-    res.status(200).type('html').send(renderHostedPage(view, nonce));
+    setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view).map((entry) => entry.checkout)));
+    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`));
   }
-}
-
-function notFoundPage(nonce: string): string {
-  return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment page not found</title>',
-    `<style nonce="${escapeHtml(nonce)}">body{font-family:system-ui,sans-serif;margin:3rem;color:#1f2933}</style></head>`,
-    '<body><h1>Payment page not found</h1><p>This payment form does not exist or is not published.</p></body></html>',
-  ].join('');
 }

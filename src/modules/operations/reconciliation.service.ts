@@ -29,6 +29,8 @@ export interface ReconcileReport {
 export interface ReconcileOptions {
   /** Records created since then (default 30 days). */
   since?: Date;
+  /** Records untouched for at least this long (default RECONCILE_MIN_AGE_MS). */
+  minAgeMs?: number;
   maxRecords?: number;
   pauseMs?: number;
 }
@@ -52,7 +54,7 @@ export class ReconciliationService {
   async runOnce(options: ReconcileOptions = {}): Promise<ReconcileReport> {
     const now = this.clock.now();
     const since = options.since ?? new Date(now.getTime() - RECONCILE_DEFAULT_WINDOW_MS);
-    const olderThan = new Date(now.getTime() - RECONCILE_MIN_AGE_MS);
+    const olderThan = new Date(now.getTime() - (options.minAgeMs ?? RECONCILE_MIN_AGE_MS));
     const maxRecords = options.maxRecords ?? RECONCILE_MAX_PER_RUN;
     const pauseMs = options.pauseMs ?? RECONCILE_PAUSE_MS;
     const report: ReconcileReport = { examined: 0, changes: [], stoppedBy: null };
@@ -81,5 +83,24 @@ export class ReconciliationService {
     }
     if (report.examined > 0) this.logger.log({ examined: report.examined, moved: report.changes.filter((change) => change.outcome === 'moved').length }, 'reconciliation pass');
     return report;
+  }
+
+  /**
+   * One named payment, at once, whatever its age (an operator who knows its webhook was lost): read
+   * back from its provider and moved exactly as the sweep would move it. `null` when there is no
+   * such payment; `skipped` with the reason when it is not waiting for its provider (no provider
+   * object yet, or already settled). A provider failure is thrown (502/503 DomainError).
+   */
+  async reconcileOne(paymentId: number): Promise<ReconcileChange | null> {
+    const payment = await this.payments.findById(paymentId);
+    if (!payment) return null;
+    const base = { payment_id: payment.id, gateway: payment.gateway, from: payment.status, to: payment.status };
+    if (payment.status !== 'pending' && payment.status !== 'processing') return { ...base, outcome: 'skipped', detail: `not waiting for its provider: it is ${payment.status}` };
+    if (!payment.provider_payment_ref) return { ...base, outcome: 'skipped', detail: 'the payer has not reached the provider yet: there is nothing to read' };
+    const reconciler = this.registry.get(payment.gateway).reconciler;
+    if (!reconciler) return { ...base, outcome: 'skipped', detail: `${payment.gateway} cannot be read back` };
+    const result = await reconciler.reconcile(payment.id);
+    this.logger.log({ payment_id: payment.id, gateway: payment.gateway, outcome: result.outcome, from: result.from, to: result.to }, 'reconciled one payment');
+    return { payment_id: payment.id, gateway: payment.gateway, ...result };
   }
 }

@@ -5,7 +5,7 @@ import { CryptoService } from '../../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { Clock } from '../../../common/clock/index.js';
 import { GatewayError, InvalidParamsError } from '../../../common/errors/index.js';
-import type { ConnectCallbackInput, GatewayMode, KeyConnect, KeyConnectInput, KeyConnectResult, OAuthConnect } from '../../gateways/index.js';
+import type { ConnectCallbackInput, GatewayMode, GatewaySettingField, KeyConnect, KeyConnectInput, KeyConnectResult, OAuthConnect } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { MalformedGatewayAAnswer, parseAccount, parseBalance, parseOAuthGrant } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory, type StripeClient } from '../client/gateway-a-client.factory.js';
@@ -57,6 +57,11 @@ const EXCHANGE_TIMEOUT_MS = 15_000;
  */
 @Injectable()
 export class GatewayAConnectService implements OAuthConnect, KeyConnect {
+  /** The merchant's own key pair of one mode (the Dashboard's API keys page shows both). */
+  readonly fields: readonly GatewaySettingField<'publishable_key' | 'secret_key'>[] = [
+    { name: 'publishable_key', label: 'Publishable key', type: 'text', secret: false, required: true, hint: 'pk_test_… or pk_live_…, of the mode' },
+    { name: 'secret_key', label: 'Secret key', type: 'text', secret: true, required: true, hint: 'sk_… or a restricted rk_… key, of the mode' },
+  ];
   private readonly logger = new Logger(GatewayAConnectService.name);
 
   constructor(

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { GatewayError, GatewayUnavailableError, InvalidParamsError } from '../../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../../config/index.js';
-import type { ApiKeyConfiguration, CredentialSettings, CredentialSettingsInput, CredentialSettingsView, GatewayMode } from '../../gateways/index.js';
+import type { ApiKeyConfiguration, CredentialSettings, CredentialSettingsInput, CredentialSettingsView, GatewayMode, GatewaySettingField } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import { GatewayBCredentialsError, GatewayBError } from '../client/gateway-b-errors.js';
@@ -28,6 +28,12 @@ export function gatewayBWebhookUrl(config: Pick<AppConfig, 'publicBaseUrl' | 're
 @Injectable()
 export class GatewayBCredentialsService implements CredentialSettings, ApiKeyConfiguration {
   readonly apiKeyDescription = 'the client id and secret of a PayPal REST app, as "<client id>:<secret>"';
+  /** The account's email (a label for the admin) and a REST app's client id and secret. */
+  readonly fields: readonly GatewaySettingField<keyof CredentialSettingsInput>[] = [
+    { name: 'email', label: 'Account email', type: 'email', secret: false, required: true },
+    { name: 'client_id', label: 'Client ID', type: 'text', secret: false, required: true, hint: 'The client ID of your REST app' },
+    { name: 'secret', label: 'Secret', type: 'text', secret: true, required: true, hint: 'The secret of the same REST app' },
+  ];
   private readonly logger = new Logger('GatewayBCredentials');
 
   constructor(

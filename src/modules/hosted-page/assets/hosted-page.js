@@ -1,9 +1,16 @@
 /*
  * The hosted payment page's script (served by the service at /pay/assets/hosted-page.js, loaded
  * with the page's CSP nonce). It drives the public REST routes exactly as any client would:
- * payment/sync-details -> gateway A intent + the provider's browser library (Stripe.js) -> gateway-a/checkout,
- * or gateway B order -> the provider's buttons -> order/capture; then payment/status. The amount
- * it shows is the payer's choice at most: the server computes what is charged from the form.
+ * payment/sync-details -> the provider's browser library -> the gateway's public routes; then
+ * payment/status. The amount it shows is the payer's choice at most: the server computes what is
+ * charged from the form.
+ *
+ * It knows no gateway by name: each method radio names its gateway and its driver
+ * (`data-gateway`, `data-driver`), and each gateway's container (`.provider[data-gateway]`) holds
+ * the library's URL and public values (`data-library-url`, `data-browser-config`, JSON). A driver
+ * is a way of paying in the browser (the adapter port's BrowserDriver): `card_element` mounts the
+ * card library's field and pays with the page's button; `wallet_buttons` renders the wallet's own
+ * buttons instead. The markup contract is in src/modules/form-view/form.renderer.ts.
  */
 (function () {
   'use strict';
@@ -22,9 +29,8 @@
   var record = null;
   var recordKey = null;
   var busy = false;
-  var stripe = null;
-  var card = null;
-  var walletCurrency = null;
+  /** Per gateway: what its driver started (the card library and field, the wallet's loaded currency). */
+  var started = {};
 
   function $(selector) {
     return form.querySelector(selector);
@@ -51,7 +57,7 @@
     failureBox.hidden = true;
     successBox.hidden = false;
     payButton.hidden = true;
-    document.getElementById('wallet-section').hidden = true;
+    form.querySelectorAll('.provider').forEach(function (provider) { provider.hidden = true; });
     form.classList.add('paid');
     var target = form.dataset.redirectUrl;
     if (target && /^https?:\/\//.test(target)) window.setTimeout(function () { window.location.assign(target); }, 1500);
@@ -98,6 +104,18 @@
 
   function selectedMethod() {
     return $('input[name="method"]:checked');
+  }
+
+  /** The container of a method's gateway: the library's URL and public values, and where it mounts. */
+  function providerOf(method) {
+    var provider = form.querySelector('.provider[data-gateway="' + method.dataset.gateway + '"]');
+    if (!provider) throw new Error('This payment method cannot be used on this page.');
+    return {
+      gateway: method.dataset.gateway,
+      libraryUrl: provider.dataset.libraryUrl,
+      config: JSON.parse(provider.dataset.browserConfig || '{}'),
+      mount: '#mount-' + method.dataset.gateway,
+    };
   }
 
   /** The customer-entered amount in minor units (the server checks it against the price's bounds). */
@@ -190,18 +208,22 @@
     fail(status.status === 'canceled' ? 'The payment was canceled.' : 'The payment did not go through.');
   }
 
-  // --- gateway A: Stripe.js card element -----------------------------------------------------------
+  // --- driver card_element: the card library's field (Stripe.js), paid with the page's button --------
 
-  async function startCard() {
-    if (stripe) return;
-    await loadScript(form.dataset.gatewayAJs);
+  async function startCard(method) {
+    var provider = providerOf(method);
+    if (started[provider.gateway]) return started[provider.gateway];
+    await loadScript(provider.libraryUrl);
     if (typeof window.Stripe !== 'function') throw new Error('The card form could not be loaded.');
-    stripe = window.Stripe(form.dataset.gatewayAKey);
-    card = stripe.elements().create('card');
-    card.mount('#card-element');
+    var stripe = window.Stripe(provider.config.publishable_key);
+    var card = stripe.elements().create('card');
+    card.mount(provider.mount);
+    started[provider.gateway] = { stripe: stripe, card: card };
+    return started[provider.gateway];
   }
 
   async function payByCard(method) {
+    var library = await startCard(method);
     var ref = await sync(method);
     setStatus('Contacting the card provider…');
     var intent = await api('/gateway-a/payment-intent-or-setup', ref);
@@ -209,8 +231,9 @@
     var billing = { email: details.email_address };
     var name = [details.first_name, details.last_name].filter(Boolean).join(' ');
     if (name) billing.name = name;
+    var stripe = library.stripe;
     var confirm = intent.intent_type === 'setup_intent' ? stripe.confirmCardSetup : stripe.confirmCardPayment;
-    var result = await confirm.call(stripe, intent.client_secret, { payment_method: { card: card, billing_details: billing } });
+    var result = await confirm.call(stripe, intent.client_secret, { payment_method: { card: library.card, billing_details: billing } });
     if (result.error) {
       // Told to the server too, so the record follows the provider's state.
       await api('/gateway-a/checkout', Object.assign({ intent_id: intent.intent_id }, ref)).catch(function () { return null; });
@@ -221,26 +244,27 @@
     await finish(ref);
   }
 
-  // --- gateway B: the provider's buttons -----------------------------------------------------------
+  // --- driver wallet_buttons: the wallet's own buttons (PayPal's JS SDK) --------------------------------
 
-  async function startWallet() {
+  async function startWallet(method) {
+    var provider = providerOf(method);
     var price = selectedPrice();
     var currency = price.dataset.currency;
-    if (window.paypal && walletCurrency === currency) return;
+    if (window.paypal && started[provider.gateway] === currency) return;
     if (window.paypal) {
       // The SDK is loaded for one currency: a price in another one needs it again.
       document.querySelectorAll('script[data-checkout-wallet]').forEach(function (script) { script.remove(); });
       delete window.paypal;
     }
-    var url = new URL(form.dataset.gatewayBJs);
-    url.searchParams.set('client-id', form.dataset.gatewayBClientId);
+    var url = new URL(provider.libraryUrl);
+    url.searchParams.set('client-id', provider.config.client_id);
     url.searchParams.set('currency', currency);
     url.searchParams.set('intent', 'capture');
     url.searchParams.set('components', 'buttons');
     await loadScript(url.toString(), { 'data-csp-nonce': nonce, 'data-checkout-wallet': 'true' });
     if (!window.paypal || typeof window.paypal.Buttons !== 'function') throw new Error('The wallet could not be loaded.');
-    walletCurrency = currency;
-    var container = document.getElementById('wallet-buttons');
+    started[provider.gateway] = currency;
+    var container = document.querySelector(provider.mount);
     container.textContent = '';
     var walletRef = null;
     await window.paypal
@@ -278,10 +302,16 @@
           fail((error && error.message) || 'The wallet payment did not go through.');
         },
       })
-      .render('#wallet-buttons');
+      .render(provider.mount);
   }
 
   // --- wiring --------------------------------------------------------------------------------------
+
+  /** The drivers by name: how each starts, and whether it pays with the page's button (`pay`) or its own buttons. */
+  var DRIVERS = {
+    card_element: { start: startCard, pay: payByCard, ownButtons: false },
+    wallet_buttons: { start: startWallet, pay: null, ownButtons: true },
+  };
 
   function refresh() {
     var price = selectedPrice();
@@ -300,13 +330,14 @@
       method = first;
     }
     var gateway = method ? method.dataset.gateway : null;
-    document.getElementById('card-section').hidden = gateway !== 'gateway_a';
-    document.getElementById('wallet-section').hidden = gateway !== 'gateway_b';
-    payButton.hidden = gateway === 'gateway_b' || successBox.hidden === false;
-    payButton.disabled = !method || busy;
-    var start = gateway === 'gateway_a' ? startCard : gateway === 'gateway_b' ? startWallet : null;
-    if (start) {
-      start().catch(function (error) {
+    var driver = method ? DRIVERS[method.dataset.driver] : null;
+    form.querySelectorAll('.provider').forEach(function (provider) {
+      provider.hidden = provider.dataset.gateway !== gateway;
+    });
+    payButton.hidden = Boolean(driver && driver.ownButtons) || successBox.hidden === false;
+    payButton.disabled = !driver || !driver.pay || busy;
+    if (driver) {
+      driver.start(method).catch(function (error) {
         fail(error.message);
       });
     }
@@ -320,13 +351,13 @@
     event.preventDefault();
     if (busy) return;
     var method = selectedMethod();
-    if (!method || method.dataset.gateway !== 'gateway_a') return;
+    var driver = method ? DRIVERS[method.dataset.driver] : null;
+    if (!driver || !driver.pay) return;
     failureBox.hidden = true;
     setBusy(true);
     try {
       checkRequired();
-      await startCard();
-      await payByCard(method);
+      await driver.pay(method);
     } catch (error) {
       fail(error.message);
     }

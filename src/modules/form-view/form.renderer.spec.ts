@@ -1,0 +1,133 @@
+import type { PaymentFormSettings } from '../forms/index.js';
+import { type RenderMethod, renderFormPage } from './form.renderer.js';
+import { frequencyInterval, toPayerForm } from './payer-form.js';
+
+const settings = (overrides: Partial<PaymentFormSettings> = {}): PaymentFormSettings => ({
+  plans: [{ title: 'Plan', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' }] }],
+  payment_methods: { gateway_a: ['ccard'] },
+  fields: [{ name: 'email_address', type: 'email', label: 'Email', required: true }],
+  submit_actions: ['message'],
+  email: { email_to: 'a@example.test', admin_subject: 'a', payer_subject: 'b', from_name: 'c' },
+  display: {},
+  ...overrides,
+});
+
+const card: RenderMethod[] = [{ gateway: 'gateway_a', method: 'ccard', label: 'Card', available: true, oneTimeOnly: false }];
+const preview = (title: string, formSettings: PaymentFormSettings, methods: RenderMethod[] = card) =>
+  renderFormPage(toPayerForm(7, title, formSettings), { purpose: 'preview', methods });
+
+describe('renderFormPage', () => {
+  it('escapes every merchant string in text and attributes', () => {
+    const html = preview(
+      '<script>alert(1)</script>',
+      settings({
+        plans: [{ title: '<b onmouseover=x>', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' }] }],
+        fields: [
+          { name: 'email_address', type: 'email', label: '"><svg onload=alert(1)>', required: true },
+          { name: 'pick', type: 'select', label: 'Pick', required: false, options: ['"><script>x</script>', "it's"] },
+        ],
+        display: { description: '<iframe src=x>', button_label: '</button><script>', primary_color: 'red;}</style><script>' },
+      }),
+      [{ gateway: 'gateway_a', method: 'ccard', label: '<i>Card</i>', available: true, oneTimeOnly: false }],
+    );
+    expect(html).not.toMatch(/<script|<svg|<iframe|<b |<i>/);
+    expect(html).toContain('<h1 id="form-title">&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
+    expect(html).toContain('<option value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;">');
+    expect(html).toContain('it&#39;s');
+    // An invalid colour never reaches a stylesheet URL: the default accent is used.
+    expect(html).toContain('<link rel="stylesheet" href="/pay/assets/accent/2563eb.css">');
+  });
+
+  it('has no inline style, no style attribute and no script: both pages can forbid them', () => {
+    const html = preview('Styled', settings({ display: { primary_color: '#1E73BE', layout: 'compact', description: 'x' } }));
+    expect(html).not.toMatch(/<style|\sstyle=|<script|\son[a-z]+=/i);
+    expect(html).toContain('<link rel="stylesheet" href="/pay/assets/form.css">');
+    expect(html).toContain('<link rel="stylesheet" href="/pay/assets/accent/1e73be.css">');
+    expect(html).toContain('class="checkout-form layout-compact"');
+  });
+
+  it('formats prices in each currency’s own decimals and renders custom-amount bounds in major units', () => {
+    const html = preview(
+      'Prices',
+      settings({
+        plans: [
+          { title: 'Yen', prices: [{ amount: 1000, currency: 'JPY', frequency: 'one-time', custom_amount: { min: 100, max: 50000 } }] },
+          { title: 'Dinar', prices: [{ amount: 1500, currency: 'KWD', frequency: 'm_1' }] },
+          { title: 'Euro', prices: [{ amount: 999, currency: 'EUR', frequency: 'y_1', setup_amount: 250 }] },
+        ],
+      }),
+    );
+    expect(html).toContain('Any amount from ¥100 to ¥50,000');
+    expect(html).toContain('min="100" max="50000" step="1" value="1000"');
+    expect(html).toMatch(/KWD\s1\.500 \/ month/);
+    expect(html).toContain('€9.99 / year + €2.50 setup fee');
+    expect(html).toContain('data-currency="KWD" data-exponent="3" data-frequency="m_1"');
+  });
+
+  it('shows only the chosen price’s amount input; the others wait hidden for the page script', () => {
+    const html = preview(
+      'Two',
+      settings({
+        plans: [
+          {
+            title: 'Gift',
+            prices: [
+              { amount: 500, currency: 'USD', frequency: 'one-time', custom_amount: { min: 100, max: 10000 } },
+              { amount: 700, currency: 'USD', frequency: 'one-time', custom_amount: { min: 100, max: 10000 } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(html).toContain('<label class="custom-amount" data-for="price-0-0">');
+    expect(html).toContain('<label class="custom-amount" data-for="price-0-1" hidden>');
+  });
+
+  it('marks the preview, disables its button, and keeps a hidden title for screen readers', () => {
+    const hidden = preview('Secret title', settings({ display: { show_title: false } }), []);
+    expect(hidden).toContain('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
+    expect(hidden).toContain('<h1 id="form-title" class="visually-hidden">Secret title</h1>');
+    expect(hidden).toContain('No payment method is enabled for this form.');
+    expect(hidden).toContain('<button type="button" id="pay-button" class="pay-button" disabled>Pay</button>');
+    expect(hidden).not.toContain('id="success"');
+    const inactive = preview('x', settings(), [{ gateway: 'gateway_b', method: 'standard_checkout', label: 'Wallet', available: false, note: 'not active on this site', oneTimeOnly: true }]);
+    expect(inactive).toContain('data-one-time-only="true" value="gateway_b:standard_checkout" disabled> Wallet <small>(not active on this site)</small>');
+  });
+
+  it('draws the payment page with its form data, gateway containers, status boxes and success message', () => {
+    const form = toPayerForm(7, 'Pay', settings({ submit_actions: ['message', 'redirect'], success_message: 'Thanks <b>!</b>', redirect_url: 'https://shop.example/thanks' }));
+    const html = renderFormPage(form, {
+      purpose: 'payment',
+      methods: [{ ...card[0], driver: 'card_element' }],
+      head: ['<script src="/pay/assets/hosted-page.js" nonce="n" defer></script>'],
+      formData: { 'form-id': 7, 'rest-base': '/wp-json/checkout/v1', 'redirect-url': form.redirectUrl! },
+      gatewayContainers: '<div class="provider" data-gateway="gateway_a" hidden></div>',
+    });
+    expect(html).toContain('<form id="checkout-form" class="checkout-form layout-stacked" novalidate aria-labelledby="form-title" data-form-id="7" data-rest-base="/wp-json/checkout/v1" data-redirect-url="https://shop.example/thanks">');
+    expect(html).toContain('data-gateway="gateway_a" data-method="ccard" data-driver="card_element" value="gateway_a:ccard" checked> Card</label>');
+    expect(html).toContain('<div class="provider" data-gateway="gateway_a" hidden></div>\n<button type="submit" id="pay-button" class="pay-button">Pay</button>');
+    expect(html).toContain('<p id="success-message">Thanks &lt;b&gt;!&lt;/b&gt;</p>');
+    expect(html).not.toContain('preview-banner');
+    const none = renderFormPage(form, { purpose: 'payment', methods: [] });
+    expect(none).toContain('This form cannot take payments right now.');
+    expect(none).not.toContain('id="pay-button"');
+  });
+});
+
+describe('toPayerForm', () => {
+  it('always asks for the email, required, and resolves the display settings once', () => {
+    const form = toPayerForm(3, 'T', settings({ fields: [{ name: 'first_name', type: 'text', label: 'First', required: false }], submit_actions: ['email'], success_message: 'unused' }));
+    expect(form.fields.map((field) => [field.name, field.required])).toEqual([['email_address', true], ['first_name', false]]);
+    expect(form).toMatchObject({ showTitle: true, description: null, buttonLabel: 'Pay', accent: '2563eb', layout: 'stacked', redirectUrl: null, successMessage: 'Thank you: your payment is complete.' });
+    const optionalEmail = toPayerForm(3, 'T', settings({ fields: [{ name: 'email_address', type: 'email', label: 'Mail', required: false }] }));
+    expect(optionalEmail.fields).toEqual([{ name: 'email_address', type: 'email', label: 'Mail', required: true }]);
+  });
+
+  it('names the interval of a recurring frequency', () => {
+    expect(frequencyInterval('one-time')).toBeNull();
+    expect(frequencyInterval('m_3')).toEqual({ unit: 'month', count: 3 });
+    expect(frequencyInterval('y_1')).toEqual({ unit: 'year', count: 1 });
+    expect(frequencyInterval('d_1')).toEqual({ unit: 'day', count: 1 });
+    expect(frequencyInterval('w_1')).toEqual({ unit: 'week', count: 1 });
+  });
+});

@@ -1,0 +1,65 @@
+import type { FormField, FormPlan, Frequency, PaymentFormSettings } from '../forms/index.js';
+
+/** What the hosted page shows after a payment when the form has no message of its own. */
+export const DEFAULT_SUCCESS_MESSAGE = 'Thank you: your payment is complete.';
+const DEFAULT_ACCENT = '2563eb';
+const DEFAULT_BUTTON_LABEL = 'Pay';
+
+/**
+ * A form as a payer sees it, whatever draws it (the hosted page, the builder's preview, a custom
+ * checkout through `GET /payment/form/{form_id}`): the settings resolved once, so the three cannot
+ * read them differently. Merchant strings are raw here; the renderer escapes them.
+ */
+export interface PayerForm {
+  id: number;
+  title: string;
+  /** `display.show_title`; a hidden title stays in the page for screen readers */
+  showTitle: boolean;
+  description: string | null;
+  plans: FormPlan[];
+  /** The form's payer fields; the email is always among them (first when the form lacks it) and always required */
+  fields: FormField[];
+  /** The form's message with its `message` action on, the neutral default otherwise */
+  successMessage: string;
+  /** With the `redirect` action on: where the browser goes after paying */
+  redirectUrl: string | null;
+  buttonLabel: string;
+  /** The accent colour as six lower-case hex digits (no `#`); an invalid one falls back to the default */
+  accent: string;
+  layout: 'stacked' | 'compact';
+}
+
+const EMAIL_FIELD: FormField = { name: 'email_address', type: 'email', label: 'Email', required: true };
+
+export function toPayerForm(id: number, title: string, settings: PaymentFormSettings): PayerForm {
+  const display = settings.display ?? {};
+  const color = typeof display.primary_color === 'string' ? /^#([0-9a-fA-F]{6})$/.exec(display.primary_color) : null;
+  const hasEmail = settings.fields.some((field) => field.name === EMAIL_FIELD.name);
+  const fields = (hasEmail ? settings.fields : [EMAIL_FIELD, ...settings.fields]).map((field) =>
+    field.name === EMAIL_FIELD.name ? { ...field, required: true } : field,
+  );
+  return {
+    id,
+    title,
+    showTitle: display.show_title !== false,
+    description: typeof display.description === 'string' && display.description ? display.description : null,
+    plans: settings.plans,
+    fields,
+    successMessage: settings.submit_actions.includes('message') && settings.success_message ? settings.success_message : DEFAULT_SUCCESS_MESSAGE,
+    redirectUrl: settings.submit_actions.includes('redirect') && settings.redirect_url ? settings.redirect_url : null,
+    buttonLabel: typeof display.button_label === 'string' && display.button_label ? display.button_label : DEFAULT_BUTTON_LABEL,
+    accent: color ? color[1].toLowerCase() : DEFAULT_ACCENT,
+    layout: display.layout === 'compact' ? 'compact' : 'stacked',
+  };
+}
+
+export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
+export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+
+/** How often a price recurs as a unit and a count (`m_3` → every 3 months); null for a one-time price. */
+export function frequencyInterval(frequency: Frequency): { unit: IntervalUnit; count: number } | null {
+  if (frequency === 'one-time') return null;
+  const [code, count] = frequency.split('_');
+  const unit = ({ d: 'day', w: 'week', m: 'month', y: 'year' } as const)[code as 'd' | 'w' | 'm' | 'y'];
+  return { unit, count: Number(count) };
+}

@@ -1,0 +1,35 @@
+import type { BrowserLibraryCsp, HostedCheckout } from '../../gateways/index.js';
+
+/** Where Stripe.js is served from: its CSP guidance applies only to that origin. */
+const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
+
+/**
+ * Stripe's CSP guidance for Stripe.js: its frames, API calls and images. Elements set style
+ * attributes on the elements they insert; Stripe.js takes no nonce, so a nonce in style-src would
+ * give it nothing.
+ */
+const STRIPE_JS_CSP: BrowserLibraryCsp = {
+  script: ['https://*.js.stripe.com'],
+  connect: ['https://api.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  img: ['https://*.stripe.com'],
+  styleNonce: false,
+  styleAttributes: true,
+};
+
+/** A stand-in library (tests, a demo) gets exactly its own origin. */
+const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
+
+/**
+ * How the hosted page pays through gateway A: Stripe.js from GATEWAY_A_JS_URL, its card field
+ * (`card_element`) for the card method; the other methods need a browser integration the page
+ * does not have yet.
+ */
+export function gatewayAHostedCheckout(libraryUrl: string): HostedCheckout {
+  return {
+    driver: 'card_element',
+    methods: ['ccard'],
+    libraryUrl,
+    csp: new URL(libraryUrl).origin === STRIPE_JS_ORIGIN ? STRIPE_JS_CSP : STAND_IN_CSP,
+  };
+}

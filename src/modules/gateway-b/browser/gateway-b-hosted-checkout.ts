@@ -1,0 +1,27 @@
+import type { BrowserLibraryCsp, HostedCheckout } from '../../gateways/index.js';
+
+/** Where PayPal's JS SDK is served from (live and sandbox): its CSP guidance applies only there. */
+const PAYPAL_SDK_ORIGINS = ['https://www.paypal.com', 'https://www.sandbox.paypal.com'];
+
+/** PayPal's CSP guidance for the JS SDK: its frames, calls and images; it adds styles with the nonce it is given (`data-csp-nonce`) and style attributes. */
+const PAYPAL_SDK_CSP: BrowserLibraryCsp = {
+  script: ['https://*.paypal.com', 'https://*.paypalobjects.com'],
+  connect: ['https://*.paypal.com'],
+  frame: ['https://*.paypal.com'],
+  img: ['https://*.paypal.com', 'https://*.paypalobjects.com'],
+  styleNonce: true,
+  styleAttributes: true,
+};
+
+/** A stand-in library (tests, a demo) gets exactly its own origin. */
+const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
+
+/** How the hosted page pays through gateway B: the JS SDK from GATEWAY_B_JS_URL and its buttons (`wallet_buttons`), one-time prices only. */
+export function gatewayBHostedCheckout(libraryUrl: string): HostedCheckout {
+  return {
+    driver: 'wallet_buttons',
+    methods: ['standard_checkout'],
+    libraryUrl,
+    csp: PAYPAL_SDK_ORIGINS.includes(new URL(libraryUrl).origin) ? PAYPAL_SDK_CSP : STAND_IN_CSP,
+  };
+}

@@ -1,0 +1,120 @@
+import request from 'supertest';
+import { RouteInventory } from '../../src/common/auth/index.js';
+import { expectWpError } from '../support/http.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+interface CatalogField { name: string; label: string; type: string; secret: boolean; required: boolean; hint?: string }
+interface CatalogEntry {
+  id: string;
+  label: string;
+  kind: string;
+  supports_recurring: boolean;
+  mode: string;
+  methods: Array<{ id: string; label: string; pro_only: boolean; active: boolean; has_settings: boolean; hosted_page: boolean }>;
+  connect: Array<{ kind: string; route: string; takes_mode: boolean; fields: CatalogField[] }>;
+}
+
+/**
+ * GET /payment-gateway/catalog (issue 22 item 0): what an admin console needs to draw the gateways
+ * screen and the form builder's methods without knowing gateways by name, from the catalog and
+ * the adapters' port facts.
+ */
+describe('gateway catalog (GET /payment-gateway/catalog)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CHECKOUT_PLAN: 'pro' });
+  });
+  afterAll(() => t.close());
+
+  const catalog = async (): Promise<{ plan: string; gateways: CatalogEntry[] }> => {
+    const res = await request(t.http).get(`${t.base}/payment-gateway/catalog`).set('Authorization', t.admin.auth);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('lists each gateway with its kind, methods, recurring support, mode and connect kinds with their fields', async () => {
+    const body = await catalog();
+    expect(body.plan).toBe('pro');
+    const [a, b] = body.gateways;
+    expect(body.gateways.map((entry) => entry.id)).toEqual(['gateway_a', 'gateway_b']);
+    expect(a).toMatchObject({ label: 'Gateway A', kind: 'card', supports_recurring: true, mode: 'test' });
+    expect(a.methods).toEqual([
+      { id: 'ccard', label: 'Card', pro_only: false, active: true, has_settings: false, hosted_page: true },
+      { id: 'sepa', label: 'SEPA bank debit', pro_only: true, active: false, has_settings: false, hosted_page: false },
+      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: false },
+      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: false },
+      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: false },
+      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: false },
+    ]);
+    expect(a.connect.map((kind) => [kind.kind, kind.route, kind.takes_mode])).toEqual([
+      ['oauth', 'GET /payment-gateway/connect', true],
+      ['own_keys', 'POST /payment-gateway/connect-keys', true],
+      ['webhook_settings', 'POST /payment-gateway/save-webhook-settings', true],
+    ]);
+    expect(a.connect[1].fields.map((field) => [field.name, field.type, field.secret, field.required])).toEqual([
+      ['publishable_key', 'text', false, true],
+      ['secret_key', 'text', true, true],
+    ]);
+    expect(a.connect[2].fields.map((field) => [field.name, field.type, field.secret])).toEqual([
+      ['signing_secret', 'text', true],
+      ['manual_configuration_complete', 'boolean', false],
+    ]);
+
+    expect(b).toMatchObject({ label: 'Gateway B', kind: 'wallet', supports_recurring: false, mode: 'test' });
+    expect(b.methods).toEqual([{ id: 'standard_checkout', label: 'Wallet checkout', pro_only: false, active: true, has_settings: false, hosted_page: true }]);
+    expect(b.connect.map((kind) => [kind.kind, kind.takes_mode])).toEqual([
+      ['credentials', false],
+      ['webhook_settings', true],
+    ]);
+    expect(b.connect[0].fields.map((field) => [field.name, field.type, field.secret])).toEqual([
+      ['email', 'email', false],
+      ['client_id', 'text', false],
+      ['secret', 'text', true],
+    ]);
+    expect(b.connect[1].fields.map((field) => [field.name, field.secret, field.required])).toEqual([['webhook_id', true, true]]);
+    for (const field of [...a.connect, ...b.connect].flatMap((kind) => kind.fields)) expect(field.label).toEqual(expect.any(String));
+  });
+
+  it('names only routes that exist, and only body fields their request schemas have', async () => {
+    const body = await catalog();
+    const routes = new Set(t.app.get(RouteInventory).list().map((route) => `${route.method} ${route.path}`));
+    const doc = (await request(t.http).get('/docs-json')).body;
+    for (const kind of body.gateways.flatMap((entry) => entry.connect)) {
+      expect(routes).toContain(kind.route);
+      const [method, path] = kind.route.split(' ');
+      const operation = doc.paths[path][method.toLowerCase()];
+      if (kind.fields.length === 0) continue;
+      const ref: string = operation.requestBody.content['application/json'].schema.$ref;
+      const properties = Object.keys(doc.components.schemas[ref.split('/').pop()!].properties);
+      for (const field of kind.fields) expect({ route: kind.route, field: field.name, known: properties.includes(field.name) }).toEqual({ route: kind.route, field: field.name, known: true });
+      expect(properties.includes('mode')).toBe(kind.takes_mode);
+    }
+  });
+
+  it('follows the site state: the active methods and the mode', async () => {
+    await request(t.http).post(`${t.base}/payment-gateway/set-payment-methods`).set('Authorization', t.admin.auth).send({ gateway: 'gateway_a', methods: ['sepa', 'device_wallet_1'] }).expect(200);
+    await request(t.http).post(`${t.base}/payment-gateway/set-mode`).set('Authorization', t.admin.auth).send({ gateway: 'gateway_b', mode: 'live' }).expect(200);
+    const [a, b] = (await catalog()).gateways;
+    expect(a.methods.filter((method) => method.active).map((method) => method.id)).toEqual(['sepa', 'device_wallet_1']);
+    expect(b.mode).toBe('live');
+  });
+
+  it('needs the admin capability', async () => {
+    const anonymous = await request(t.http).get(`${t.base}/payment-gateway/catalog`);
+    expect(anonymous.status).toBe(401);
+    expectWpError(anonymous.body, 'rest_not_logged_in', 401);
+    const editor = await t.createUser('editor');
+    const refused = await request(t.http).get(`${t.base}/payment-gateway/catalog`).set('Authorization', editor.auth);
+    expect(refused.status).toBe(403);
+  });
+
+  it('is in the OpenAPI document with typed schemas (no untyped object)', async () => {
+    const doc = (await request(t.http).get('/docs-json')).body;
+    const operation = doc.paths['/payment-gateway/catalog'].get;
+    expect(operation).toMatchObject({ operationId: 'paymentGatewayCatalog', tags: ['Gateways'] });
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GatewayCatalogDto' });
+    const schemas = ['GatewayCatalogDto', 'GatewayCatalogEntryDto', 'GatewayCatalogMethodDto', 'GatewayConnectKindDto', 'GatewaySettingFieldDto'].map((name) => doc.components.schemas[name]);
+    for (const schema of schemas) expect(schema).toEqual(expect.objectContaining({ type: 'object', properties: expect.any(Object) }));
+    expect(JSON.stringify(schemas)).not.toContain('additionalProperties');
+  });
+});
