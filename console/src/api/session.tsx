@@ -34,7 +34,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .GET('/auth/session')
       .then((result) => {
         if (cancelled) return;
+        // 204: no live session (never signed in, signed out, expired): the sign-in screen.
         const session = unwrap(result);
+        if (!session) return setState({ status: 'signed-out' });
         setNonce(session.nonce);
         setState({ status: 'signed-in', user: session.user });
       })
