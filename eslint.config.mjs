@@ -35,7 +35,7 @@ export function checkoutLintConfig(root) {
         // otherwise silently switch off no-cycle and the boundary zones (both skip what they
         // cannot resolve).
         'import-x/resolver': undefined,
-        'import-x/resolver-next': [createTypeScriptImportResolver({ project: join(root, 'tsconfig.json') })],
+        'import-x/resolver-next': [createTypeScriptImportResolver({ project: [join(root, 'tsconfig.json'), join(root, 'console', 'tsconfig.json')], noWarnOnMultipleProjects: true })],
       },
       rules: {
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -44,7 +44,7 @@ export function checkoutLintConfig(root) {
     },
 
     {
-      files: ['**/*.ts'],
+      files: ['**/*.ts', '**/*.tsx'],
       rules: {
         // `const { field: _unused, ...rest } = x` is how code drops a field from an object, and a
         // parameter named `_x` is one a decorator needs (e.g. a validated but unread @Body()); every
@@ -68,6 +68,44 @@ export function checkoutLintConfig(root) {
     {
       files: ['**/*.mjs'],
       languageOptions: { globals: { ...globals.node } },
+    },
+
+    {
+      // The admin console (console/, a browser app): it reaches the API only through the
+      // committed generated client (clients/typescript), never by fetch of its own, keeps no
+      // credential in web storage, and takes from the service's sources only what is meant to
+      // be shared with browsers (the money rules).
+      files: ['console/**/*.ts', 'console/**/*.tsx'],
+      languageOptions: { globals: { ...globals.browser } },
+      rules: {
+        'no-restricted-globals': [
+          'error',
+          { name: 'fetch', message: 'Call the API through the generated client (console/src/api/client.ts).' },
+          { name: 'XMLHttpRequest', message: 'Call the API through the generated client (console/src/api/client.ts).' },
+          { name: 'localStorage', message: 'No credential or token in web storage: the session is an HttpOnly cookie plus an in-memory nonce.' },
+          { name: 'sessionStorage', message: 'No credential or token in web storage: the session is an HttpOnly cookie plus an in-memory nonce.' },
+        ],
+        'no-restricted-properties': [
+          'error',
+          { object: 'window', property: 'fetch', message: 'Call the API through the generated client.' },
+          { object: 'globalThis', property: 'fetch', message: 'Call the API through the generated client.' },
+          { object: 'window', property: 'localStorage', message: 'No credential or token in web storage.' },
+          { object: 'window', property: 'sessionStorage', message: 'No credential or token in web storage.' },
+          { object: 'document', property: 'cookie', message: 'The session cookie is HttpOnly; scripts never touch cookies.' },
+        ],
+        'import-x/no-restricted-paths': [
+          'error',
+          {
+            basePath: root,
+            zones: [{ target: './console', from: './src', except: ['./common/money/index.ts'], message: 'The console shares only the money rules with the service.' }],
+          },
+        ],
+      },
+    },
+    {
+      files: ['console/vite.config.ts'],
+      languageOptions: { globals: { ...globals.node } },
+      rules: { 'import-x/no-restricted-paths': 'off' },
     },
 
     {

@@ -9,6 +9,7 @@ import { RedisModule } from './common/redis/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
+import { AdminConsoleModule } from './modules/admin-console/index.js';
 import { AdministrationModule } from './modules/administration/index.js';
 import { FormsModule } from './modules/forms/index.js';
 import { GatewayAModule } from './modules/gateway-a/index.js';
@@ -55,6 +56,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     GatewayBModule,
     OperationsModule,
     HostedPageModule,
+    AdminConsoleModule,
   ],
   providers: [
     RouteInventory,

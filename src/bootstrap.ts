@@ -6,6 +6,7 @@ import { AppModule } from './app.module.js';
 import { installBodyParsers, installCors, installOpenApi, installResponseHeaders } from './common/http/index.js';
 import { AppLogger, REQUEST_LOG_MIDDLEWARE } from './common/logging/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
+import { ADMIN_CONSOLE_PATH, ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
 import { HOSTED_PAGE_PATH, HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
@@ -22,6 +23,7 @@ export function serviceUrls(config: Pick<AppConfig, 'restRoot' | 'publicBaseUrl'
     api: `${base}/${restPrefix(config)}`,
     swagger_ui: `${base}/docs`,
     hosted_page: `${base}${HOSTED_PAGE_PATH}`,
+    admin_console: `${base}${ADMIN_CONSOLE_PATH}`,
   };
 }
 
@@ -56,6 +58,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
       ...HOSTED_PAGE_ROUTES,
+      ...ADMIN_CONSOLE_ROUTES,
     ],
   });
   installOpenApi(app);

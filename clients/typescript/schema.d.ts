@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Who is signed in to the admin console (and the session nonce, after a reload)
-         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 401 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared). A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
+         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 204 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared): asking is not an error, so a console at its first load logs none. A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
          */
         get: operations["authSession"];
         put?: never;
@@ -3169,23 +3169,12 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleSessionDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
+            /** @description No live session: signed out, expired, or its application password revoked (the cookie is cleared) */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
+                content?: never;
             };
             /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
             403: {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, envBoolean, envEnum, envInteger, envOriginList, envString, envUrl } from './env-readers.js';
 
 export const CHECKOUT_NAME = 'Checkout';
@@ -52,6 +54,8 @@ export interface AppConfig {
   /** MIGRATION_LOCK_TIMEOUT_SECONDS: how long a boot waits for another instance's migrations. */
   migrationLockTimeoutSeconds: number;
   adminUrl: string;
+  /** ADMIN_CONSOLE_DIR: the built admin console served at /admin/ (default `dist/console` of the project). */
+  adminConsoleDir: string;
   logLevel: string;
   bodyLimitBytes: number;
   webhookBodyLimitBytes: number;
@@ -163,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tablePrefix: envMatch(env, 'TABLE_PREFIX', 'wp_', /^[a-z0-9_]{0,20}$/i, 'letters, digits and underscores only (at most 20)'),
     migrationLockTimeoutSeconds: envInteger(env, 'MIGRATION_LOCK_TIMEOUT_SECONDS', 300, { min: 1, max: 86400 }),
     adminUrl: envString(env, 'ADMIN_URL', '/admin/'),
+    adminConsoleDir: envString(env, 'ADMIN_CONSOLE_DIR', defaultConsoleDirectory()),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: envInteger(env, 'BODY_LIMIT_BYTES', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     webhookBodyLimitBytes: envInteger(env, 'WEBHOOK_BODY_LIMIT_BYTES', 512 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
@@ -206,6 +211,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     },
   };
+}
+
+/** Where `npm run build` puts the console: `dist/console/` of the project (found from this file, in `src/` or `dist/src/`). */
+function defaultConsoleDirectory(from: string = __dirname): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) return resolve('dist', 'console');
+    dir = parent;
+  }
+  return join(dir, 'dist', 'console');
 }
 
 function envMatch(env: NodeJS.ProcessEnv, name: string, fallback: string, pattern: RegExp, rule: string): string {

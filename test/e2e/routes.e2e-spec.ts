@@ -76,6 +76,8 @@ describe('route declarations and the OpenAPI document', () => {
     for (const route of t.app.get(RouteInventory).list()) {
       // The hosted payment page is no part of the REST interface (decisions §14); hosted-page.e2e-spec checks it stays out.
       if (route.path.startsWith('/pay/')) continue;
+      // Neither is the admin console's static app (admin-console.e2e-spec checks it stays out).
+      if (route.path === '/admin' || route.path.startsWith('/admin/')) continue;
       // Paths are relative to `servers` (the REST base); /healthz and /readyz carry their own.
       const openApiPath = route.path.replace(/:([a-z_]+)/g, '{$1}');
       const methods = route.method === 'ALL' ? ['get', 'post'] : [route.method.toLowerCase()];

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CONSOLE_SESSION_COOKIE, COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../common/auth/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
@@ -68,24 +68,27 @@ export class ConsoleSessionController {
     description: "The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again",
   })
   @ApiOkResponse({ type: ConsoleSessionDto, description: 'Who is signed in, and the nonce of the session' })
-  @ApiErrorResponses(401)
+  @ApiNoContentResponse({ description: 'No live session: signed out, expired, or its application password revoked (the cookie is cleared)' })
   @ApiOperation({
     operationId: 'authSession',
     summary: 'Who is signed in to the admin console (and the session nonce, after a reload)',
     description:
-      'Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 401 when there is no ' +
-      'live session (signed out, expired, or its application password revoked; the cookie is then cleared). A console that ' +
+      'Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 204 when there is no ' +
+      'live session (signed out, expired, or its application password revoked; the cookie is then cleared): asking is not ' +
+      'an error, so a console at its first load logs none. A console that ' +
       'was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: ' +
       'only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).',
   })
-  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+  async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto | undefined> {
     privateAnswer(res);
     const token = readSessionToken(req);
     try {
       return this.toDto(token!, await this.sessions.current(token, nonceHeader(req)));
     } catch (error) {
-      if (error instanceof NotLoggedInError && token) this.clearCookie(req, res);
-      throw error;
+      if (!(error instanceof NotLoggedInError)) throw error;
+      if (token) this.clearCookie(req, res);
+      res.status(204);
+      return undefined;
     }
   }
 

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { dashboardQuery } from './queries';
+
+/** Gateway ids → the names the service gives them (never hard-coded here: the console learns gateways from the API). */
+export function useGatewayLabels(): Record<string, string> {
+  const dashboard = useQuery(dashboardQuery);
+  const labels: Record<string, string> = {};
+  for (const [id, gateway] of Object.entries(dashboard.data?.payment_gateways ?? {})) labels[id] = capitalise(gateway.label);
+  return labels;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,5 @@
+import { unwrap } from './api-error';
+import { api } from './client';
+
+/** Queries more than one screen reads (one cache entry each). */
+export const dashboardQuery = { queryKey: ['dashboard'], queryFn: async () => unwrap(await api.GET('/administration/dashboard')) };

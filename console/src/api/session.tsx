@@ -1,0 +1,109 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { components } from '../../../clients/typescript/index';
+import { ApiError, unwrap } from './api-error';
+import { api, setNonce } from './client';
+
+export type SignedInUser = components['schemas']['ConsoleUserDto'];
+
+type SessionState = { status: 'loading' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: SignedInUser };
+
+interface Session {
+  state: SessionState;
+  signIn(login: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+  /** Called when any request answers 401: the session ended elsewhere (signed out, password revoked, expired). */
+  expired(): void;
+  can(capability: string): boolean;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/**
+ * The signed-in administrator. At load the console asks the service who is signed in (the cookie
+ * is sent by the browser; the answer carries a fresh nonce); signing in exchanges a login and an
+ * application password for a session cookie and its nonce.
+ */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const queries = useQueryClient();
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .GET('/auth/session')
+      .then((result) => {
+        if (cancelled) return;
+        // 204: no live session (never signed in, signed out, expired): the sign-in screen.
+        const session = unwrap(result);
+        if (!session) return setState({ status: 'signed-out' });
+        setNonce(session.nonce);
+        setState({ status: 'signed-in', user: session.user });
+      })
+      .catch(() => !cancelled && setState({ status: 'signed-out' }));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const signIn = useCallback(async (login: string, password: string) => {
+    const session = unwrap(await api.POST('/auth/session', { body: { login, password } }));
+    setNonce(session.nonce);
+    queries.clear();
+    setState({ status: 'signed-in', user: session.user });
+  }, [queries]);
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.DELETE('/auth/session');
+    } finally {
+      setNonce(undefined);
+      queries.clear();
+      setState({ status: 'signed-out', reason: 'You are signed out.' });
+    }
+  }, [queries]);
+
+  const expired = useCallback(() => {
+    setNonce(undefined);
+    queries.clear();
+    setState({ status: 'signed-out', reason: 'Your session has ended. Sign in again.' });
+  }, [queries]);
+
+  // Any request the session no longer covers (signed out elsewhere, password revoked, expired)
+  // ends it here too: back to the sign-in screen, with nothing of the old session cached.
+  useEffect(() => {
+    const onQuery = queries.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && isSessionEnd(event.action.error)) expired();
+    });
+    const onMutation = queries.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error' && isSessionEnd(event.action.error)) expired();
+    });
+    return () => {
+      onQuery();
+      onMutation();
+    };
+  }, [queries, expired]);
+
+  const value = useMemo<Session>(
+    () => ({
+      state,
+      signIn,
+      signOut,
+      expired,
+      can: (capability) => state.status === 'signed-in' && state.user.capabilities.includes(capability),
+    }),
+    [state, signIn, signOut, expired],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** True for the error of a request the session no longer covers. */
+export function isSessionEnd(error: unknown): boolean {
+  return error instanceof ApiError && error.isSignedOut;
+}

@@ -1,0 +1,43 @@
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { CHECKOUT_SETTINGS } from './api/capabilities';
+import { SessionProvider, useSession } from './api/session';
+import { Layout } from './components/layout';
+import { Loading } from './components/status';
+import { DashboardScreen } from './screens/dashboard';
+import { NoAccess } from './screens/no-access';
+import { NotFound } from './screens/not-found';
+import { PaymentDetailScreen } from './screens/payment-detail';
+import { PaymentsScreen } from './screens/payments';
+import { SignIn } from './screens/sign-in';
+
+/** Client-side routes under /admin/ (the service answers every path there with this app). */
+const router = createBrowserRouter(
+  [
+    {
+      element: <Layout />,
+      children: [
+        { index: true, element: <DashboardScreen /> },
+        { path: 'payments', element: <PaymentsScreen /> },
+        { path: 'payments/:id', element: <PaymentDetailScreen /> },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ],
+  { basename: '/admin' },
+);
+
+function Gate() {
+  const session = useSession();
+  if (session.state.status === 'loading') return <Loading what="the console" />;
+  if (session.state.status === 'signed-out') return <SignIn reason={session.state.reason} />;
+  if (!session.can(CHECKOUT_SETTINGS)) return <NoAccess />;
+  return <RouterProvider router={router} />;
+}
+
+export function App() {
+  return (
+    <SessionProvider>
+      <Gate />
+    </SessionProvider>
+  );
+}

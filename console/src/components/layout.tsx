@@ -1,0 +1,43 @@
+import { NavLink, Outlet } from 'react-router';
+import { useSession } from '../api/session';
+
+const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
+  { to: '/', label: 'Dashboard', end: true },
+  { to: '/payments', label: 'Payments' },
+];
+
+/** The frame of every signed-in screen: skip link, navigation, who is signed in, sign out. */
+export function Layout() {
+  const session = useSession();
+  const user = session.state.status === 'signed-in' ? session.state.user : null;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Checkout</span>
+        <nav aria-label="Main">
+          <ul className="nav">
+            {SECTIONS.map((section) => (
+              <li key={section.to}>
+                <NavLink to={section.to} end={section.end}>
+                  {section.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account">
+          {user && <span className="account-name">{user.display_name || user.login}</span>}
+          <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
