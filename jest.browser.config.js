@@ -14,5 +14,7 @@ module.exports = {
   displayName: 'browser',
   testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
   testTimeout: 60000,
+  // The console tests drive the built admin console (dist/console).
+  globalSetup: '<rootDir>/test/browser/support/build-console.js',
   reporters: base.reporters,
 };

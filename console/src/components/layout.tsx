@@ -35,7 +35,7 @@ export function Layout() {
           </button>
         </div>
       </header>
-      <main id="main" className="main">
+      <main id="main" className="main" tabIndex={-1}>
         <Outlet />
       </main>
     </div>

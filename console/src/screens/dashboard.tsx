@@ -5,6 +5,7 @@ import { unwrap } from '../api/api-error';
 import { api } from '../api/client';
 import { label, when } from '../format';
 import { Page } from '../components/page';
+import { TableScroll } from '../components/table-scroll';
 import { ErrorNotice, QueryView } from '../components/status';
 import { dashboardQuery } from '../api/queries';
 
@@ -114,7 +115,7 @@ function Gateways({ gateways }: { gateways: Record<string, GatewayFacts> }) {
   return (
     <section className="card" aria-labelledby="gateways-title">
       <h2 id="gateways-title">Gateways</h2>
-      <div className="table-scroll">
+      <TableScroll label="Gateways per mode">
         <table>
           <caption className="visually-hidden">Gateways per mode</caption>
           <thead>
@@ -139,7 +140,7 @@ function Gateways({ gateways }: { gateways: Record<string, GatewayFacts> }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         <Link to="/gateways">Manage gateways</Link>
       </p>

@@ -7,6 +7,7 @@ import { api } from '../api/client';
 import { useGatewayLabels } from '../api/gateways';
 import { label, money, when } from '../format';
 import { Page } from '../components/page';
+import { TableScroll } from '../components/table-scroll';
 import { Pager, pagingOf } from '../components/pager';
 import { Empty, ErrorNotice, QueryView } from '../components/status';
 
@@ -139,8 +140,8 @@ export function PaymentsScreen() {
 
 function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabels: Record<string, string> }) {
   return (
-    <div className="table-scroll card">
-      <table>
+    <TableScroll label="Payments">
+      <table className="card">
         <caption className="visually-hidden">Payments, newest first</caption>
         <thead>
           <tr>
@@ -182,7 +183,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

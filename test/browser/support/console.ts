@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../support/test-app.js';
+import { collectPageErrors } from './chromium.js';
+
+/** The built console the browser suite drives (its global setup builds it). */
+export const CONSOLE_DIR = join(__dirname, '..', '..', '..', 'dist', 'console');
+
+export interface ConsoleApp {
+  t: TestApp;
+  /** `http://127.0.0.1:<port>`: the service's own origin, as a browser sees it */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service on a local port with the built console, its PUBLIC_BASE_URL the address the
+ * browser uses (the console's requests are same-origin, as in production).
+ */
+export async function startConsoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
+  // The port is known only after listening; the origin check also accepts the Host a request was sent to.
+  const t = await startTestApp({ ADMIN_CONSOLE_DIR: CONSOLE_DIR, ...env });
+  await t.app.listen(0, '127.0.0.1');
+  const address = t.app.getHttpServer().address() as { port: number };
+  const origin = `http://127.0.0.1:${address.port}`;
+  return { t, origin, close: () => t.close() };
+}
+
+export interface ConsolePage {
+  page: Page;
+  context: BrowserContext;
+  /** Uncaught errors and console errors seen so far (a CSP violation is a console error). */
+  errors: string[];
+}
+
+/** A fresh browser context (no cookie) with a page at `width` × 900 collecting its errors. */
+export async function openConsole(browser: Browser, app: ConsoleApp, width = 1280): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${app.origin}/admin/`);
+  return { page, context, errors };
+}
+
+/** Signs in on the console's sign-in screen and waits for the dashboard. */
+export async function signIn(page: Page, login = 'admin', password = TEST_ADMIN_PASSWORD): Promise<void> {
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Application password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA rules).
+ * axe is evaluated through the DevTools protocol, which the page's CSP does not govern: the
+ * page itself still runs under its strict policy.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeViolation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** True when the page scrolls sideways at its current width (a 375 px screen must not). */
+export async function overflowsHorizontally(page: Page): Promise<boolean> {
+  return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1') as Promise<boolean>;
+}
