@@ -1,14 +1,20 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { CHECKOUT_SETTINGS } from './api/capabilities';
 import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
 import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
+import { FormGalleryScreen } from './screens/form-gallery';
+import { FormsScreen } from './screens/forms';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
 import { PaymentDetailScreen } from './screens/payment-detail';
 import { PaymentsScreen } from './screens/payments';
 import { SignIn } from './screens/sign-in';
+
+// The form builder is the heaviest screen: loaded when first opened.
+const FormBuilderScreen = lazy(() => import('./screens/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
 
 /** Client-side routes under /admin/ (the service answers every path there with this app). */
 const router = createBrowserRouter(
@@ -19,6 +25,9 @@ const router = createBrowserRouter(
         { index: true, element: <DashboardScreen /> },
         { path: 'payments', element: <PaymentsScreen /> },
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
+        { path: 'forms', element: <FormsScreen /> },
+        { path: 'forms/new', element: <FormGalleryScreen /> },
+        { path: 'forms/:id', element: <Suspense fallback={<Loading what="the form builder" />}><FormBuilderScreen /></Suspense> },
         { path: '*', element: <NotFound /> },
       ],
     },
