@@ -196,6 +196,20 @@ describe('admin console: forms', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Saved.', { exact: true }).waitFor();
     expect(JSON.parse((await formRow(id))!.settings).plans[0].prices[0]).toMatchObject({ amount: 1100, frequency: 'm_1', setup_amount: 250 });
+
+    // Leaving with unsaved changes asks first; Escape stays, confirming leaves and saves nothing.
+    await page.keyboard.type('0');
+    await page.getByText('You have unsaved changes.').waitFor();
+    await page.getByRole('link', { name: 'All forms' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.waitFor();
+    await page.keyboard.press('Escape');
+    await leave.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/admin/forms/${id}`);
+    await page.getByRole('link', { name: 'All forms' }).click();
+    await leave.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Forms' }).waitFor();
+    expect(JSON.parse((await formRow(id))!.settings).plans[0].prices[0]).toMatchObject({ setup_amount: 250 });
     expect(errors).toEqual([]);
     await context.close();
   });
