@@ -50,7 +50,7 @@ export type SectionBGateway =
   | { id: 'gateway_c'; kind: 'bank_debit'; methodOf: { gateway: CheckoutGateway; method: string } };
 
 /**
- * Section B's gateway list (decisions §10): the card and wallet gateways, and bank debit
+ * Section B's gateway list (docs/decisions.md §10): the card and wallet gateways, and bank debit
  * (`gateway_c`), which is no gateway of its own but the card gateway's bank-debit method (spec:
  * "Bank debit: a Pro-only flow using the card gateway's bank-linking feature").
  */
