@@ -34,7 +34,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly id = 'gateway_a' as const;
   readonly label = 'gateway A';
-  /** Bank debit (docs/decisions.md §10, spec "Bank debit: Pro-only"). */
+  /** Bank debit (docs/decisions.md §10; a Pro-only method, docs/interface.md). */
   readonly proOnlyMethods = ['sepa'];
   readonly supportsRecurring = true;
   /** The manual webhook path (docs/decisions.md §7): a signing secret, then the flag that unpauses checkout. */
