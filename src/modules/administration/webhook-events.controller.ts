@@ -8,7 +8,7 @@ import { listOutcomeOf, type WebhookEventEntity, WebhookEventRepository } from '
 import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js';
 
 /**
- * An addition to the spec: the provider events this service received, with what each did, so a
+ * An addition to the interface (docs/interface.md): the provider events this service received, with what each did, so a
  * merchant can see why a payment did not complete without opening the provider's dashboard.
  */
 @ApiTags('Webhooks')

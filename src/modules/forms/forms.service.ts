@@ -131,7 +131,7 @@ export class FormsService {
   }
 
   /**
-   * "Edit access to the form" (decisions §3): its author holding `edit_checkout_forms`, or anyone
+   * "Edit access to the form" (docs/decisions.md §3): its author holding `edit_checkout_forms`, or anyone
    * holding `edit_others_checkout_forms`.
    */
   canEdit(user: AuthenticatedUser, form: Pick<PaymentForm, 'author_id'>): boolean {

@@ -35,7 +35,7 @@ export function listOutcomeOf(event: Pick<WebhookEventEntity, 'status' | 'reason
 }
 
 /**
- * The webhook event store (decisions §8): every accepted event once; a redelivery changes nothing.
+ * The webhook event store (docs/decisions.md §8): every accepted event once; a redelivery changes nothing.
  * An event is claimed by the one delivery that applies it (a conditional update, so concurrent
  * deliveries on any number of instances cannot both win), then gets its outcome.
  */
