@@ -549,7 +549,7 @@ export interface paths {
         };
         /**
          * Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface. Filters: `gateway`, `mode`, `outcome` (processed, ignored, rejected, failed, pending). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.
+         * @description An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), `event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.
          */
         get: operations["administrationListWebhookEvents"];
         put?: never;
@@ -8706,12 +8706,20 @@ export interface operations {
                 page?: number;
                 /** @description Entries per page (at most 100; the route's default otherwise) */
                 per_page?: number;
-                /** @description Only this gateway's events */
-                gateway?: "gateway_a" | "gateway_b";
+                /** @description Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive` */
+                gateway?: "gateway_a" | "gateway_b" | "generic";
                 /** @description Only events delivered to this mode's endpoint */
                 mode?: "test" | "live";
                 /** @description Only events with this outcome */
                 outcome?: "processed" | "ignored" | "rejected" | "failed" | "pending";
+                /** @description Only events of this type, exactly as the provider names it (empty: any type) */
+                event_type?: string;
+                /** @description Only events that touched or named this payment */
+                payment_id?: number;
+                /** @description Only events first received at or after this instant (ISO 8601; a date alone is midnight UTC) */
+                received_from?: string;
+                /** @description Only events first received before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
+                received_before?: string;
             };
             header?: never;
             path?: never;
