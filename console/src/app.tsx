@@ -4,6 +4,7 @@ import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
 import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
+import { ConnectReturn, GatewaysScreen } from './screens/gateways/gateways-screen';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
 import { PaymentDetailScreen } from './screens/payment-detail';
@@ -16,7 +17,8 @@ const router = createBrowserRouter(
     {
       element: <Layout />,
       children: [
-        { index: true, element: <DashboardScreen /> },
+        { index: true, element: <ConnectReturn><DashboardScreen /></ConnectReturn> },
+        { path: 'gateways', element: <GatewaysScreen /> },
         { path: 'payments', element: <PaymentsScreen /> },
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
         { path: '*', element: <NotFound /> },

@@ -4,6 +4,7 @@ import { useSession } from '../api/session';
 const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/payments', label: 'Payments' },
+  { to: '/gateways', label: 'Gateways' },
 ];
 
 /** The frame of every signed-in screen: skip link, navigation, who is signed in, sign out. */
