@@ -16,6 +16,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
 async function openGateways(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Gateways', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Gateways' }).waitFor();
+  // The heading shows at once; the gateways once the catalog and the dashboard are read.
+  await page.locator('details > summary').first().waitFor();
 }
 
 const card = (page: Page, label: string) => page.getByRole('region', { name: label, exact: true });
@@ -309,6 +311,7 @@ describe('admin console: gateways', () => {
       await openGateways(page);
       await page.getByRole('table').waitFor();
       await openAllDisclosures(page);
+      expect(await page.locator('details:not([open])').count()).toBe(0);
       expect(await overflowsHorizontally(page)).toBe(false);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `console-gateways-${width}-pro`);

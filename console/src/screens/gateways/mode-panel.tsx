@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { components } from '../../../../clients/typescript/index';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorNotice, Success } from '../../components/status';
@@ -25,6 +25,16 @@ export function ModePanel({ gateway, mode, facts, plan }: { gateway: CatalogGate
   const name = modeName(mode);
   const modeText = name.toLowerCase();
   const disconnecting = useGatewayMutation(() => disconnect(gateway.id));
+  // Once the mode shows as disconnected, its button (and the dialog) are gone: focus goes to the
+  // mode's heading. After that render, not in the mutation's callback: while the modal dialog is
+  // still open, everything outside it is inert and cannot take focus.
+  const focusHeading = useRef(false);
+  const connected = facts?.is_connected === 1;
+  useEffect(() => {
+    if (!focusHeading.current || connected) return;
+    focusHeading.current = false;
+    heading.current?.focus();
+  }, [connected]);
 
   return (
     <section className="mode-panel" aria-labelledby={`${prefix}-title`}>
@@ -108,11 +118,10 @@ export function ModePanel({ gateway, mode, facts, plan }: { gateway: CatalogGate
             busy={disconnecting.isPending}
             confirm={(closed) =>
               disconnecting.mutate(undefined, {
-                onSettled: () => {
-                  closed();
-                  // The button is gone once the mode is disconnected: the mode's heading takes focus.
-                  heading.current?.focus();
+                onSuccess: () => {
+                  focusHeading.current = true;
                 },
+                onSettled: closed,
               })
             }
           />
