@@ -116,14 +116,15 @@ export function ModePanel({ gateway, mode, facts, plan }: { gateway: CatalogGate
             gateway={gateway}
             mode={mode}
             busy={disconnecting.isPending}
-            confirm={(closed) =>
+            confirm={(closed) => {
+              focusHeading.current = true;
               disconnecting.mutate(undefined, {
-                onSuccess: () => {
-                  focusHeading.current = true;
+                onError: () => {
+                  focusHeading.current = false;
                 },
                 onSettled: closed,
-              })
-            }
+              });
+            }}
           />
         ) : (
           <p className="muted">
