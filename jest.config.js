@@ -39,6 +39,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
+      // The admin console's pure logic too (console/src/**/*.spec.ts: no JSX, no DOM, so no jsdom).
       roots: [...shared.roots, '<rootDir>/console/src'],
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': ['@swc/jest', swc] },

@@ -6,6 +6,7 @@ import { RouteError } from './components/route-error';
 import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
 import { EventsScreen } from './screens/events';
+import { ConnectReturn, GatewaysScreen } from './screens/gateways/gateways-screen';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
 import { PaymentDetailScreen } from './screens/payment-detail';
@@ -20,7 +21,8 @@ const router = createBrowserRouter(
       element: <Layout />,
       errorElement: <RouteError />,
       children: [
-        { index: true, element: <DashboardScreen /> },
+        { index: true, element: <ConnectReturn><DashboardScreen /></ConnectReturn> },
+        { path: 'gateways', element: <GatewaysScreen /> },
         { path: 'payments', element: <PaymentsScreen /> },
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
         { path: 'events', element: <EventsScreen /> },
