@@ -284,11 +284,18 @@ export class PaymentLedgerService {
   }
 
   /**
+   * Writes columns other than the status (sync-details' checkout and payer columns) to a row the
+   * caller's transaction locked: one UPDATE that requires the status the row was read with.
+   */
+  async updateLocked(manager: EntityManager, row: PaymentEntity, changes: Omit<PaymentChanges, 'status'>): Promise<void> {
+    await this.writeLocked(manager, row, changes);
+  }
+
+  /**
    * Writes `changes` to a row the caller's transaction locked, in one explicit UPDATE that also
    * requires the status it was read with, then onto `row` itself; an undefined change is no change.
-   * For sync-details' own columns too.
    */
-  async writeLocked(manager: EntityManager, row: PaymentEntity, changes: PaymentChanges): Promise<void> {
+  private async writeLocked(manager: EntityManager, row: PaymentEntity, changes: PaymentChanges): Promise<void> {
     if (!(await this.payments.update(manager, row.id, changes, row.status))) throw new LockedPaymentChangedError(row.id, row.status);
     for (const [property, value] of Object.entries(changes)) {
       if (value !== undefined) (row as unknown as Record<string, unknown>)[property] = value;

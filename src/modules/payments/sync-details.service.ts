@@ -190,7 +190,7 @@ export class SyncDetailsService {
       const before = { gateway: locked.gateway, method: locked.paymentMethod, amount: locked.amount, currency: locked.currency, mode: locked.mode };
       // One UPDATE of the payer's and the checkout's columns, while the record is still in the
       // editable status it was read with under the lock (undefined: a field not sent is kept).
-      await this.ledger.writeLocked(manager, locked, {
+      await this.ledger.updateLocked(manager, locked, {
         gateway: checkout.gateway,
         paymentMethod: checkout.method,
         mode: checkout.mode,
