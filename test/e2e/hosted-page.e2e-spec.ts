@@ -198,7 +198,9 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       const accent = await request(t.http).get('/pay/assets/accent/1e73be.css');
       expect(accent.status).toBe(200);
       expect(accent.headers['content-type']).toBe('text/css; charset=utf-8');
-      expect(accent.text).toBe(':root{--accent:#1e73be}\n');
+      expect(accent.text).toBe(':root{--accent:#1e73be;--on-accent:#ffffff}\n');
+      // A light accent gets dark text: white on it would not read (WCAG AA 4.5:1).
+      expect((await request(t.http).get('/pay/assets/accent/16a34a.css')).text).toBe(':root{--accent:#16a34a;--on-accent:#111827}\n');
       expect(accent.headers['cache-control']).toBe('public, max-age=31536000');
       for (const bad of ['1E73BE.css', '1e73b.css', 'red.css', '1e73be.js', '1e73be.css.map']) {
         expect({ bad, status: (await request(t.http).get(`/pay/assets/accent/${bad}`)).status }).toEqual({ bad, status: 404 });

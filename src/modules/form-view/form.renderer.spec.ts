@@ -152,12 +152,13 @@ describe('the Pay button and the test-mode marker', () => {
     expect(donate).toContain('class="pay-button">Donate $5.00 / month</button>');
   });
 
-  it('marks test mode: a banner for the page, a badge on each method in test mode', () => {
+  it('marks test mode: a banner for the page, and a badge on each method in test mode when not all are', () => {
     const all = page(settings(), [{ ...card[0], testMode: true }]);
     expect(all).toContain('<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> No real payment is made on this page: use a test card.</p>');
-    expect(all).toContain('data-mode="test" value="gateway_a:ccard" checked> Card <span class="test-badge">test</span></label>');
+    expect(all).toContain('data-mode="test" value="gateway_a:ccard" checked> Card</label>');
     const some = page(settings(), [{ ...card[0], testMode: true }, { gateway: 'gateway_b', method: 'standard_checkout', label: 'Wallet', available: true, oneTimeOnly: true, testMode: false }]);
     expect(some).toContain('The methods marked “test” make no real payment.');
+    expect(some).toContain('data-mode="test" value="gateway_a:ccard" checked> Card <span class="test-badge">test</span></label>');
     expect(some).toContain('data-mode="live" data-one-time-only="true" value="gateway_b:standard_checkout"> Wallet</label>');
     expect(page(settings(), [{ ...card[0], testMode: false }])).not.toContain('test-mode-banner');
     // The preview never claims a mode: it takes no payment at all.

@@ -68,8 +68,10 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
   const body: string[] = [];
   if (preview) body.push('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
   const testMethods = options.methods.filter((method) => method.testMode);
+  // Every method in test mode: the banner says it for the page; some: each of those carries a badge.
+  const allTest = testMethods.length > 0 && testMethods.length === options.methods.length;
   if (!preview && testMethods.length > 0) {
-    const all = testMethods.length === options.methods.length;
+    const all = allTest;
     body.push(
       `<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> ${
         all ? 'No real payment is made on this page: use a test card.' : 'The methods marked “test” make no real payment.'
@@ -88,7 +90,7 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
   if (options.methods.length === 0 && !preview) {
     body.push('<p class="notice" id="no-methods">This form cannot take payments right now. Please try again later.</p>');
   } else {
-    body.push(renderMethods(options.methods));
+    body.push(renderMethods(options.methods, !preview && !allTest));
     if (options.gatewayContainers) body.push(options.gatewayContainers);
     // The button names what the first price charges; the page script follows the payer's choice.
     const first = form.plans[0]?.prices[0];
@@ -217,7 +219,7 @@ function renderFields(fields: FormField[]): string {
   return out.join('\n');
 }
 
-function renderMethods(methods: RenderMethod[]): string {
+function renderMethods(methods: RenderMethod[], testBadges: boolean): string {
   const out: string[] = ['<fieldset class="methods">', '<legend>Pay with</legend>'];
   let first = true;
   for (const method of methods) {
@@ -235,7 +237,7 @@ function renderMethods(methods: RenderMethod[]): string {
     out.push(
       `<label class="choice method${method.available ? '' : ' inactive'}" for="${id}"><input type="radio" id="${id}" name="method"${data}` +
         ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(method.label)}` +
-        `${method.testMode ? ' <span class="test-badge">test</span>' : ''}` +
+        `${testBadges && method.testMode ? ' <span class="test-badge">test</span>' : ''}` +
         `${method.note ? ` <small>(${escapeHtml(method.note)})</small>` : ''}</label>`,
     );
   }

@@ -457,6 +457,7 @@
     state.element.mount(provider.mount);
     state.shape = shape;
     state.amount = options.amount;
+    state.currency = options.currency;
     return state;
   }
 
@@ -493,11 +494,12 @@
     if (submitted && submitted.error) throw providerError(submitted.error);
     // Records the method the payer chose; the new checkout token is bound to it, and so is the intent made with it.
     var ref = await sync(method);
-    var price = selectedPrice();
-    if (price.dataset.frequency === 'one-time' && ref.amount !== state.amount) {
+    var currency = ref.currency.toLowerCase();
+    if (selectedPrice().dataset.frequency === 'one-time' && (ref.amount !== state.amount || currency !== state.currency)) {
       // The server's amount is the one charged (and the intent's): the element must say the same or the provider refuses.
-      state.elements.update({ amount: ref.amount });
+      state.elements.update({ amount: ref.amount, currency: currency });
       state.amount = ref.amount;
+      state.currency = currency;
     }
     setStatus('Contacting the payment provider…');
     var intent = await api('/gateway-a/payment-intent-or-setup', ref, attempt.intent);
@@ -733,9 +735,10 @@
   }
 
   // A hand-off from a frame names the method to preselect (`#method=<gateway>:<method>`).
-  var preset = /^#method=([\w:]+)$/.exec(window.location.hash);
-  if (preset) {
-    var presetInput = form.querySelector('input[name="method"][value="' + preset[1] + '"]:not([disabled])');
+  var preset = /^#method=([\w%:]+)$/.exec(window.location.hash);
+  var presetValue = preset ? decodeURIComponent(preset[1]) : '';
+  if (/^[\w:]+$/.test(presetValue)) {
+    var presetInput = form.querySelector('input[name="method"][value="' + presetValue + '"]:not([disabled])');
     if (presetInput) presetInput.checked = true;
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
   }
