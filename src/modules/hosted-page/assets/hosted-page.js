@@ -208,11 +208,17 @@
     successBox.focus();
     var target = form.dataset.redirectUrl;
     if (target && /^https?:\/\//.test(target)) {
-      window.setTimeout(function () {
-        // In a frame the merchant's next page replaces the whole tab, not the frame.
-        if (framed) window.open(target, '_top');
-        else window.location.assign(target);
-      }, 1500);
+      if (framed) {
+        // A frame may move the whole tab only on the payer's click: a link to the merchant's next page.
+        var next = document.createElement('a');
+        next.href = target;
+        next.target = '_top';
+        next.rel = 'noopener';
+        next.textContent = 'Continue';
+        successBox.appendChild(next);
+      } else {
+        window.setTimeout(function () { window.location.assign(target); }, 1500);
+      }
     }
   }
 
