@@ -65,6 +65,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ CORS_ORIGINS: ' ' }).corsOrigins).toEqual([]);
   });
 
+  it('reads EMBED_ORIGINS as exact origins; none by default (the hosted page is framed by no page)', () => {
+    expect(loadConfig({}).embedOrigins).toEqual([]);
+    expect(loadConfig({ EMBED_ORIGINS: 'https://Shop.Example.com, http://127.0.0.1:8080,https://shop.example.com:443/' }).embedOrigins).toEqual([
+      'https://shop.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['CHECKOUT_PLAN', 'gold'],
@@ -81,6 +89,10 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://admin.example.com,ftp://files.example.com'],
     ['CORS_ORIGINS', 'https://user:pw@admin.example.com'],
     ['CORS_ORIGINS', 'admin.example.com'],
+    ['EMBED_ORIGINS', '*'],
+    ['EMBED_ORIGINS', 'https://*.example.com'],
+    ['EMBED_ORIGINS', 'https://shop.example.com/page'],
+    ['EMBED_ORIGINS', "'self'"],
     ['REDIS_KEY_PREFIX', 'two words:'],
     ['REDIS_KEY_PREFIX', 'tab\there:'],
     ['REDIS_KEY_PREFIX', 'ünïcode:'],

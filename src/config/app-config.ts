@@ -30,6 +30,11 @@ export interface AppConfig {
    * is always allowed and is not listed here.
    */
   corsOrigins: string[];
+  /**
+   * EMBED_ORIGINS: the origins (normalised `scheme://host[:port]`) whose pages may frame the
+   * hosted payment page (its `frame-ancestors`); empty (the default): no page may frame it.
+   */
+  embedOrigins: string[];
   restRoot: string;
   /** Undefined means the embedded SQLite file under dataDir. */
   databaseUrl?: string;
@@ -150,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host,
     publicBaseUrl,
     corsOrigins: envOriginList(env, 'CORS_ORIGINS'),
+    embedOrigins: envOriginList(env, 'EMBED_ORIGINS'),
     restRoot,
     databaseUrl,
     dataDir: envString(env, 'DATA_DIR', './data'),

@@ -41,10 +41,10 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     expect(a.methods).toEqual([
       { id: 'ccard', label: 'Card', pro_only: false, active: true, has_settings: false, hosted_page: true },
       { id: 'sepa', label: 'SEPA bank debit', pro_only: true, active: false, has_settings: false, hosted_page: false },
-      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: false, settings: null },
-      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: false, settings: null },
-      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: false },
-      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: false },
+      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: true },
+      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: true },
     ]);
     expect(a.connect.map((kind) => [kind.kind, kind.route, kind.takes_mode])).toEqual([
       ['oauth', 'GET /payment-gateway/connect', true],

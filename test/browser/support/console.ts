@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../support/test-app.js';
 import { collectPageErrors } from './chromium.js';
 
@@ -74,11 +74,11 @@ export interface AxeViolation {
 }
 
 /**
- * axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA rules).
- * axe is evaluated through the DevTools protocol, which the page's CSP does not govern: the
- * page itself still runs under its strict policy.
+ * axe-core's serious and critical violations on the page (or a frame's document) as it is now
+ * (WCAG 2.x A/AA rules). axe is evaluated through the DevTools protocol, which the page's CSP
+ * does not govern: the page itself still runs under its strict policy.
  */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+export async function seriousA11yViolations(page: Page | Frame): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(`axe
     .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
