@@ -103,7 +103,7 @@ export function checkoutLintConfig(root) {
       },
     },
     {
-      files: ['console/vite.config.ts'],
+      files: ['console/vite.config.mts'],
       languageOptions: { globals: { ...globals.node } },
       rules: { 'import-x/no-restricted-paths': 'off' },
     },

@@ -17,7 +17,7 @@ import { type LogRecord, ServiceProcess, stopAllServices } from '../support/serv
 
 /**
  * Several instances of the built service, each its own OS process, behind nothing but their own
- * ports (no sticky sessions): one MariaDB database and one Redis shared (decisions §4, §6; issue
+ * ports (no sticky sessions): one MariaDB database and one Redis shared (docs/decisions.md §4, §6; issue
  * 16; docs/scaling.md). `npm run test:multi` builds and runs this file; it is not part of
  * `npm test`. It needs DATABASE_URL=mysql://… (it uses, and empties, the sibling database
  * `<name>_multi`) and Redis at REDIS_URL (default 127.0.0.1:6379; keys under a prefix of their own).

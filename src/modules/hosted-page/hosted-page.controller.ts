@@ -28,7 +28,7 @@ function sendAsset(res: Response, type: string, asset: { source: string; etag: s
 }
 
 /**
- * The hosted payment page (decisions §14): `GET /pay/{form_id}` outside the REST namespace and
+ * The hosted payment page (docs/decisions.md §14): `GET /pay/{form_id}` outside the REST namespace and
  * its static assets (the script, the form stylesheet shared with the builder's live preview, the
  * accent stylesheets). Public (a payer has no login), rate limited like the public payment
  * routes, and not part of the REST interface, so absent from the OpenAPI document.

@@ -68,7 +68,7 @@ export function upgradeBackoffMs(attempt: number): number {
 }
 
 /**
- * Upgrade 1.5.2 → 1.5.3 (decisions §7): the endpoints 1.5.2 created get the 1.5.3 event list,
+ * Upgrade 1.5.2 → 1.5.3 (docs/decisions.md §7): the endpoints 1.5.2 created get the 1.5.3 event list,
  * in place. Only `enabled_events` is sent: the API version, the secret and the endpoint itself
  * stay. Manual or foreign endpoints are never touched. The task is bounded (attempts with
  * exponential backoff), survives restarts (its progress lives in options) and runs on one
