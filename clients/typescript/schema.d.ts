@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: the database (and Redis, when configured) answer
-         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.
+         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200. From SIGTERM on it answers 503 with `data.shutting_down: true` while the instance drains its requests in flight.
          */
         get: operations["operationsReady"];
         put?: never;

@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the shutdown timeout and drain (defaults 25 s and 5 s; the drain shorter than the timeout)', () => {
+    expect(loadConfig({}).shutdown).toEqual({ timeoutSeconds: 25, drainSeconds: 5 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '3', SHUTDOWN_DRAIN_SECONDS: '0' }).shutdown).toEqual({ timeoutSeconds: 3, drainSeconds: 0 });
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '5' })).toThrow(/SHUTDOWN_DRAIN_SECONDS must be less than SHUTDOWN_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '1.5' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
     expect(loadConfig({})).toMatchObject({ gatewayAJsUrl: 'https://js.stripe.com/v3/', gatewayBJsUrl: 'https://www.paypal.com/sdk/js' });
     expect(loadConfig({ GATEWAY_A_JS_URL: 'http://127.0.0.1:4010/v3/', GATEWAY_B_JS_URL: 'https://sdk.example.test/js' })).toMatchObject({
