@@ -1,7 +1,7 @@
 /**
  * Two Jest projects, run together by `npm test`:
  * - unit: every src/**\/*.spec.ts, the pure specs under test/ (test/fakes/...) and the admin
- *   console's (console/src/**\/*.spec.ts), transpiled
+ *   console's pure logic (console/src/**\/*.spec.ts: no JSX, no DOM, so no jsdom), transpiled
  *   only by @swc/jest (legacy decorators + decorator metadata, as tsc emits them): starts in
  *   about a second. `npm run test:unit`.
  * - e2e: test/**\/*.e2e-spec.ts through ts-jest, so that the @nestjs/swagger plugin adds the
@@ -39,7 +39,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      // The admin console's pure logic (console/src/**/*.spec.ts: no JSX, no DOM) runs here too.
+      // The admin console's pure logic too (console/src/**/*.spec.ts: no JSX, no DOM, so no jsdom).
       roots: [...shared.roots, '<rootDir>/console/src'],
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       transform: { '^.+\\.ts$': ['@swc/jest', swc] },

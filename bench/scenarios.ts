@@ -199,7 +199,7 @@ export async function prepareFixture(port: number, database: BenchDatabase): Pro
 /**
  * The one preparation step that is not an API call. Gateway A applies an event only to a record
  * that holds the event's intent id and only for objects whose metadata names this installation
- * (decisions §14); intents are created at the gateway, and the bench has none (a closed proxy
+ * (docs/decisions.md §14); intents are created at the gateway, and the bench has none (a closed proxy
  * port). So the pool's records get `pi_<prefix>_<index>` as their intent id here, as the intent
  * route would have stored it, and the installation id is read from the options table.
  */

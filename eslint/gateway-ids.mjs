@@ -3,7 +3,7 @@
 // string literal ('gateway_a', 'gateway_b', 'gateway_c') is refused in src/; the fact it would
 // test belongs to the gateway's adapter (src/modules/gateways/payment-gateway.port.ts) or to the
 // catalog (src/modules/gateways/gateway-catalog.ts). Ids as data stay allowed: a list, an
-// argument, an example, the spec's quick-setup step ids.
+// argument, an example, the quick-setup step ids of docs/interface.md.
 //
 // Paths are relative to the repository root.
 

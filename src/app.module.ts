@@ -6,6 +6,7 @@ import { WpErrorFilter } from './common/errors/index.js';
 import { RequestLoggingModule } from './common/logging/index.js';
 import { RateLimitGuard, RateLimitModule } from './common/rate-limit/index.js';
 import { RedisModule } from './common/redis/index.js';
+import { ShutdownModule } from './common/shutdown/index.js';
 import { createValidationPipe } from './common/validation/index.js';
 import { ConfigModule } from './config/index.js';
 import { DatabaseModule } from './database/index.js';
@@ -35,6 +36,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     HealthModule,
     ConfigModule,
     RequestLoggingModule,
+    ShutdownModule,
     DiscoveryModule,
     CryptoModule,
     RedisModule,

@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import { AppModule } from './app.module.js';
 import { installBodyParsers, installCors, installOpenApi, installResponseHeaders } from './common/http/index.js';
 import { AppLogger, REQUEST_LOG_MIDDLEWARE } from './common/logging/index.js';
+import { GracefulShutdown } from './common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
 import { ADMIN_CONSOLE_PATH, ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
 import { HOSTED_PAGE_PATH, HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
@@ -33,7 +34,7 @@ export function bootMessage(config: Pick<AppConfig, 'host' | 'port'>, urls: Reco
   return [`Checkout API listening on ${config.host}:${config.port}`, ...pages].join(' | ');
 }
 
-/** Everything main.ts and the e2e tests share: parsers, prefix, OpenAPI, logger, shutdown hooks. */
+/** Everything main.ts and the e2e tests share: parsers, prefix, OpenAPI, logger, the connection count of the shutdown. */
 export function configureApp(app: NestExpressApplication): INestApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.useLogger(app.get(AppLogger));
@@ -62,7 +63,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     ],
   });
   installOpenApi(app);
-  app.enableShutdownHooks();
+  // Counts connections from the first one; main.ts hands it the signals (no enableShutdownHooks: see GracefulShutdown).
+  app.get(GracefulShutdown).attach(app);
   return app;
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { AppLogger } from './common/logging/index.js';
+import { GracefulShutdown } from './common/shutdown/index.js';
 import { bootMessage, createApp, serviceUrls } from './bootstrap.js';
 import { limitHeapGrowth } from './heap-growth.js';
 
@@ -20,6 +21,9 @@ async function main(): Promise<void> {
   try {
     const app = await createApp();
     await app.listen(config.port, config.host);
+    // From here SIGTERM / SIGINT drain the instance and exit within SHUTDOWN_TIMEOUT_SECONDS. (A
+    // signal during the boot ends the process at once: nothing has been served yet.)
+    app.get(GracefulShutdown).handleSignals();
     // One line with everything a person opens (and the same as fields, for a log search).
     const urls = serviceUrls(config);
     app.get(AppLogger).log({ urls }, bootMessage(config, urls), 'Checkout');

@@ -61,3 +61,5 @@ function base64(text: string): string {
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+export { EMBED_SCRIPT_PATH, embedIframeSnippet, embedSnippet, type EmbedSnippetOptions } from './embed-snippet';

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: the database (and Redis, when configured) answer
-         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.
+         * @description A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200. From SIGTERM on it answers 503 with `data.shutting_down: true` while the instance drains its requests in flight.
          */
         get: operations["operationsReady"];
         put?: never;
@@ -549,7 +549,7 @@ export interface paths {
         };
         /**
          * Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface. Filters: `gateway`, `mode`, `outcome` (processed, ignored, rejected, failed, pending). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.
+         * @description An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), `event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.
          */
         get: operations["administrationListWebhookEvents"];
         put?: never;
@@ -2162,6 +2162,12 @@ export interface components {
             /** @description How many lines the payment log has in all */
             log_total: number;
         };
+        DeviceWalletSettingsDto: {
+            /** @description Whether the wallet's domain verification is configured for the domains below */
+            domain_verification: boolean;
+            /** @description Host names where the wallet button is shown (e.g. `shop.example.com`) */
+            domains: string[];
+        };
         GatewayCatalogMethodDto: {
             /**
              * @description The method id forms, payments and `set-payment-methods` use
@@ -2171,6 +2177,8 @@ export interface components {
             id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
             /** @example Card */
             label: string;
+            /** @description The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
+            settings?: components["schemas"]["DeviceWalletSettingsDto"] | null;
             /** @description Only the Pro plan may activate it (`set-payment-methods` refuses it on the free plan) */
             pro_only: boolean;
             /** @description Active on the site: payers are offered it where a form enables it. One list per gateway, for both modes (`POST /payment-gateway/set-payment-methods`) */
@@ -2204,7 +2212,8 @@ export interface components {
         };
         GatewayConnectKindDto: {
             /**
-             * @description `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL);
+             * @description `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL with
+             *     `?<gateway id>_connected=<mode>&<gateway id>_webhook=<contract status>` or `?<gateway id>_error=<code>`);
              *     `own_keys`: the merchant's own API keys; `credentials`: API credentials the admin enters for the current mode;
              *     `webhook_settings`: the webhook settings of a mode for an endpoint the merchant manages
              * @enum {string}
@@ -2420,12 +2429,6 @@ export interface components {
              * @enum {number}
              */
             is_connected: 0 | 1;
-        };
-        DeviceWalletSettingsDto: {
-            /** @description Whether the wallet's domain verification is configured for the domains below */
-            domain_verification: boolean;
-            /** @description Host names where the wallet button is shown (e.g. `shop.example.com`) */
-            domains: string[];
         };
         SavePaymentMethodSettingsDto: {
             /** @enum {string} */
@@ -8706,12 +8709,20 @@ export interface operations {
                 page?: number;
                 /** @description Entries per page (at most 100; the route's default otherwise) */
                 per_page?: number;
-                /** @description Only this gateway's events */
-                gateway?: "gateway_a" | "gateway_b";
+                /** @description Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive` */
+                gateway?: "gateway_a" | "gateway_b" | "generic";
                 /** @description Only events delivered to this mode's endpoint */
                 mode?: "test" | "live";
                 /** @description Only events with this outcome */
                 outcome?: "processed" | "ignored" | "rejected" | "failed" | "pending";
+                /** @description Only events of this type, exactly as the provider names it (empty: any type) */
+                event_type?: string;
+                /** @description Only events that touched or named this payment */
+                payment_id?: number;
+                /** @description Only events first received at or after this instant (ISO 8601; a date alone is midnight UTC) */
+                received_from?: string;
+                /** @description Only events first received before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
+                received_before?: string;
             };
             header?: never;
             path?: never;

@@ -3,14 +3,18 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { CHECKOUT_SETTINGS } from './api/capabilities';
 import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
+import { RouteError } from './components/route-error';
 import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
+import { EventsScreen } from './screens/events';
+import { ConnectReturn, GatewaysScreen } from './screens/gateways/gateways-screen';
 import { FormGalleryScreen } from './screens/form-gallery';
 import { FormsScreen } from './screens/forms';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
 import { PaymentDetailScreen } from './screens/payment-detail';
 import { PaymentsScreen } from './screens/payments';
+import { SettingsScreens } from './screens/settings';
 import { SignIn } from './screens/sign-in';
 
 // The form builder is the heaviest screen: loaded when first opened.
@@ -21,10 +25,14 @@ const router = createBrowserRouter(
   [
     {
       element: <Layout />,
+      errorElement: <RouteError />,
       children: [
-        { index: true, element: <DashboardScreen /> },
+        { index: true, element: <ConnectReturn><DashboardScreen /></ConnectReturn> },
+        { path: 'gateways', element: <GatewaysScreen /> },
         { path: 'payments', element: <PaymentsScreen /> },
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
+        { path: 'events', element: <EventsScreen /> },
+        { path: 'settings/*', element: <SettingsScreens /> },
         { path: 'forms', element: <FormsScreen /> },
         { path: 'forms/new', element: <FormGalleryScreen /> },
         { path: 'forms/:id', element: <Suspense fallback={<Loading what="the form builder" />}><FormBuilderScreen /></Suspense> },

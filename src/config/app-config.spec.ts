@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the shutdown timeout and drain (defaults 25 s and 5 s; the drain shorter than the timeout)', () => {
+    expect(loadConfig({}).shutdown).toEqual({ timeoutSeconds: 25, drainSeconds: 5 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '3', SHUTDOWN_DRAIN_SECONDS: '0' }).shutdown).toEqual({ timeoutSeconds: 3, drainSeconds: 0 });
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '5' })).toThrow(/SHUTDOWN_DRAIN_SECONDS must be less than SHUTDOWN_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '1.5' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+  });
+
   it('reads the providers\' browser-library URLs (GATEWAY_A_JS_URL, GATEWAY_B_JS_URL): http(s), no credentials, query or fragment', () => {
     expect(loadConfig({})).toMatchObject({ gatewayAJsUrl: 'https://js.stripe.com/v3/', gatewayBJsUrl: 'https://www.paypal.com/sdk/js' });
     expect(loadConfig({ GATEWAY_A_JS_URL: 'http://127.0.0.1:4010/v3/', GATEWAY_B_JS_URL: 'https://sdk.example.test/js' })).toMatchObject({
@@ -65,6 +73,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ CORS_ORIGINS: ' ' }).corsOrigins).toEqual([]);
   });
 
+  it('reads EMBED_ORIGINS as exact origins; none by default (the hosted page is framed by no page)', () => {
+    expect(loadConfig({}).embedOrigins).toEqual([]);
+    expect(loadConfig({ EMBED_ORIGINS: 'https://Shop.Example.com, http://127.0.0.1:8080,https://shop.example.com:443/' }).embedOrigins).toEqual([
+      'https://shop.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['CHECKOUT_PLAN', 'gold'],
@@ -81,6 +97,10 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', 'https://admin.example.com,ftp://files.example.com'],
     ['CORS_ORIGINS', 'https://user:pw@admin.example.com'],
     ['CORS_ORIGINS', 'admin.example.com'],
+    ['EMBED_ORIGINS', '*'],
+    ['EMBED_ORIGINS', 'https://*.example.com'],
+    ['EMBED_ORIGINS', 'https://shop.example.com/page'],
+    ['EMBED_ORIGINS', "'self'"],
     ['REDIS_KEY_PREFIX', 'two words:'],
     ['REDIS_KEY_PREFIX', 'tab\there:'],
     ['REDIS_KEY_PREFIX', 'ünïcode:'],

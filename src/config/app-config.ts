@@ -30,6 +30,11 @@ export interface AppConfig {
    * is always allowed and is not listed here.
    */
   corsOrigins: string[];
+  /**
+   * EMBED_ORIGINS: the origins (normalised `scheme://host[:port]`) whose pages may frame the
+   * hosted payment page (its `frame-ancestors`); empty (the default): no page may frame it.
+   */
+  embedOrigins: string[];
   restRoot: string;
   /** Undefined means the embedded SQLite file under dataDir. */
   databaseUrl?: string;
@@ -85,6 +90,8 @@ export interface AppConfig {
   };
   /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
   outbox: OutboxSettings;
+  /** What SIGTERM / SIGINT do (src/common/shutdown/, docs/scaling.md "Rolling deploys"). */
+  shutdown: ShutdownSettings;
   rateLimits: {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
@@ -105,6 +112,16 @@ export interface OutboxSettings {
   retryMaxSeconds: number;
   /** OUTBOX_LEASE_SECONDS: how long a claim lasts unless its worker renews it (a killed worker's items are taken again after it). */
   leaseSeconds: number;
+}
+
+export interface ShutdownSettings {
+  /** SHUTDOWN_TIMEOUT_SECONDS: the process has exited this long after the signal, whatever is still running. */
+  timeoutSeconds: number;
+  /**
+   * SHUTDOWN_DRAIN_SECONDS: after SIGTERM, how long the instance keeps accepting connections while
+   * /readyz answers 503 (for the load balancer to notice), before it closes its listener.
+   */
+  drainSeconds: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -143,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('CHECKOUT_ADMIN_PASSWORD', 'must be at least 16 characters long');
   }
 
+  const shutdownTimeoutSeconds = envInteger(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, { min: 1, max: 3600 });
+  const shutdownDrainSeconds = envInteger(env, 'SHUTDOWN_DRAIN_SECONDS', 5, { min: 0, max: 3600 });
+  // The drain is part of the timeout, and in-flight requests need some of it after the listener closes.
+  if (shutdownDrainSeconds >= shutdownTimeoutSeconds) throw new ConfigError('SHUTDOWN_DRAIN_SECONDS', 'must be less than SHUTDOWN_TIMEOUT_SECONDS');
+
   const publicBaseUrl = envUrl(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/$/, '');
 
   return {
@@ -150,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host,
     publicBaseUrl,
     corsOrigins: envOriginList(env, 'CORS_ORIGINS'),
+    embedOrigins: envOriginList(env, 'EMBED_ORIGINS'),
     restRoot,
     databaseUrl,
     dataDir: envString(env, 'DATA_DIR', './data'),
@@ -192,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryMaxSeconds: envInteger(env, 'OUTBOX_RETRY_MAX_SECONDS', 3600, { min: 1, max: 7 * 86_400 }),
       leaseSeconds: envInteger(env, 'OUTBOX_LEASE_SECONDS', 60, { min: 2, max: 3600 }),
     },
+    shutdown: { timeoutSeconds: shutdownTimeoutSeconds, drainSeconds: shutdownDrainSeconds },
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),

@@ -73,7 +73,8 @@ export function envOriginList(env: Env, name: string): string[] {
       throw new ConfigError(name, 'must be a comma-separated list of origins (scheme://host[:port])');
     }
     const bare = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !entry.endsWith('#') && !entry.endsWith('?');
-    if (!['http:', 'https:'].includes(url.protocol) || !bare) {
+    // A wildcard host parses as a URL but is no origin (and would be a pattern in a CSP source list).
+    if (!['http:', 'https:'].includes(url.protocol) || !bare || url.hostname.includes('*')) {
       throw new ConfigError(name, 'must list origins only (http or https scheme, host and optional port; no path, query or credentials)');
     }
     origins.add(url.origin);

@@ -14,6 +14,23 @@ export function sqlDialect(manager: EntityManager): SqlDialect {
 }
 
 /**
+ * Whether the driver has row locks (MySQL/MariaDB, and the MySQL-compatible TiDB and Vitess): a
+ * row a locked decision depends on is read with `SELECT ... FOR UPDATE` there. It must be: a plain
+ * read inside a transaction is a snapshot read (TiDB: of the transaction's start; InnoDB: of its
+ * first plain read) and may miss a commit the transaction waited for. SQLite has no FOR UPDATE;
+ * its access gate runs transactions one at a time, which is the row lock there
+ * (sqlite-access-gate.ts).
+ */
+export function locksRows(manager: EntityManager): boolean {
+  return sqlDialect(manager) === 'mysql';
+}
+
+/** The locking clause to append to a SELECT read inside a transaction: ` FOR UPDATE`, or nothing on SQLite (locksRows). */
+export function forUpdate(manager: EntityManager): string {
+  return locksRows(manager) ? ' FOR UPDATE' : '';
+}
+
+/**
  * One bound value as TypeORM would have written it:
  * - Date (datetime columns): SQLite stores TypeORM's UTC text `YYYY-MM-DD HH:mm:ss.SSS`
  *   (`DateUtils.mixedDateToUtcDatetimeString`); mysql2 writes a Date itself (timezone `Z`);

@@ -2,5 +2,14 @@ export { DatabaseModule } from './database.module.js';
 export { buildDataSourceOptions, databaseKind, type DatabaseKind } from './data-source-options.js';
 export { isDuplicateKeyError } from './errors.js';
 export { MIGRATIONS } from './migrations/index.js';
-export { readDatetime, readNullableDatetime, runStatement, selectRows, sqlDialect, sqliteDatetime, sqlValue, sqlValues, type SqlDialect } from './hot-sql.js';
+export { forUpdate, locksRows, readDatetime, readNullableDatetime, runStatement, selectRows, sqlDialect, sqliteDatetime, sqlValue, sqlValues, type SqlDialect } from './hot-sql.js';
+export {
+  DEFAULT_TRANSACTION_RETRY,
+  isRetryableTransactionError,
+  RETRYABLE_TRANSACTION_ERRNOS,
+  serverErrno,
+  type TransactionRetryNotice,
+  type TransactionRetryPolicy,
+  withTransactionRetry,
+} from './transaction-retry.js';
 export { containsPattern, LIKE_ESCAPE } from './like-pattern.js';

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import { MigrationLockTimeoutError, MysqlMigrationLock } from './migration-lock.js';
+import { MigrationLockTimeoutError, MYSQL_LOCK_SLICE_SECONDS, MysqlMigrationLock } from './migration-lock.js';
 
 /** A connection that answers the lock functions as a MySQL-compatible server would. */
 function fakeRunner(answers: { getLock: Array<number | null>; isUsedLock?: () => unknown }) {
@@ -25,24 +25,57 @@ describe('MysqlMigrationLock', () => {
     expect(log).not.toHaveBeenCalled();
   });
 
-  it('waits for a held lock with the whole timeout, saying once who holds it', async () => {
-    const { runner, sent } = fakeRunner({ getLock: [0, 1] });
+  /** A clock that moves on by each GET_LOCK's timeout, as a server that kept the lock busy would. */
+  function waitingClock(sent: Array<[string, unknown[]]>) {
+    let now = 1_000_000;
+    let seen = 0;
+    return () => {
+      for (; seen < sent.length; seen += 1) {
+        const [sql, parameters] = sent[seen];
+        if (sql.startsWith('SELECT GET_LOCK')) now += Number(parameters[1]) * 1000;
+      }
+      return now;
+    };
+  }
+
+  it('waits for a held lock in short GET_LOCK slices, saying once who holds it', async () => {
+    const { runner, sent } = fakeRunner({ getLock: [0, 0, 0, 1] });
     const log = jest.fn();
-    await new MysqlMigrationLock(runner, 'db.wp_checkout_migrations').acquire(300, { log });
-    expect(sent.filter(([sql]) => sql.startsWith('SELECT GET_LOCK')).map(([, parameters]) => parameters[1])).toEqual([0, 300]);
+    await new MysqlMigrationLock(runner, 'db.wp_checkout_migrations', waitingClock(sent)).acquire(300, { log });
+    expect(sent.filter(([sql]) => sql.startsWith('SELECT GET_LOCK')).map(([, parameters]) => parameters[1])).toEqual([0, MYSQL_LOCK_SLICE_SECONDS, MYSQL_LOCK_SLICE_SECONDS, MYSQL_LOCK_SLICE_SECONDS]);
     expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0][0]).toContain('Waiting up to 300 s');
     expect(log.mock.calls[0][0]).toContain('database connection 7 is applying migrations');
   });
 
+  it('says every 30 s that it still waits, and gives up after the timeout with the last slice cut to what is left', async () => {
+    const { runner, sent } = fakeRunner({ getLock: new Array<number>(60).fill(0) });
+    const log = jest.fn();
+    const error = await new MysqlMigrationLock(runner, 'x', waitingClock(sent)).acquire(65, { log }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MigrationLockTimeoutError);
+    expect((error as Error).message).toContain('waited 65 s');
+    const timeouts = sent.filter(([sql]) => sql.startsWith('SELECT GET_LOCK')).map(([, parameters]) => Number(parameters[1]));
+    expect(timeouts[0]).toBe(0);
+    expect(timeouts.slice(1).every((seconds) => seconds >= 1 && seconds <= MYSQL_LOCK_SLICE_SECONDS)).toBe(true);
+    expect(timeouts.reduce((sum, seconds) => sum + seconds, 0)).toBe(65);
+    expect(log.mock.calls.map(([message]) => String(message))).toEqual([
+      expect.stringMatching(/^Waiting up to 65 s/),
+      expect.stringMatching(/^Still waiting for the migration lock "x" \(MySQL\/MariaDB GET_LOCK\)/),
+      expect.stringMatching(/^Still waiting for the migration lock "x" \(MySQL\/MariaDB GET_LOCK\)/),
+    ]);
+    expect(log.mock.calls[1][0]).toContain('(30 s of 65 s): database connection 7 holds it.');
+    expect(log.mock.calls[2][0]).toContain('(60 s of 65 s)');
+  });
+
   it('still waits where the server has no IS_USED_LOCK (older TiDB releases): the holder is just not named', async () => {
-    const { runner } = fakeRunner({
+    const { runner, sent } = fakeRunner({
       getLock: [0, 0],
       isUsedLock: () => {
         throw new Error('FUNCTION IS_USED_LOCK does not exist');
       },
     });
     const log = jest.fn();
-    const error = await new MysqlMigrationLock(runner, 'db.wp_checkout_migrations').acquire(2, { log }).catch((caught: unknown) => caught);
+    const error = await new MysqlMigrationLock(runner, 'db.wp_checkout_migrations', waitingClock(sent)).acquire(2, { log }).catch((caught: unknown) => caught);
     expect(log.mock.calls[0][0]).toContain('another connection is applying migrations');
     expect(error).toBeInstanceOf(MigrationLockTimeoutError);
     expect((error as Error).message).toContain('held by another connection');

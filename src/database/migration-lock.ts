@@ -44,10 +44,21 @@ export function mysqlMigrationLockName(database: string, tablePrefix: string): s
   return `checkout_migrations:${createHash('sha256').update(`${database}\0${tablePrefix}`).digest('hex').slice(0, 40)}`;
 }
 
+/** How long one GET_LOCK call waits at most while the lock is held elsewhere. */
+export const MYSQL_LOCK_SLICE_SECONDS = 2;
+/** How often a waiting process says it still waits. */
+export const MIGRATION_LOCK_PROGRESS_SECONDS = 30;
+
 /**
- * MySQL/MariaDB: `GET_LOCK` on the connection that runs the migrations. The server holds the lock
- * until RELEASE_LOCK or until that connection ends, so an instance killed mid-migration never
- * leaves a stale lock behind. A waiting instance blocks inside GET_LOCK (no polling, no error).
+ * MySQL/MariaDB (and the MySQL-compatible TiDB and Vitess): `GET_LOCK` on the connection that runs
+ * the migrations. The server holds the lock until RELEASE_LOCK or until that connection ends, so
+ * an instance killed mid-migration never leaves a stale lock behind.
+ *
+ * A waiting process asks again and again in short slices (GET_LOCK with a timeout of
+ * MYSQL_LOCK_SLICE_SECONDS) until MIGRATION_LOCK_TIMEOUT_SECONDS have passed, instead of one call
+ * with the whole timeout: TiDB clamps a GET_LOCK timeout to 1..3600 s (a first try of 0 waits 1 s
+ * there), a statement that blocks for minutes is cut by proxies and by Vitess' query timeouts,
+ * and the process can say every MIGRATION_LOCK_PROGRESS_SECONDS that it still waits.
  */
 export class MysqlMigrationLock implements MigrationLock {
   readonly description: string;
@@ -55,15 +66,29 @@ export class MysqlMigrationLock implements MigrationLock {
   constructor(
     private readonly runner: QueryRunner,
     private readonly name: string,
+    private readonly now: () => number = Date.now,
   ) {
     this.description = `"${name}" (MySQL/MariaDB GET_LOCK)`;
   }
 
   async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
+    const startedAt = this.now();
     if (await this.getLock(0)) return;
-    const holder = await this.holder();
-    logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${holder} is applying migrations.`);
-    if (await this.getLock(timeoutSeconds)) return;
+    logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${await this.holder()} is applying migrations.`);
+    const giveUpAt = startedAt + timeoutSeconds * 1000;
+    let nextProgressAt = startedAt + MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+    for (;;) {
+      const remainingMs = giveUpAt - this.now();
+      if (remainingMs <= 0) break;
+      // GET_LOCK takes whole seconds here (TiDB's minimum is 1 s): the last slice may end up to a second late.
+      if (await this.getLock(Math.min(MYSQL_LOCK_SLICE_SECONDS, Math.ceil(remainingMs / 1000)))) return;
+      if (this.now() >= nextProgressAt && this.now() < giveUpAt) {
+        nextProgressAt += MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+        logger.log(
+          `Still waiting for the migration lock ${this.description} (${Math.round((this.now() - startedAt) / 1000)} s of ${timeoutSeconds} s): ${await this.holder()} holds it.`,
+        );
+      }
+    }
     throw new MigrationLockTimeoutError(this.description, await this.holder(), timeoutSeconds);
   }
 

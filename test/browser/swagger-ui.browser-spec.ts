@@ -58,8 +58,10 @@ describe('Swagger UI in a real browser', () => {
     const modal = page.locator('.modal-ux');
     await modal.locator('input[aria-label="auth-basic-username"]').fill(user.login);
     await modal.locator('input[aria-label="auth-basic-password"]').fill(user.password);
-    await modal.locator('button.modal-btn.auth.authorize').click();
-    await modal.locator('button.btn-done').click();
+    // The document has three schemes (Basic, and the console's cookie + nonce): authorise Basic's form.
+    const basic = modal.locator('form').filter({ has: page.locator('input[aria-label="auth-basic-username"]') });
+    await basic.locator('button.modal-btn.auth.authorize').click();
+    await modal.locator('button.btn-done').first().click();
 
     const { status, body } = await executePluginInfo();
     expect(status).toBe('200');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { InstallationService } from '../../src/modules/settings/index.js';
-import { signedEvent } from '../fakes/gateway-a/index.js';
+import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
@@ -33,6 +33,12 @@ describe('GET /administration/webhook-events', () => {
     const { body, signature } = signedEvent(type, object, secret, { id });
     return request(t.http).post(`${t.base}/webhook/gateway-a-callback/test`).set('Content-Type', 'application/json').set('Gateway-A-Signature', signature).send(body);
   };
+  /** Section B's generic webhook, signed with the site's generic secret (rotated once to read it whole). */
+  let genericSecret: string;
+  const deliverGeneric = (envelope: Record<string, unknown>) => {
+    const raw = JSON.stringify(envelope);
+    return request(t.http).post(`${t.base}/webhook/receive`).set('Content-Type', 'application/json').set('Checkout-Signature', signPayload(raw, genericSecret)).send(raw);
+  };
   const list = (query: Record<string, string | number> = {}, auth = t.admin.auth) => request(t.http).get(`${t.base}/administration/webhook-events`).query(query).set('Authorization', auth);
 
   beforeAll(async () => {
@@ -41,6 +47,8 @@ describe('GET /administration/webhook-events', () => {
     const landing = await connectThroughProxy(bed, 'test');
     expect(landing.searchParams.get('gateway_a_webhook')).toBe('verified');
     secret = (await t.app.get(GatewayAContractService).getSigningSecret('test'))!;
+    genericSecret = (await request(t.http).post(`${t.base}/webhook/rotate-secret`).set('Authorization', t.admin.auth)).body.secret;
+    expect(genericSecret).toMatch(/^whsec_/);
     const form = await createPaymentForm(t);
     const sync = (await request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: form.id, payment_gateway: 'gateway_a', payment_method: 'ccard' })).body as SyncAnswer;
     paymentId = sync.payment_id;
@@ -98,8 +106,59 @@ describe('GET /administration/webhook-events', () => {
     expect(second.headers['x-wp-totalpages']).toBe('2');
   });
 
+  it('filters by event type, payment, received time and the generic provider', async () => {
+    const eventIds = async (query: Record<string, string | number>) => {
+      const res = await list(query);
+      expect(res.status).toBe(200);
+      return res.body.map((entry: { event_id: string }) => entry.event_id);
+    };
+    expect(await eventIds({ event_type: 'charge.refunded' })).toEqual([ids.ignored]);
+    expect(await eventIds({ event_type: ' charge.refunded ' })).toEqual([ids.ignored]);
+    // Blank is no filter, like the payments list's search.
+    expect(await eventIds({ event_type: ' ' })).toHaveLength(4);
+    // Exact, not a prefix or a pattern.
+    expect(await eventIds({ event_type: 'charge' })).toEqual([]);
+    expect(await eventIds({ event_type: 'charge.%' })).toEqual([]);
+    // The failed attempt stored no payment (its outcome was never written), so it is not this payment's.
+    expect(await eventIds({ payment_id: paymentId })).toEqual([ids.processed, ids.rejected]);
+    expect(await eventIds({ payment_id: paymentId, outcome: 'rejected' })).toEqual([ids.rejected]);
+    expect(await eventIds({ payment_id: paymentId + 1000 })).toEqual([]);
+    const total = await list({ payment_id: paymentId, per_page: 1 });
+    expect(total.headers['x-wp-total']).toBe('2');
+
+    // Received times: from is inclusive, before is exclusive, a date alone is midnight UTC.
+    const entries = (await list()).body as Array<{ event_id: string; received_at: string }>;
+    const ignoredAt = entries.find((entry) => entry.event_id === ids.ignored)!.received_at;
+    expect(await eventIds({ received_from: ignoredAt, event_type: 'charge.refunded' })).toEqual([ids.ignored]);
+    expect(await eventIds({ received_before: ignoredAt, event_type: 'charge.refunded' })).toEqual([]);
+    expect(await eventIds({ received_before: new Date(Date.parse(ignoredAt) + 1).toISOString(), event_type: 'charge.refunded' })).toEqual([ids.ignored]);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await eventIds({ received_from: tomorrow })).toEqual([]);
+    expect(await eventIds({ received_before: tomorrow })).toHaveLength(4);
+
+    // Section B's generic webhook is a provider of its own (no mode).
+    expect(await eventIds({ gateway: 'generic' })).toEqual([]);
+    const generic = await deliverGeneric({ id: 'evt_list_generic', event: 'charge.refunded', data: { transaction_id: 'nothing', amount: 1, currency: 'USD' } });
+    expect(generic.body.outcome).toBe('ignored');
+    expect(await eventIds({ gateway: 'generic' })).toEqual(['evt_list_generic']);
+    expect((await list({ gateway: 'generic' })).body[0]).toMatchObject({ gateway: 'generic', mode: null, outcome: 'ignored', event_type: 'charge.refunded' });
+    expect(await eventIds({ gateway: 'gateway_a', event_type: 'charge.refunded' })).toEqual([ids.ignored]);
+  });
+
   it('refuses bad filters with 400 naming them', async () => {
-    for (const [query, field] of [[{ outcome: 'duplicate' }, 'outcome'], [{ gateway: 'gateway_z' }, 'gateway'], [{ mode: 'prod' }, 'mode'], [{ per_page: 101 }, 'per_page'], [{ page: 0 }, 'page']] as const) {
+    for (const [query, field] of [
+      [{ outcome: 'duplicate' }, 'outcome'],
+      [{ gateway: 'gateway_z' }, 'gateway'],
+      [{ mode: 'prod' }, 'mode'],
+      [{ per_page: 101 }, 'per_page'],
+      [{ page: 0 }, 'page'],
+      [{ event_type: 'x'.repeat(256) }, 'event_type'],
+      [{ payment_id: 0 }, 'payment_id'],
+      [{ payment_id: 'abc' }, 'payment_id'],
+      [{ received_from: '2026-01-31T12:00:00' }, 'received_from'],
+      [{ received_before: 'yesterday' }, 'received_before'],
+      [{ received_from: '2026-02-01', received_before: '2026-02-01' }, 'received_before'],
+    ] as const) {
       const res = await list(query);
       expect(res.status).toBe(400);
       expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty(field);

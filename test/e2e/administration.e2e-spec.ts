@@ -132,7 +132,7 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       expect(res.text).toContain('€9.99 / month + €5.00 setup fee');
       expect(res.text).toContain('Any amount from $1.00 to $1,000.00');
       expect(res.text).toContain('<option value="M">M</option>');
-      expect(res.text).toContain('>Pay</button>');
+      expect(res.text).toContain('>Pay $15.00</button>');
     });
 
     it('applies unsaved overrides on POST, escapes them, and stores nothing', async () => {
@@ -163,7 +163,7 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
     it('replaces only the top-level settings keys it is given', async () => {
       const res = await preview('post', { settings: { display: { button_label: 'Give now' } } });
       expect(res.status).toBe(200);
-      expect(res.text).toContain('>Give now</button>');
+      expect(res.text).toContain('>Give now $15.00</button>');
       expect(res.text).toContain('$15.00');
     });
 

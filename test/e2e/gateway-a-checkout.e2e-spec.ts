@@ -90,7 +90,7 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
         currency: 'usd',
         capture_method: 'automatic',
         application_fee_amount: '20',
-        allowed_payment_method_types: ['card'],
+        allowed_payment_method_types: ['card', 'link'],
         metadata: { checkout_payment_id: String(id), checkout_payment_method: 'ccard' },
       });
       expect(create.idempotencyKey).toMatch(new RegExp(`^checkout-${installationId()}-pi-${id}-1000-usd-`));

@@ -101,6 +101,24 @@ describe('gateway A connect flow (through the stripe SDK against the fake gatewa
       }
     });
 
+    it('starts from the admin console: its session (cookie + X-WP-Nonce) gets the JSON answer; a nonce in the address is no credential here', async () => {
+      const sameOrigin = { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'same-origin' };
+      const session = await request(bed.t.http).post(`${bed.t.base}/auth/session`).set(sameOrigin).send({ login: bed.t.admin.login, password: bed.t.admin.password });
+      expect(session.status).toBe(201);
+      const cookie = ([] as string[]).concat(session.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]).find((pair) => pair.startsWith('checkout_console_session='))!;
+      const nonce = session.body.nonce as string;
+      const connect = () => request(bed.t.http).get(`${bed.t.base}/payment-gateway/connect`).set('Cookie', cookie);
+
+      // What the console does: ask for JSON through its client, the nonce in the header.
+      const json = await connect().query({ mode: 'test' }).set(sameOrigin).set('X-WP-Nonce', nonce).set('Accept', 'application/json');
+      expect(json.status).toBe(200);
+      expect(new URL(json.body.authorize_url).origin).toBe(bed.fake.url);
+      // A link carrying the nonce in its address: the route does not take it from there (no secret in addresses), so nothing is issued.
+      const link = await connect().query({ mode: 'test', _wpnonce: nonce }).set({ 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Mode': 'navigate' });
+      expect(link.status).toBe(401);
+      expect(link.headers.location).toBeUndefined();
+    });
+
     it('refuses an unknown mode, a missing mode, no login and a user without the capability', async () => {
       for (const query of [{ mode: 'prod' }, {}]) {
         const res = await request(bed.t.http).get(`${bed.t.base}/payment-gateway/connect`).query(query).set('Authorization', bed.t.admin.auth);

@@ -5,6 +5,7 @@ import request from 'supertest';
 import Stripe from 'stripe';
 import { CHECKOUT_VERSION } from '../../src/config/index.js';
 import { Clock } from '../../src/common/clock/index.js';
+import { ShutdownState } from '../../src/common/shutdown/index.js';
 import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAClientFactory, GatewayAContractService, GatewayAWebhookUpgradeTask, gatewayAOption, InstallationScope, type WebhookUpgradeProgress } from '../../src/modules/gateway-a/index.js';
 import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
 import { UpgradeRegistry } from '../../src/modules/plugin/index.js';
@@ -226,6 +227,7 @@ describe('upgrade 1.5.2 → 1.5.3: the in-place webhook update', () => {
       app.get(Clock),
       new UpgradeRegistry(),
       app.get(InstallationScope),
+      new ShutdownState(),
     );
     bed.fake.latencyMs = 30;
     await update();

@@ -10,7 +10,7 @@ interface CatalogEntry {
   kind: string;
   supports_recurring: boolean;
   mode: string;
-  methods: Array<{ id: string; label: string; pro_only: boolean; active: boolean; has_settings: boolean; hosted_page: boolean }>;
+  methods: Array<{ id: string; label: string; pro_only: boolean; active: boolean; has_settings: boolean; hosted_page: boolean; settings?: unknown }>;
   connect: Array<{ kind: string; route: string; takes_mode: boolean; fields: CatalogField[] }>;
 }
 
@@ -41,10 +41,10 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     expect(a.methods).toEqual([
       { id: 'ccard', label: 'Card', pro_only: false, active: true, has_settings: false, hosted_page: true },
       { id: 'sepa', label: 'SEPA bank debit', pro_only: true, active: false, has_settings: false, hosted_page: false },
-      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: false },
-      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: false },
-      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: false },
-      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: false },
+      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: true },
+      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: true },
     ]);
     expect(a.connect.map((kind) => [kind.kind, kind.route, kind.takes_mode])).toEqual([
       ['oauth', 'GET /payment-gateway/connect', true],
@@ -97,6 +97,20 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     const [a, b] = (await catalog()).gateways;
     expect(a.methods.filter((method) => method.active).map((method) => method.id)).toEqual(['sepa', 'device_wallet_1']);
     expect(b.mode).toBe('live');
+  });
+
+  it('carries the saved settings of a method that has settings, so a console starts its form from them', async () => {
+    await request(t.http)
+      .post(`${t.base}/payment-gateway/save-payment-method-settings`)
+      .set('Authorization', t.admin.auth)
+      .send({ gateway: 'gateway_a', method: 'device_wallet_2', settings: { domain_verification: true, domains: ['Shop.Example.com'] } })
+      .expect(200);
+    const [a, b] = (await catalog()).gateways;
+    const settingsOf = (id: string) => a.methods.find((method) => method.id === id)?.settings;
+    expect(settingsOf('device_wallet_2')).toEqual({ domain_verification: true, domains: ['shop.example.com'] });
+    expect(settingsOf('device_wallet_1')).toBeNull();
+    // Methods without settings carry none at all.
+    expect([...a.methods, ...b.methods].filter((method) => !method.has_settings).every((method) => !('settings' in method))).toBe(true);
   });
 
   it('needs the admin capability', async () => {

@@ -4,7 +4,7 @@ import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, formSettings } from '../support/payment-fixtures.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import type { TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Every `<script …>` tag of a page, and whether each one is an inline script (no src). */
 function scriptTags(html: string): Array<{ tag: string; inline: boolean }> {
@@ -78,13 +78,41 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       for (const name of ['email_address', 'first_name', 'last_name', 'company', 'size']) expect(res.text).toContain(`name="${name}"`);
       expect(res.text).toContain('data-gateway="gateway_a" data-method="ccard"');
       expect(res.text).toContain('data-gateway="gateway_b" data-method="standard_checkout"');
-      // The page drives only what it can: the card method of gateway A, the wallet of gateway B.
+      // The page drives only what it can: gateway A's payment element methods (no bank debit), the wallet of gateway B.
       expect(res.text).not.toContain('data-method="sepa"');
       expect(res.text).toContain('Thanks &lt;b&gt;a lot&lt;/b&gt;');
       // One container per gateway the page pays through: its library and driver come from the adapter port.
-      expect(res.text).toMatch(/<div class="provider" id="provider-gateway_a" data-gateway="gateway_a" data-driver="card_element" data-library-url="https:\/\/js\.example-a\.test\/v3\/"/);
+      expect(res.text).toMatch(/<div class="provider" id="provider-gateway_a" data-gateway="gateway_a" data-driver="payment_element" data-library-url="https:\/\/js\.example-a\.test\/v3\/"/);
       expect(res.text).toMatch(/<div class="provider" id="provider-gateway_b" data-gateway="gateway_b" data-driver="wallet_buttons" data-library-url="https:\/\/sdk\.example-b\.test\/sdk\/js"/);
-      expect(res.text).toContain('data-driver="wallet_buttons" data-one-time-only="true" value="gateway_b:standard_checkout">');
+      expect(res.text).toContain('data-driver="wallet_buttons" data-mode="test" data-one-time-only="true" value="gateway_b:standard_checkout">');
+    });
+
+    it("gives each payment element method the driver options of its intent, marks test mode and names the first price's amount on the button", async () => {
+      const state = t.app.get(GatewayStateService);
+      await state.setActiveMethods('gateway_a', ['ccard', 'device_wallet_1', 'regional_wallet_1']);
+      try {
+        const form = await createPaymentForm(t, { payment_methods: { gateway_a: ['ccard', 'device_wallet_1', 'regional_wallet_1', 'sepa'] } });
+        const res = await request(t.http).get(`/pay/${form.id}`);
+        const options = (method: string) => {
+          const match = new RegExp(`data-method="${method}" data-driver="payment_element" data-driver-options="([^"]*)" data-mode="test"`).exec(res.text);
+          return match ? JSON.parse(match[1].replace(/&quot;/g, '"')) : null;
+        };
+        expect(options('ccard')).toEqual({
+          elements: { paymentMethodTypes: ['card', 'link'] },
+          modes: { payment: { captureMethod: 'automatic' }, setup: { setupFutureUsage: 'off_session' } },
+          element: { wallets: { applePay: 'never', googlePay: 'never' } },
+          leaves_page: false,
+        });
+        expect(options('device_wallet_1')).toMatchObject({ elements: { paymentMethodTypes: ['card'] }, element: { wallets: { applePay: 'auto', googlePay: 'never' } } });
+        expect(options('regional_wallet_1')).toMatchObject({ elements: { excludedPaymentMethodTypes: ['card', 'sepa_debit', 'us_bank_account'] }, leaves_page: true });
+        expect(res.text).not.toContain('data-method="sepa"');
+        expect(res.text).toContain('<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> No real payment is made on this page: use a test card.</p>');
+        expect(res.text).toContain('class="pay-button">Pay $10.00</button>');
+        // The markup the page script relies on (docs/hosted-page.md, "The markup contract").
+        for (const part of ['id="error-summary"', 'id="error-email_address"', 'id="success-amount"', 'id="success-reference"', 'data-pay-verb="Subscribe" data-pay-suffix=" / month"']) expect(res.text).toContain(part);
+      } finally {
+        await state.setActiveMethods('gateway_a', ['ccard']);
+      }
     });
 
     it('escapes merchant text', async () => {
@@ -105,6 +133,9 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(csp).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic' 'self' https://js.example-a.test https://sdk.example-b.test`);
       expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(csp).toContain("frame-ancestors 'none'");
+      // No EMBED_ORIGINS: no page may frame it, in the words of old browsers too.
+      expect(first.headers['x-frame-options']).toBe('DENY');
+      expect(first.text).not.toContain('data-embed-origins');
       expect(csp).toMatch(/connect-src 'self' https:\/\/js\.example-a\.test https:\/\/sdk\.example-b\.test/);
       // The page's own markup needs no inline style: libraries other than the providers' real ones add no style allowance.
       expect(csp).toContain("style-src 'self'; style-src-attr 'none'");
@@ -167,7 +198,9 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       const accent = await request(t.http).get('/pay/assets/accent/1e73be.css');
       expect(accent.status).toBe(200);
       expect(accent.headers['content-type']).toBe('text/css; charset=utf-8');
-      expect(accent.text).toBe(':root{--accent:#1e73be}\n');
+      expect(accent.text).toBe(':root{--accent:#1e73be;--on-accent:#ffffff}\n');
+      // A light accent gets dark text: white on it would not read (WCAG AA 4.5:1).
+      expect((await request(t.http).get('/pay/assets/accent/16a34a.css')).text).toBe(':root{--accent:#16a34a;--on-accent:#111827}\n');
       expect(accent.headers['cache-control']).toBe('public, max-age=31536000');
       for (const bad of ['1E73BE.css', '1e73b.css', 'red.css', '1e73be.js', '1e73be.css.map']) {
         expect({ bad, status: (await request(t.http).get(`/pay/assets/accent/${bad}`)).status }).toEqual({ bad, status: 404 });
@@ -180,7 +213,47 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(res.text).toContain('<link rel="stylesheet" href="/pay/assets/accent/1e73be.css">');
       expect(res.text).toContain('class="checkout-form layout-compact"');
       expect(res.text).toContain('<h1 id="form-title" class="visually-hidden">Checkout test form</h1>');
-      expect(res.text).toContain('>Give</button>');
+      expect(res.text).toContain('>Give $10.00</button>');
     });
+  });
+
+  it('serves the embed script for merchant pages: the same file for every form, origin-checked height messages', async () => {
+    const res = await request(t.http).get('/pay/embed.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers.etag).toBeDefined();
+    expect((await request(t.http).get('/pay/embed.js').set('If-None-Match', res.headers.etag)).status).toBe(304);
+    expect(res.text).toContain("'/pay/' + formId + '?embed=1'");
+    expect(res.text).toContain('event.origin !== origin || event.source !== frame.contentWindow');
+    expect(res.text).not.toMatch(/['"]gateway_[a-z]['"]/);
+  });
+});
+
+/** EMBED_ORIGINS: the hosted page may be framed by exactly the listed origins (issue 23 item 4). */
+describe('hosted payment page with EMBED_ORIGINS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ EMBED_ORIGINS: 'https://shop.example, http://127.0.0.1:8080' });
+  });
+  afterAll(() => t.close());
+
+  it('lists exactly those origins in frame-ancestors, drops X-Frame-Options, and tells the page where its height goes', async () => {
+    const form = await createPaymentForm(t);
+    for (const path of [`/pay/${form.id}`, `/pay/${form.id}?embed=1`, '/pay/999999']) {
+      const res = await request(t.http).get(path);
+      const csp = res.headers['content-security-policy'];
+      expect({ path, frameAncestors: /frame-ancestors ([^;]*)/.exec(csp)?.[1] }).toEqual({ path, frameAncestors: 'https://shop.example http://127.0.0.1:8080' });
+      expect(res.headers['x-frame-options']).toBeUndefined();
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    const page = await request(t.http).get(`/pay/${form.id}`);
+    expect(page.text).toContain('data-embed-origins="https://shop.example http://127.0.0.1:8080"');
+    expect(page.text).toContain('<body class="form-page">');
+    // ?embed=1 changes the layout only.
+    const embedded = await request(t.http).get(`/pay/${form.id}?embed=1`);
+    expect(embedded.status).toBe(200);
+    expect(embedded.text).toContain('<body class="form-page embedded">');
   });
 });

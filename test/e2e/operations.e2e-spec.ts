@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { parseReconcileArguments, runReconcileCommand } from '../../src/cli-reconcile.js';
 import { loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions } from '../../src/database/index.js';
+import { Clock } from '../../src/common/clock/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
@@ -108,6 +109,21 @@ describe('operations: reconciliation, doctor and slow providers', () => {
       const row = await paymentRow(t(), record.sync.payment_id);
       expect(row).toMatchObject({ status: 'completed', provider_subscription_ref: expect.stringMatching(/^sub_/) });
       expect(Number(row.amount_received)).toBe(1499);
+    });
+
+    it('ends a pass before its next record once the instance shuts down (shouldStop), and the next pass does the rest', async () => {
+      // Only these two: records of earlier tests are left out by their creation time.
+      const since = t().app.get(Clock).now();
+      const first = await paidWithoutWebhook('stop-first@example.test');
+      const second = await paidWithoutWebhook('stop-second@example.test');
+      advanceClock(t(), 6 * MINUTES);
+      let asked = 0;
+      const stopped = await t().app.get(ReconciliationService).runOnce({ since, pauseMs: 0, shouldStop: () => asked++ >= 1 });
+      expect(stopped).toMatchObject({ examined: 1, changes: [expect.objectContaining({ outcome: 'moved', to: 'completed' })] });
+      const statuses = async () => [(await paymentRow(t(), first.id)).status, (await paymentRow(t(), second.id)).status].sort();
+      expect(await statuses()).toEqual(['completed', 'pending']);
+      expect((await reconcile({ since })).examined).toBe(1);
+      expect(await statuses()).toEqual(['completed', 'completed']);
     });
 
     it('stops at the first provider failure and backs off; the record is left as it was', async () => {

@@ -269,7 +269,8 @@ describe('public form read (GET /payment/form/{form_id})', () => {
     const json = (await read(form.id)).body as { title: string; button_label: string; plans: Array<{ prices: Array<{ label: string }> }>; fields: Array<{ name: string }>; gateways: Array<{ gateway: string; methods: Array<{ id: string }>; browser: object }> };
     const page = (await request(t.http).get(`/pay/${form.id}`)).text;
     expect(page).toContain(`<h1 id="form-title">${json.title}</h1>`);
-    expect(page).toContain(`>${json.button_label}</button>`);
+    // The button's verb is the read's label; the page adds what the first price charges.
+    expect(page).toContain(`>${json.button_label} $10.00</button>`);
     const pagePrices = [...page.matchAll(/<span class="price-label">([^<]*)<\/span>/g)].map((match) => match[1].replace(/&#61;/g, '='));
     expect(pagePrices).toEqual(json.plans.flatMap((plan) => plan.prices.map((price) => price.label)));
     expect([...page.matchAll(/ name="([a-z_]+)" data-field=/g)].map((match) => match[1])).toEqual(json.fields.map((field) => field.name));

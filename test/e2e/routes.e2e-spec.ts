@@ -74,7 +74,7 @@ describe('route declarations and the OpenAPI document', () => {
     const paths = res.body.paths as Record<string, Record<string, Operation>>;
     const operationIds = new Set<string>();
     for (const route of t.app.get(RouteInventory).list()) {
-      // The hosted payment page is no part of the REST interface (decisions §14); hosted-page.e2e-spec checks it stays out.
+      // The hosted payment page is no part of the REST interface (docs/decisions.md §14); hosted-page.e2e-spec checks it stays out.
       if (route.path.startsWith('/pay/')) continue;
       // Neither is the admin console's static app (admin-console.e2e-spec checks it stays out).
       if (route.path === '/admin' || route.path.startsWith('/admin/')) continue;

@@ -10,12 +10,14 @@ import { buildDataSourceOptions } from '../../src/database/index.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { GATEWAY_A_WEBHOOK_EVENTS, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { type FakeGatewayA, signedEvent, startFakeGatewayA } from '../fakes/gateway-a/index.js';
+import { Balancer } from '../support/balancer.js';
+import { KeepAliveClient } from '../support/keep-alive-client.js';
 import { peerDatabaseUrl } from '../support/peer-database.js';
-import { ServiceProcess, stopAllServices } from '../support/service-process.js';
+import { type LogRecord, ServiceProcess, stopAllServices } from '../support/service-process.js';
 
 /**
  * Several instances of the built service, each its own OS process, behind nothing but their own
- * ports (no sticky sessions): one MariaDB database and one Redis shared (decisions §4, §6; issue
+ * ports (no sticky sessions): one MariaDB database and one Redis shared (docs/decisions.md §4, §6; issue
  * 16; docs/scaling.md). `npm run test:multi` builds and runs this file; it is not part of
  * `npm test`. It needs DATABASE_URL=mysql://… (it uses, and empties, the sibling database
  * `<name>_multi`) and Redis at REDIS_URL (default 127.0.0.1:6379; keys under a prefix of their own).
@@ -120,9 +122,12 @@ describe('instances on one MariaDB database and one Redis', () => {
   let b: ServiceProcess;
   let formId: number;
 
-  const start = (name: string) => {
+  /** `port`: a restart where the last process listened. */
+  const start = (name: string, port?: number) => {
     const dataDir = mkdtempSync(join(tmpdir(), `checkout-multi-${name}-`));
-    return ServiceProcess.start(name, {
+    return ServiceProcess.start(
+      name,
+      {
       DATABASE_URL: databaseUrl,
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
@@ -136,7 +141,13 @@ describe('instances on one MariaDB database and one Redis', () => {
       LOG_LEVEL: 'info',
       // A sweep every second on every instance: the lease must keep it to one at a time.
       RECONCILE_INTERVAL_SECONDS: '1',
-    }).then((instance) => {
+      // Two seconds for the test's balancer, which probes /readyz every 100 ms, to stop sending.
+      SHUTDOWN_DRAIN_SECONDS: '2',
+      SHUTDOWN_TIMEOUT_SECONDS: '15',
+      },
+      undefined,
+      port,
+    ).then((instance) => {
       dataDirs.set(instance, dataDir);
       return instance;
     });
@@ -353,6 +364,156 @@ describe('instances on one MariaDB database and one Redis', () => {
     for (const instance of [a, b]) expect(instance.errors()).toEqual([]);
   });
 
+  it('lose no request and make no duplicate when one is restarted under keep-alive load (SIGTERM, exit, start again on its port)', async () => {
+    const CLIENTS = 24;
+    const RECONNECT_EVERY = 10;
+    const balancer = await new Balancer([{ name: 'b', port: b.port }, { name: 'a', port: a.port }], { probeIntervalMs: 100 }).start();
+    const payer = `rolling-${randomUUID().slice(0, 8)}@example.test`;
+    type Kind = 'create' | 'update' | 'status' | 'healthz';
+    const answered: Array<{ kind: Kind; at: number; closed: boolean }> = [];
+    const failures: string[] = [];
+    const created: number[] = [];
+    let running = true;
+    let sequence = 0;
+    const loadStartedAt = Date.now();
+    const elapsed = () => `+${Date.now() - loadStartedAt} ms`;
+
+    /**
+     * One client: creations, updates and status reads of its own records, health checks; never a
+     * retry. Like a browser or a pool, it also closes its connection now and then itself (between
+     * two requests, so nothing is lost), which lets the balancer spread connections again after
+     * the restart.
+     */
+    const runClient = async (index: number) => {
+      let client = new KeepAliveClient(balancer.url);
+      const records: Answer['body'][] = [];
+      try {
+        for (let n = 0; running; n += 1) {
+          if (n > 0 && n % RECONNECT_EVERY === 0) {
+            client.close();
+            client = new KeepAliveClient(balancer.url);
+          }
+          const kind: Kind = records.length === 0 ? 'create' : (['create', 'update', 'status', 'healthz'] as const)[(n + index) % 4];
+          const i = (sequence += 1);
+          // One client address per request (TRUST_PROXY): the per-client limits never bite.
+          const headers = { 'X-Forwarded-For': `10.24.${(i >> 8) & 255}.${i & 255}` };
+          const record = records[n % Math.max(1, records.length)];
+          const choice = { form_id: formId, payment_gateway: 'gateway_a', payment_method: 'ccard', plan_index: 0, price_index: 0 };
+          let expected = 200;
+          let sent: Promise<Awaited<ReturnType<KeepAliveClient['send']>>>;
+          if (kind === 'create') {
+            expected = 201;
+            sent = client.send('POST', `${REST}/payment/sync-details`, { headers, body: { ...choice, email_address: payer, first_name: `Client ${index}` } });
+          } else if (kind === 'update') {
+            sent = client.send('POST', `${REST}/payment/sync-details`, {
+              headers,
+              body: { ...choice, payment_id: record.payment_id, payment_secret: record.payment_secret, email_address: payer, first_name: `Client ${index}`, last_name: `Update ${n}` },
+            });
+          } else if (kind === 'status') {
+            sent = client.send('POST', `${REST}/payment/status`, { headers, body: referenceOf({ status: 201, body: record, headers: new Headers() }) });
+          } else {
+            sent = client.send('GET', '/healthz', { headers });
+          }
+          try {
+            const res = await sent;
+            if (res.status !== expected) {
+              failures.push(`${kind} (client ${index}, ${elapsed()}) answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+              continue;
+            }
+            answered.push({ kind, at: Date.now(), closed: res.connection === 'close' });
+            if (kind === 'create') {
+              created.push(res.body.payment_id as number);
+              records.push(res.body);
+            } else if (kind === 'update') {
+              records[records.indexOf(record)] = { ...record, checkout_token: res.body.checkout_token };
+            }
+          } catch (error) {
+            failures.push(`${kind} (client ${index}, ${elapsed()}) failed: ${(error as Error).message}`);
+          }
+        }
+      } finally {
+        client.close();
+      }
+    };
+    const servedBy = (instance: ServiceProcess, from: number, to = Number.POSITIVE_INFINITY) =>
+      instance.records().filter((record: LogRecord) => {
+        const path = (record.req as { path?: string } | undefined)?.path;
+        return path !== undefined && path !== '/readyz' && (record.time as number) >= from && (record.time as number) <= to;
+      }).length;
+    const within = async <T>(what: string, promise: Promise<T>, ms: number): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    let restarted: ServiceProcess | null = null;
+    const clients = Array.from({ length: CLIENTS }, (_, index) => runClient(index));
+    try {
+      await pause(3000); // both instances serve
+      expect([balancer.isReady('a'), balancer.isReady('b')]).toEqual([true, true]);
+      const signalledAt = Date.now();
+      b.kill('SIGTERM');
+      const exit = await within('b exiting after SIGTERM', b.exited, 30_000);
+      const exitedAt = Date.now();
+      balancer.rename(b.port, 'b2');
+      restarted = await start('b2', b.port);
+      await restarted.ready();
+      await eventually('the balancer seeing b2 ready', async () => balancer.isReady('b2'), (ready) => ready, 10_000);
+      const readyAt = Date.now();
+      await pause(4000); // the restarted instance serves
+      running = false;
+      await within('the clients finishing their last request', Promise.all(clients), 60_000);
+      const stoppedAt = Date.now();
+
+      const started = b.records().find((record) => record.context === 'Shutdown' && String(record.msg).startsWith('Shutting down on SIGTERM'));
+      const done = b.records().find((record) => record.context === 'Shutdown' && String(record.msg).startsWith('Shutdown complete'));
+      const summary = {
+        clients: CLIENTS,
+        reconnect_every: RECONNECT_EVERY,
+        duration_ms: stoppedAt - loadStartedAt,
+        answered: answered.length,
+        by_kind: Object.fromEntries((['create', 'update', 'status', 'healthz'] as const).map((kind) => [kind, answered.filter((answer) => answer.kind === kind).length])),
+        failures: failures.length,
+        served: { a: servedBy(a, loadStartedAt), b: servedBy(b, loadStartedAt), b2: servedBy(restarted, loadStartedAt) },
+        served_by_b_while_draining: servedBy(b, signalledAt),
+        restart_window_ms: readyAt - signalledAt,
+        answered_in_restart_window: answered.filter((answer) => answer.at >= signalledAt && answer.at <= readyAt).length,
+        answers_with_connection_close: answered.filter((answer) => answer.closed).length,
+        sigterm_to_exit_ms: exitedAt - signalledAt,
+        exit,
+        shutdown_log: { open_connections: started?.open_connections, requests_in_flight: started?.requests_in_flight, duration_ms: done?.duration_ms, connections_closed: done?.connections_closed, closed_forcibly: done?.closed_forcibly, requests_answered: done?.requests_answered },
+        balancer: balancer.stats,
+      };
+      console.log(`rolling restart under load: ${JSON.stringify(summary, null, 2)}`);
+
+      // Not one request failed, and the load was real on every process, the draining one included.
+      expect(failures).toEqual([]);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(summary.served.a).toBeGreaterThan(0);
+      expect(summary.served.b).toBeGreaterThan(0);
+      expect(summary.served.b2).toBeGreaterThan(0);
+      expect(summary.answers_with_connection_close).toBeGreaterThan(0);
+      expect(balancer.stats.unplaced).toBe(0);
+      expect(started?.open_connections).toBeGreaterThan(0);
+      expect(done).toMatchObject({ closed_forcibly: 0 });
+
+      // Each creation answered 201 exists once, and nothing else was created.
+      expect(new Set(created).size).toBe(created.length);
+      const [rows] = await db.query(`SELECT id FROM ${PREFIX}checkout_payments WHERE email_address = ?`, [payer]);
+      expect((rows as Array<{ id: number }>).map((row) => Number(row.id)).sort((x, y) => x - y)).toEqual([...created].sort((x, y) => x - y));
+      for (const instance of [a, b, restarted]) expect(instance.errors()).toEqual([]);
+    } finally {
+      running = false;
+      await Promise.allSettled(clients);
+      await balancer.stop();
+      if (restarted) b = restarted;
+    }
+  });
+
   it('lose no acknowledged record when one instance is killed (SIGKILL) in the middle of a burst', async () => {
     const total = 60;
     const acknowledged: Array<{ id: number; by: string }> = [];
@@ -407,6 +568,7 @@ describe('instances on one SQLite file', () => {
           CHECKOUT_ADMIN_PASSWORD: ADMIN_PASSWORD,
           PUBLIC_BASE_URL,
           LOG_LEVEL: 'info',
+          SHUTDOWN_DRAIN_SECONDS: '0',
         }),
       ),
     );

@@ -27,7 +27,8 @@ export interface ServiceBuild {
  * The service's sources compiled to a temporary directory (about a second), for e2e tests that
  * must run it as a separate process (a real SIGKILL) without depending on a fresh `npm run build`.
  * Compiled file by file as the unit tests are; unlike `nest build` without the OpenAPI plugin's
- * metadata, which the service only uses to describe its routes. Assets (`*.js`) are copied and
+ * metadata, which the service only uses to describe its routes. Assets (`assets/*.js|css`, as
+ * nest-cli.json copies them) are copied and
  * `node_modules` is linked.
  */
 export function buildServiceForTest(): ServiceBuild {
@@ -43,7 +44,8 @@ export function buildServiceForTest(): ServiceBuild {
       if (path.endsWith('.ts') && !path.endsWith('.spec.ts')) {
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target.replace(/\.ts$/, '.js'), transformFileSync(path, { ...SWC_OPTIONS, filename: path }).code);
-      } else if (path.endsWith('.js')) {
+      } else if (/\/assets\/[^/]+\.(js|css)$/.test(path)) {
+        // The files nest-cli.json copies as assets (the hosted page's script, the form stylesheet).
         mkdirSync(dirname(target), { recursive: true });
         copyFileSync(path, target);
       }

@@ -69,10 +69,13 @@ export class ServiceProcess {
     });
   }
 
-  /** Starts an instance on a free port; `ready()` waits for it to serve. `main`: another build's entry (test/support/service-build.ts). */
-  static async start(name: string, env: Record<string, string>, main = BUILT_MAIN): Promise<ServiceProcess> {
+  /**
+   * Starts an instance on a free port (or on `port`: a restart where the last one listened);
+   * `ready()` waits for it to serve. `main`: another build's entry (test/support/service-build.ts).
+   */
+  static async start(name: string, env: Record<string, string>, main = BUILT_MAIN, port?: number): Promise<ServiceProcess> {
     if (!existsSync(main)) throw new Error(`${main} is missing: build first (npm run test:multi builds)`);
-    return new ServiceProcess(name, await freePort(), env, main);
+    return new ServiceProcess(name, port ?? (await freePort()), env, main);
   }
 
   get alive(): boolean {

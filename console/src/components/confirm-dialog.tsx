@@ -1,9 +1,8 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
- * A confirmation step for a change that cannot be undone: a modal `<dialog>` (the browser keeps
- * focus inside it, Escape cancels), named by its heading, opening with focus on "Cancel" so that
- * Enter never destroys anything by accident. Focus returns to the control that opened it.
+ * A modal confirmation (the native `<dialog>`: focus stays inside, Escape cancels, the page behind
+ * is inert). Focus starts on Cancel, the safe choice, and goes back to what opened it on close.
  */
 export function ConfirmDialog({
   open,
@@ -26,6 +25,7 @@ export function ConfirmDialog({
   const cancel = useRef<HTMLButtonElement>(null);
   const opener = useRef<Element | null>(null);
   const titleId = useId();
+  const bodyId = useId();
 
   useEffect(() => {
     const element = dialog.current;
@@ -36,7 +36,7 @@ export function ConfirmDialog({
       cancel.current?.focus();
     } else if (!open && element.open) {
       element.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+      if (opener.current instanceof HTMLElement) opener.current.focus();
     }
   }, [open]);
 
@@ -45,20 +45,21 @@ export function ConfirmDialog({
       ref={dialog}
       className="dialog"
       aria-labelledby={titleId}
+      aria-describedby={bodyId}
       onCancel={(event) => {
-        // Escape: let React close it, so its state stays the truth.
+        // Escape: close through React's state, so the dialog and the state agree.
         event.preventDefault();
-        if (!busy) onCancel();
+        onCancel();
       }}
     >
       <h2 id={titleId}>{title}</h2>
-      <div className="dialog-body">{children}</div>
+      <div id={bodyId}>{children}</div>
       <div className="dialog-actions">
-        <button ref={cancel} type="button" className="button" onClick={onCancel} disabled={busy}>
+        <button ref={cancel} type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+        <button type="button" className="button button-danger" disabled={busy} onClick={onConfirm}>
+          {confirmLabel}
         </button>
       </div>
     </dialog>

@@ -3,8 +3,11 @@ import { useSession } from '../api/session';
 
 const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
   { to: '/', label: 'Dashboard', end: true },
+  { to: '/gateways', label: 'Gateways' },
   { to: '/payments', label: 'Payments' },
   { to: '/forms', label: 'Forms' },
+  { to: '/events', label: 'Provider events' },
+  { to: '/settings', label: 'Settings' },
 ];
 
 /** The frame of every signed-in screen: skip link, navigation, who is signed in, sign out. */

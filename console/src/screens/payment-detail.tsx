@@ -106,6 +106,7 @@ export function PaymentDetailScreen() {
             )}
             <section className="card" aria-labelledby="log-title">
               <h2 id="log-title">Payment log</h2>
+              <p><Link to={`/events?payment_id=${payment.id}`}>Provider events of this payment</Link></p>
               {payment.log_total > payment.log.length && (
                 <p className="muted">
                   The newest {payment.log.length} of {payment.log_total} lines.

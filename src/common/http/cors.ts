@@ -24,7 +24,7 @@ interface CorsRoute {
  *
  * - Only exact origins from CORS_ORIGINS get `Access-Control-Allow-Origin` (never `*`), on the
  *   routes a browser page has a reason to call: public and payment-reference routes (a checkout
- *   page on the shop's origin) and admin routes (an admin UI hosted there; decisions §14 already
+ *   page on the shop's origin) and admin routes (an admin UI hosted there; docs/decisions.md §14 already
  *   trusts these origins with admin requests, and the cross-site check still refuses every other
  *   origin). Signed webhook routes are for providers' servers and get no CORS headers.
  * - A preflight (OPTIONS with Access-Control-Request-Method) for such a route is answered here, 204,

@@ -4,7 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToInteger } from '../validation/index.js';
 
 /**
- * A paged list's query (decisions §10): `page` from 1, `per_page` at most 100 (each route has its
+ * A paged list's query (docs/decisions.md §10): `page` from 1, `per_page` at most 100 (each route has its
  * own default). The totals go into the host platform's `X-WP-Total` and `X-WP-TotalPages` headers.
  */
 export class PageQueryDto {

@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pinoHttp, type Options } from 'pino-http';
-import { loggerOptions, REDACTED } from './logger-options.js';
+import { logAsRoutine, loggerOptions, REDACTED } from './logger-options.js';
 
 interface LogLine {
   level: number;
@@ -15,7 +15,7 @@ interface LogLine {
 }
 
 /** Runs one request through pino-http with the service's options and returns the parsed log lines. */
-async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/v1/settings?code=oauth-code-123', setCookie?: string, status = 200): Promise<LogLine[]> {
+async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/v1/settings?code=oauth-code-123', setCookie?: string, status = 200, routine = false): Promise<LogLine[]> {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -29,6 +29,7 @@ async function logOf(headers: Record<string, string>, path = '/wp-json/checkout/
     if (setCookie) res.setHeader('Set-Cookie', setCookie);
     res.setHeader('Content-Type', 'application/json');
     res.statusCode = status;
+    if (routine) logAsRoutine(res);
     res.end('{"ok":true}');
   });
   server.listen(0, '127.0.0.1');
@@ -74,6 +75,11 @@ describe('request log options', () => {
       levels[status] = line.level;
     }
     expect(levels).toEqual({ 201: 30, 304: 30, 400: 30, 404: 30, 413: 30, 429: 30, 500: 50, 502: 50, 503: 50 });
+  });
+
+  it('logs a 5xx marked routine (/readyz while shutting down) at info', async () => {
+    const [line] = await logOf({}, '/readyz', undefined, 503, true);
+    expect(line).toMatchObject({ level: 30, res: { statusCode: 503 } });
   });
 
   it('never writes credentials or signatures, in request or response headers', async () => {

@@ -6,6 +6,18 @@ import type { AppConfig } from '../../config/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
+/** Answers whose 5xx is expected (see `logAsRoutine`). */
+const ROUTINE = new WeakSet<object>();
+
+/**
+ * Logs this answer at info even if it is a 5xx: for an answer that is the service working as meant
+ * (`/readyz`'s 503 while the instance shuts down, asked every few seconds by the balancer), so
+ * that error lines stay failures.
+ */
+export function logAsRoutine(response: object): void {
+  ROUTINE.add(response);
+}
+
 /** Request headers that carry credentials or signatures: logged as `[redacted]` when present. */
 const SECRET_REQUEST_HEADERS: readonly string[] = ['authorization', 'cookie', 'x-wp-nonce', 'gateway-a-signature', 'stripe-signature', 'checkout-signature', 'paypal-transmission-sig'];
 /** Response headers that carry credentials. */
@@ -29,7 +41,7 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): Params {
       base: { pid: process.pid, hostname: hostname(), service: 'checkout-api' },
       // A refusal of the client's request (4xx) is routine: info, like a success. A 5xx, or an
       // answer that failed to be written, is the service's own failure: error.
-      customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) => (error || (response.statusCode >= 500 && !ROUTINE.has(response)) ? 'error' : 'info'),
       genReqId: (request: IncomingMessage, response) => {
         const incoming = request.headers['x-request-id'];
         const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

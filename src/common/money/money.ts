@@ -1,7 +1,7 @@
 import { ISO_4217_EXPONENTS, isCurrencyCode } from './currencies.js';
 
 /**
- * Money is an integer of minor units plus an ISO 4217 code (decisions §4). The minor unit is the
+ * Money is an integer of minor units plus an ISO 4217 code (docs/decisions.md §4). The minor unit is the
  * one gateway A (the card gateway) expects in its `amount` fields, which differs from ISO 4217 for
  * a few currencies; every other currency keeps its ISO exponent.
  */

@@ -1,5 +1,5 @@
 /**
- * Every error status the service answers, with the `code`s that can come with it (decisions §2 and
+ * Every error status the service answers, with the `code`s that can come with it (docs/decisions.md §2 and
  * the codes the services throw) and an example body. The OpenAPI document gets one schema per
  * status (`WpError404`: the WP_Error shape with `code` limited to these) and that example, so a
  * client can switch on `code` and Swagger UI shows a 404 as a 404.

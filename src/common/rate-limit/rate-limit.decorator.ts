@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 
-/** The named limits of decisions §6 (values from `config.rateLimits`). */
+/** The named limits of docs/decisions.md §6 (values from `config.rateLimits`). */
 export type RateLimitName = 'new_payment' | 'public_payment';
 export const RATE_LIMIT_NAMES: readonly RateLimitName[] = ['new_payment', 'public_payment'];
 

@@ -6,7 +6,7 @@ import { FailClosedRedisThrottlerStorage } from './redis-throttler-storage.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 
 /**
- * The throttler with the limits of decisions §6. Counters live in memory, or in Redis when
+ * The throttler with the limits of docs/decisions.md §6. Counters live in memory, or in Redis when
  * REDIS_URL is set so that every instance shares them (the shared connection of RedisModule;
  * while it is down, limited routes answer 503).
  */

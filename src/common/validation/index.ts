@@ -4,3 +4,4 @@ export { ToBoolean, ToInteger, Trim } from './transforms.js';
 export { PositiveIntPipe } from './positive-int.pipe.js';
 export { IsOmittable } from './omittable.js';
 export { acceptValid, FastAccept } from './fast-accept.js';
+export { instantMessage, IsIsoInstant } from './instant.js';

@@ -15,6 +15,7 @@ import { WidenWebhookEventType1764116310000 } from './1764116310000-WidenWebhook
 import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsoleSessions.js';
 import { CreateOutbox1764116330000 } from './1764116330000-CreateOutbox.js';
 import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
+import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNewestByCreationTime.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   CreateConsoleSessions1764116320000,
   CreateOutbox1764116330000,
   CreateIdempotencyKeys1764116400000,
+  IndexNewestByCreationTime1764116450000,
 ];

@@ -30,7 +30,7 @@ const STEP_RULES: Record<QuickSetupStepId, (facts: QuickSetupFacts) => boolean> 
   select_template: (facts) => facts.importedForms > 0,
 };
 
-/** The spec's four quick-setup steps, completed from the site's state; `0|1` as the spec writes them. */
+/** The four quick-setup steps of docs/interface.md, completed from the site's state; `0|1` as the interface writes them. */
 export function quickSetupSteps(facts: QuickSetupFacts): QuickSetupStepDto[] {
   return QUICK_SETUP_STEP_IDS.map((id) => ({ id, is_complete: STEP_RULES[id](facts) ? 1 : 0 }));
 }

@@ -3,12 +3,13 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
+import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { listOutcomeOf, type WebhookEventEntity, WebhookEventRepository } from '../webhooks/index.js';
+import { listOutcomeOf, type WebhookEventEntity, type WebhookEventFilter, WebhookEventRepository } from '../webhooks/index.js';
 import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js';
 
 /**
- * An addition to the spec: the provider events this service received, with what each did, so a
+ * An addition to the interface (docs/interface.md): the provider events this service received, with what each did, so a
  * merchant can see why a payment did not complete without opening the provider's dashboard.
  */
 @ApiTags('Webhooks')
@@ -22,17 +23,25 @@ export class WebhookEventsController {
     operationId: 'administrationListWebhookEvents',
     summary: 'Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)',
     description:
-      'An addition to the interface. Filters: `gateway`, `mode`, `outcome` (processed, ignored, rejected, failed, pending). ' +
+      'An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), ' +
+      '`event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). ' +
       'Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.',
   })
   @ApiOkResponse({ type: WebhookEventDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)
   async list(@Query() query: WebhookEventsQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookEventDto[]> {
     const perPage = query.per_page ?? 20;
-    const [rows, total] = await this.events.page({ provider: query.gateway, mode: query.mode, outcome: query.outcome }, ((query.page ?? 1) - 1) * perPage, perPage);
+    const [rows, total] = await this.events.page(filterOf(query), ((query.page ?? 1) - 1) * perPage, perPage);
     setPagingHeaders(response, total, perPage);
     return rows.map(toDto);
   }
+}
+
+function filterOf(query: WebhookEventsQueryDto): WebhookEventFilter {
+  const receivedFrom = query.received_from === undefined ? undefined : new Date(query.received_from);
+  const receivedBefore = query.received_before === undefined ? undefined : new Date(query.received_before);
+  if (receivedFrom && receivedBefore && receivedFrom >= receivedBefore) throw new InvalidParamsError({ received_before: 'received_before must be later than received_from' });
+  return { provider: query.gateway, mode: query.mode, outcome: query.outcome, eventType: query.event_type || undefined, paymentId: query.payment_id, receivedFrom, receivedBefore };
 }
 
 function toDto(row: WebhookEventEntity): WebhookEventDto {

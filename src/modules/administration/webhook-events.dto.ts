@@ -1,17 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
-import { WEBHOOK_EVENT_OUTCOMES, type WebhookEventListOutcome } from '../webhooks/index.js';
+import { IsIsoInstant, ToInteger, Trim } from '../../common/validation/index.js';
+import { CHECKOUT_GATEWAYS, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { MAX_INT } from '../payments/index.js';
+import { WEBHOOK_EVENT_OUTCOMES, WEBHOOK_EVENT_TYPE_MAX_LENGTH, type WebhookEventListOutcome } from '../webhooks/index.js';
+
+/** Who sends provider events: a gateway, or `generic` (section B's signed `/webhook/receive`). */
+export const WEBHOOK_EVENT_PROVIDERS = [...CHECKOUT_GATEWAYS, 'generic'] as const;
+export type WebhookEventProvider = (typeof WEBHOOK_EVENT_PROVIDERS)[number];
 
 /** GET /administration/webhook-events: paged like /payment/history (default 20 per page), with filters. */
 export class WebhookEventsQueryDto extends PageQueryDto {
-  /** Only this gateway's events */
-  // Declared (not only inferred) so the ts-jest build of the swagger plugin documents it as the nest build does.
-  @ApiPropertyOptional({ enum: CHECKOUT_GATEWAYS, description: "Only this gateway's events" })
+  // Declared (not only inferred) so the ts-jest build of the swagger plugin documents each as the nest build does.
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_PROVIDERS, description: "Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive`" })
   @IsOptional()
-  @IsIn(CHECKOUT_GATEWAYS)
-  gateway?: CheckoutGateway;
+  @IsIn(WEBHOOK_EVENT_PROVIDERS)
+  gateway?: WebhookEventProvider;
 
   /** Only events delivered to this mode's endpoint */
   @ApiPropertyOptional({ enum: GATEWAY_MODES, description: "Only events delivered to this mode's endpoint" })
@@ -24,6 +29,31 @@ export class WebhookEventsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(WEBHOOK_EVENT_OUTCOMES)
   outcome?: WebhookEventListOutcome;
+
+  @ApiPropertyOptional({ type: String, maxLength: WEBHOOK_EVENT_TYPE_MAX_LENGTH, description: 'Only events of this type, exactly as the provider names it (empty: any type)', example: 'payment_intent.succeeded' })
+  @IsOptional()
+  @Trim()
+  @MaxLength(WEBHOOK_EVENT_TYPE_MAX_LENGTH)
+  @IsString()
+  event_type?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INT, description: 'Only events that touched or named this payment' })
+  @IsOptional()
+  @ToInteger()
+  @Max(MAX_INT)
+  @Min(1)
+  @IsInt()
+  payment_id?: number;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events first received at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
+  @IsOptional()
+  @IsIsoInstant('received_from')
+  received_from?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events first received before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
+  @IsOptional()
+  @IsIsoInstant('received_before')
+  received_before?: string;
 }
 
 /** One received provider event: what it was, what it did, and why. No payload, no secret, no card data. */
@@ -32,7 +62,7 @@ export class WebhookEventDto {
   id: number;
 
   /** The provider: a gateway, or `generic` for section B's signed `/webhook/receive` */
-  @ApiProperty({ enum: [...CHECKOUT_GATEWAYS, 'generic'], example: 'gateway_a' })
+  @ApiProperty({ enum: WEBHOOK_EVENT_PROVIDERS, example: 'gateway_a' })
   gateway: string;
 
   /** The provider's event id */

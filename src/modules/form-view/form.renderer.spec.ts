@@ -88,7 +88,7 @@ describe('renderFormPage', () => {
     expect(hidden).toContain('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
     expect(hidden).toContain('<h1 id="form-title" class="visually-hidden">Secret title</h1>');
     expect(hidden).toContain('No payment method is enabled for this form.');
-    expect(hidden).toContain('<button type="button" id="pay-button" class="pay-button" disabled>Pay</button>');
+    expect(hidden).toContain('<button type="button" id="pay-button" class="pay-button" disabled>Pay $10.00</button>');
     expect(hidden).not.toContain('id="success"');
     const inactive = preview('x', settings(), [{ gateway: 'gateway_b', method: 'standard_checkout', label: 'Wallet', available: false, note: 'not active on this site', oneTimeOnly: true }]);
     expect(inactive).toContain('data-one-time-only="true" value="gateway_b:standard_checkout" disabled> Wallet <small>(not active on this site)</small>');
@@ -98,19 +98,76 @@ describe('renderFormPage', () => {
     const form = toPayerForm(7, 'Pay', settings({ submit_actions: ['message', 'redirect'], success_message: 'Thanks <b>!</b>', redirect_url: 'https://shop.example/thanks' }));
     const html = renderFormPage(form, {
       purpose: 'payment',
-      methods: [{ ...card[0], driver: 'card_element' }],
+      methods: [{ ...card[0], driver: 'payment_element', driverOptions: { elements: { paymentMethodTypes: ['card'] }, leaves_page: false }, testMode: false }],
       head: ['<script src="/pay/assets/hosted-page.js" nonce="n" defer></script>'],
       formData: { 'form-id': 7, 'rest-base': '/wp-json/checkout/v1', 'redirect-url': form.redirectUrl! },
       gatewayContainers: '<div class="provider" data-gateway="gateway_a" hidden></div>',
     });
     expect(html).toContain('<form id="checkout-form" class="checkout-form layout-stacked" novalidate aria-labelledby="form-title" data-form-id="7" data-rest-base="/wp-json/checkout/v1" data-redirect-url="https://shop.example/thanks">');
-    expect(html).toContain('data-gateway="gateway_a" data-method="ccard" data-driver="card_element" value="gateway_a:ccard" checked> Card</label>');
-    expect(html).toContain('<div class="provider" data-gateway="gateway_a" hidden></div>\n<button type="submit" id="pay-button" class="pay-button">Pay</button>');
-    expect(html).toContain('<p id="success-message">Thanks &lt;b&gt;!&lt;/b&gt;</p>');
+    expect(html).toContain(
+      'data-gateway="gateway_a" data-method="ccard" data-driver="payment_element" data-driver-options="{&quot;elements&quot;:{&quot;paymentMethodTypes&quot;:[&quot;card&quot;]},&quot;leaves_page&quot;:false}" data-mode="live" value="gateway_a:ccard" checked> Card</label>',
+    );
+    expect(html).toContain('<div class="provider" data-gateway="gateway_a" hidden></div>\n<button type="submit" id="pay-button" class="pay-button">Pay $10.00</button>');
+    expect(html).toContain('<p id="success-message">Thanks &lt;b&gt;!&lt;/b&gt;</p><p id="success-amount"></p><p id="success-reference"></p></div>');
+    // The flow's boxes take focus (tabindex -1): the summary of field errors, a failure, the confirmation.
+    expect(html).toContain('<div id="error-summary" class="error-summary" tabindex="-1" role="group" aria-labelledby="error-summary-title" hidden>');
+    expect(html).toContain('<div id="failure" class="failure" tabindex="-1" role="alert" hidden>');
+    expect(html).toContain('<div id="success" class="success" tabindex="-1" hidden>');
+    // Each payer field has its own message box for the page script, before the control.
+    expect(html).toContain('<label for="field-email_address">Email <span class="required" aria-hidden="true">*</span></label><p class="field-error" id="error-email_address" hidden></p><input type="email"');
+    expect(html).not.toContain('test-mode');
     expect(html).not.toContain('preview-banner');
     const none = renderFormPage(form, { purpose: 'payment', methods: [] });
     expect(none).toContain('This form cannot take payments right now.');
     expect(none).not.toContain('id="pay-button"');
+  });
+});
+
+describe('the Pay button and the test-mode marker', () => {
+  const page = (formSettings: PaymentFormSettings, methods: RenderMethod[]) => renderFormPage(toPayerForm(7, 'T', formSettings), { purpose: 'payment', methods });
+
+  it('names what will be charged: the amount, the interval and a setup fee; recurring prices subscribe; a label of the form’s own is kept', () => {
+    const html = page(
+      settings({
+        plans: [
+          {
+            title: 'Plan',
+            prices: [
+              { amount: 900, currency: 'USD', frequency: 'm_1' },
+              { amount: 1000, currency: 'EUR', frequency: 'one-time' },
+              { amount: 2500, currency: 'USD', frequency: 'y_1', setup_amount: 500 },
+              { amount: 1500, currency: 'JPY', frequency: 'one-time', custom_amount: { min: 100, max: 50000 } },
+            ],
+          },
+        ],
+      }),
+      card,
+    );
+    expect(html).toContain('class="pay-button">Subscribe $9.00 / month</button>');
+    expect(html).toContain('data-amount="900" data-display-digits="2" data-pay-verb="Subscribe" data-pay-suffix=" / month" checked>');
+    expect(html).toContain('data-amount="1000" data-display-digits="2" data-pay-verb="Pay" data-pay-suffix="">');
+    expect(html).toContain('data-pay-verb="Subscribe" data-pay-suffix=" / year + $5.00 setup fee">');
+    expect(html).toContain('data-custom-min="100" data-custom-max="50000" data-default-amount="1500" data-amount="1500" data-display-digits="0" data-pay-verb="Pay" data-pay-suffix="">');
+    const donate = page(settings({ display: { button_label: 'Donate' }, plans: [{ title: 'P', prices: [{ amount: 500, currency: 'USD', frequency: 'm_1' }] }] }), card);
+    expect(donate).toContain('class="pay-button">Donate $5.00 / month</button>');
+  });
+
+  it('marks test mode: a banner for the page, and a badge on each method in test mode when not all are', () => {
+    const all = page(settings(), [{ ...card[0], testMode: true }]);
+    expect(all).toContain('<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> No real payment is made on this page: use a test card.</p>');
+    expect(all).toContain('data-mode="test" value="gateway_a:ccard" checked> Card</label>');
+    const some = page(settings(), [{ ...card[0], testMode: true }, { gateway: 'gateway_b', method: 'standard_checkout', label: 'Wallet', available: true, oneTimeOnly: true, testMode: false }]);
+    expect(some).toContain('The methods marked “test” make no real payment.');
+    expect(some).toContain('data-mode="test" value="gateway_a:ccard" checked> Card <span class="test-badge">test</span></label>');
+    expect(some).toContain('data-mode="live" data-one-time-only="true" value="gateway_b:standard_checkout"> Wallet</label>');
+    expect(page(settings(), [{ ...card[0], testMode: false }])).not.toContain('test-mode-banner');
+    // The preview never claims a mode: it takes no payment at all.
+    expect(renderFormPage(toPayerForm(7, 'T', settings()), { purpose: 'preview', methods: [{ ...card[0], testMode: true }] })).not.toContain('test-mode-banner');
+  });
+
+  it('drops the page margins inside a merchant’s page', () => {
+    expect(renderFormPage(toPayerForm(7, 'T', settings()), { purpose: 'payment', methods: card, embedded: true })).toContain('<body class="form-page embedded">');
+    expect(renderFormPage(toPayerForm(7, 'T', settings()), { purpose: 'payment', methods: card })).toContain('<body class="form-page">');
   });
 });
 

@@ -1,7 +1,8 @@
-import { currencyRule, toDecimalString } from '../../common/money/index.js';
-import { CORE_FIELDS, describePrice, type FormField } from '../forms/index.js';
+import { currencyRule, formatMoney, toDecimalString } from '../../common/money/index.js';
+import { CORE_FIELDS, describePrice, type FormField, type FormPrice, FREQUENCY_LABELS } from '../forms/index.js';
+import type { DriverMethodOptions } from '../gateways/index.js';
 import { escapeHtml } from '../mail/index.js';
-import type { PayerForm } from './payer-form.js';
+import { DEFAULT_BUTTON_LABEL, type PayerForm } from './payer-form.js';
 
 /** The form's stylesheet (assets/form.css), served beside the hosted page's script. */
 export const FORM_STYLESHEET_PATH = '/pay/assets/form.css';
@@ -23,6 +24,10 @@ export interface RenderMethod {
   oneTimeOnly: boolean;
   /** The page script's driver that pays with it (the hosted page only) */
   driver?: string;
+  /** What the driver gives the provider's library for this method (the hosted page only; JSON in `data-driver-options`) */
+  driverOptions?: DriverMethodOptions;
+  /** Its gateway is in test mode: the method is marked, and the page carries the test-mode banner */
+  testMode?: boolean;
 }
 
 export interface FormPageOptions {
@@ -35,6 +40,8 @@ export interface FormPageOptions {
   formData?: Record<string, string | number>;
   /** HTML after the methods (the hosted page's gateway containers) */
   gatewayContainers?: string;
+  /** Drawn inside another site's page (`/pay/{id}?embed=1`): no page margins, the body class `embedded` */
+  embedded?: boolean;
 }
 
 /**
@@ -49,33 +56,58 @@ export interface FormPageOptions {
  * `data-currency`, `data-exponent`, `data-frequency` and, for a customer-entered amount,
  * `data-custom-min`/`-max` and a `label.custom-amount[data-for=<price id>]`; payer fields
  * `[data-field=core|custom]`; method radios `input[name=method]` with `data-gateway`, `data-method`,
- * `data-driver`, `data-one-time-only`; then the gateway containers, `#pay-button`, `#status`,
- * `#failure` (`#failure-message`, `#retry-button`) and `#success` (`#success-message`).
+ * `data-driver`, `data-driver-options`, `data-mode`, `data-one-time-only`; then the gateway
+ * containers, `#pay-button` (its text names the amount: each price radio carries `data-amount`,
+ * `data-display-digits`, `data-pay-verb` and `data-pay-suffix`),
+ * `#status`, `#error-summary` (its `ul`), one `#error-<field>` per payer field, `#failure`
+ * (`#failure-message`, `#retry-button`) and `#success` (`#success-message`, `#success-amount`,
+ * `#success-reference`); `#test-mode` when a method's gateway is in test mode.
  */
 export function renderFormPage(form: PayerForm, options: FormPageOptions): string {
   const preview = options.purpose === 'preview';
   const body: string[] = [];
   if (preview) body.push('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
+  const testMethods = options.methods.filter((method) => method.testMode);
+  // Every method in test mode: the banner says it for the page; some: each of those carries a badge.
+  const allTest = testMethods.length > 0 && testMethods.length === options.methods.length;
+  if (!preview && testMethods.length > 0) {
+    const all = allTest;
+    body.push(
+      `<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> ${
+        all ? 'No real payment is made on this page: use a test card.' : 'The methods marked “test” make no real payment.'
+      }</p>`,
+    );
+  }
   body.push(`<h1 id="form-title"${form.showTitle ? '' : ' class="visually-hidden"'}>${escapeHtml(form.title)}</h1>`);
   if (form.description) body.push(`<p class="description">${escapeHtml(form.description)}</p>`);
+  if (!preview) {
+    // Filled by the page script after a refused submit: one link per field in error; focus moves here.
+    body.push('<div id="error-summary" class="error-summary" tabindex="-1" role="group" aria-labelledby="error-summary-title" hidden><h2 id="error-summary-title">Check your details</h2><ul></ul></div>');
+  }
   body.push(renderPlans(form), renderFields(form.fields));
 
   const available = options.methods.some((method) => method.available);
   if (options.methods.length === 0 && !preview) {
     body.push('<p class="notice" id="no-methods">This form cannot take payments right now. Please try again later.</p>');
   } else {
-    body.push(renderMethods(options.methods));
+    body.push(renderMethods(options.methods, !preview && !allTest));
     if (options.gatewayContainers) body.push(options.gatewayContainers);
+    // The button names what the first price charges; the page script follows the payer's choice.
+    const first = form.plans[0]?.prices[0];
+    const label = first ? payLabel(form, first) : form.buttonLabel;
     body.push(
       preview
-        ? `<button type="button" id="pay-button" class="pay-button" disabled>${escapeHtml(form.buttonLabel)}</button>`
-        : `<button type="submit" id="pay-button" class="pay-button"${available ? '' : ' disabled'}>${escapeHtml(form.buttonLabel)}</button>`,
+        ? `<button type="button" id="pay-button" class="pay-button" disabled>${escapeHtml(label)}</button>`
+        : `<button type="submit" id="pay-button" class="pay-button"${available ? '' : ' disabled'}>${escapeHtml(label)}</button>`,
     );
   }
   if (!preview) {
     body.push('<div id="status" role="status" aria-live="polite"></div>');
-    body.push('<div id="failure" class="failure" role="alert" hidden><p id="failure-message"></p><button type="button" id="retry-button">Try again</button></div>');
-    body.push(`<div id="success" class="success" hidden><p id="success-message">${escapeHtml(form.successMessage)}</p></div>`);
+    body.push('<div id="failure" class="failure" tabindex="-1" role="alert" hidden><p id="failure-message"></p><button type="button" id="retry-button">Try again</button></div>');
+    body.push(
+      `<div id="success" class="success" tabindex="-1" hidden><p id="success-message">${escapeHtml(form.successMessage)}</p>` +
+        '<p id="success-amount"></p><p id="success-reference"></p></div>',
+    );
   }
 
   const data = Object.entries(options.formData ?? {})
@@ -95,7 +127,7 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
     `<link rel="stylesheet" href="${accentStylesheetPath(form.accent)}">`,
     ...(options.head ?? []),
     '</head>',
-    `<body class="${preview ? 'form-preview' : 'form-page'}">`,
+    `<body class="${preview ? 'form-preview' : 'form-page'}${options.embedded ? ' embedded' : ''}">`,
     '<main>',
     `<form id="checkout-form" class="checkout-form layout-${form.layout}" novalidate aria-labelledby="form-title"${data}>`,
     ...body,
@@ -126,6 +158,8 @@ function renderPlans(form: PayerForm): string {
         `data-exponent="${rule.exponent}"`,
         `data-frequency="${escapeHtml(price.frequency)}"`,
         price.custom_amount ? `data-custom-min="${price.custom_amount.min}" data-custom-max="${price.custom_amount.max}" data-default-amount="${price.amount}"` : '',
+        `data-amount="${price.amount}" data-display-digits="${rule.displayDigits}"`,
+        `data-pay-verb="${escapeHtml(payVerb(form, price))}" data-pay-suffix="${escapeHtml(paySuffix(price))}"`,
         first ? 'checked' : '',
       ].filter(Boolean);
       out.push(
@@ -155,26 +189,28 @@ function renderFields(fields: FormField[]): string {
     const id = `field-${escapeHtml(field.name)}`;
     const kind = core.includes(field.name) ? 'core' : 'custom';
     const common = `id="${id}" name="${escapeHtml(field.name)}" data-field="${kind}"${field.required ? ' required' : ''}`;
+    // Where the page script writes this field's own message (and points aria-describedby at it).
+    const error = `<p class="field-error" id="error-${escapeHtml(field.name)}" hidden></p>`;
     const label = `${escapeHtml(field.label)}${field.required ? ' <span class="required" aria-hidden="true">*</span>' : ''}`;
     switch (field.type) {
       case 'textarea':
-        out.push(`<div class="field"><label for="${id}">${label}</label><textarea ${common} maxlength="500"></textarea></div>`);
+        out.push(`<div class="field"><label for="${id}">${label}</label>${error}<textarea ${common} maxlength="500"></textarea></div>`);
         break;
       case 'select':
         out.push(
-          `<div class="field"><label for="${id}">${label}</label><select ${common}><option value=""></option>` +
+          `<div class="field"><label for="${id}">${label}</label>${error}<select ${common}><option value=""></option>` +
             (field.options ?? []).map((option) => `<option value="${escapeHtml(option)}">${escapeHtml(option)}</option>`).join('') +
             '</select></div>',
         );
         break;
       case 'checkbox':
-        out.push(`<div class="field checkbox"><label for="${id}"><input type="checkbox" ${common} value="1"> ${label}</label></div>`);
+        out.push(`<div class="field checkbox">${error}<label for="${id}"><input type="checkbox" ${common} value="1"> ${label}</label></div>`);
         break;
       default: {
         const type = field.type === 'phone' ? 'tel' : field.type;
         const autocomplete = AUTOCOMPLETE[field.name];
         out.push(
-          `<div class="field"><label for="${id}">${label}</label><input type="${escapeHtml(type)}" ${common} maxlength="500"${autocomplete ? ` autocomplete="${autocomplete}"` : ''}></div>`,
+          `<div class="field"><label for="${id}">${label}</label>${error}<input type="${escapeHtml(type)}" ${common} maxlength="500"${autocomplete ? ` autocomplete="${autocomplete}"` : ''}></div>`,
         );
       }
     }
@@ -183,7 +219,7 @@ function renderFields(fields: FormField[]): string {
   return out.join('\n');
 }
 
-function renderMethods(methods: RenderMethod[]): string {
+function renderMethods(methods: RenderMethod[], testBadges: boolean): string {
   const out: string[] = ['<fieldset class="methods">', '<legend>Pay with</legend>'];
   let first = true;
   for (const method of methods) {
@@ -194,15 +230,38 @@ function renderMethods(methods: RenderMethod[]): string {
       ` data-gateway="${escapeHtml(method.gateway)}"`,
       ` data-method="${escapeHtml(method.method)}"`,
       method.driver ? ` data-driver="${escapeHtml(method.driver)}"` : '',
+      method.driverOptions ? ` data-driver-options="${escapeHtml(JSON.stringify(method.driverOptions))}"` : '',
+      method.testMode !== undefined ? ` data-mode="${method.testMode ? 'test' : 'live'}"` : '',
       method.oneTimeOnly ? ' data-one-time-only="true"' : '',
     ].join('');
     out.push(
       `<label class="choice method${method.available ? '' : ' inactive'}" for="${id}"><input type="radio" id="${id}" name="method"${data}` +
         ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(method.label)}` +
+        `${testBadges && method.testMode ? ' <span class="test-badge">test</span>' : ''}` +
         `${method.note ? ` <small>(${escapeHtml(method.note)})</small>` : ''}</label>`,
     );
   }
   if (methods.length === 0) out.push('<p class="warning">No payment method is enabled for this form.</p>');
   out.push('</fieldset>');
   return out.join('\n');
+}
+
+/** The default button label is the form's `Pay`; a recurring price subscribes. A label of the merchant's own is kept. */
+function payVerb(form: PayerForm, price: FormPrice): string {
+  return price.frequency !== 'one-time' && form.buttonLabel === DEFAULT_BUTTON_LABEL ? 'Subscribe' : form.buttonLabel;
+}
+
+/** What follows the amount on the button: the interval and a setup fee (" / month + $5.00 setup fee"). */
+function paySuffix(price: FormPrice): string {
+  const every = price.frequency === 'one-time' ? '' : ` / ${FREQUENCY_LABELS[price.frequency]}`;
+  const setup = price.setup_amount ? ` + ${formatMoney(price.setup_amount, price.currency)} setup fee` : '';
+  return `${every}${setup}`;
+}
+
+/**
+ * The Pay button's text for a price: what will be charged ("Pay $10.00", "Subscribe $9.00 /
+ * month"); a customer-entered amount starts at its suggested amount.
+ */
+export function payLabel(form: PayerForm, price: FormPrice): string {
+  return `${payVerb(form, price)} ${formatMoney(price.amount, price.currency)}${paySuffix(price)}`;
 }

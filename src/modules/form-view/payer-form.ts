@@ -3,7 +3,8 @@ import type { FormField, FormPlan, Frequency, PaymentFormSettings } from '../for
 /** What the hosted page shows after a payment when the form has no message of its own. */
 export const DEFAULT_SUCCESS_MESSAGE = 'Thank you: your payment is complete.';
 const DEFAULT_ACCENT = '2563eb';
-const DEFAULT_BUTTON_LABEL = 'Pay';
+/** The button's verb when the form names none ("Pay $10.00"). */
+export const DEFAULT_BUTTON_LABEL = 'Pay';
 
 /**
  * A form as a payer sees it, whatever draws it (the hosted page, the builder's preview, a custom

@@ -1,7 +1,7 @@
 import type { CheckoutGateway } from '../gateways/index.js';
 
 /**
- * The settings of a payment form (decisions §11). Amounts are integer minor units of `currency`.
+ * The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units of `currency`.
  * These types are the contract between the forms module (which validates and stores them) and
  * the payments module (which computes amounts from them on the server).
  */

@@ -18,7 +18,7 @@ import {
 const DEFAULT_PER_PAGE = 20;
 
 /**
- * Form CRUD for the admin UI: an addition to the spec (decisions §11). Reads need the admin
+ * Form CRUD for the admin UI: an addition to the interface (docs/decisions.md §11). Reads need the admin
  * capability; writes also need edit access to the form.
  */
 @ApiTags('Forms')

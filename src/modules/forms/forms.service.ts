@@ -90,11 +90,11 @@ export class FormsService {
     return { total, fromFormTemplates: total - fromLayouts, fromLayouts };
   }
 
-  /** Newest first. */
+  /** Newest first: by creation time, then id (ids are not in creation order on a distributed engine, docs/scaling.md). */
   async list(query: { page: number; perPage: number; status?: FormStatus }): Promise<FormPage> {
     const [rows, total] = await this.forms.findAndCount({
       where: query.status ? { status: query.status } : {},
-      order: { id: 'DESC' },
+      order: { createdAt: 'DESC', id: 'DESC' },
       skip: (query.page - 1) * query.perPage,
       take: query.perPage,
     });
@@ -131,7 +131,7 @@ export class FormsService {
   }
 
   /**
-   * "Edit access to the form" (decisions §3): its author holding `edit_checkout_forms`, or anyone
+   * "Edit access to the form" (docs/decisions.md §3): its author holding `edit_checkout_forms`, or anyone
    * holding `edit_others_checkout_forms`.
    */
   canEdit(user: AuthenticatedUser, form: Pick<PaymentForm, 'author_id'>): boolean {

@@ -222,7 +222,7 @@ export class FormDisplaySettingsDto {
   description?: string;
 }
 
-/** The settings of a payment form (decisions §11). Amounts are integer minor units. */
+/** The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units. */
 export class PaymentFormSettingsDto {
   @Type(() => FormPlanDto)
   @ValidateNested({ each: true })

@@ -4,7 +4,7 @@ import type { GatewayMode } from '../gateways/index.js';
 export type GatewayACredential = 'user_id' | 'public_key' | 'secret_key';
 export const GATEWAY_A_CREDENTIALS: readonly GatewayACredential[] = ['user_id', 'public_key', 'secret_key'];
 
-/** Option names of gateway A's stored state (all prefixed with CHECKOUT_ALIAS; the spec's `gateway_a_{mode}_…`). */
+/** Option names of gateway A's stored state (all prefixed with CHECKOUT_ALIAS; the interface's `gateway_a_{mode}_…`). */
 export const gatewayAOption = {
   /** Connect credentials: `user_id`, `public_key`, `secret_key` (secret_key sealed). */
   credential: (mode: GatewayMode, field: GatewayACredential) => `${CHECKOUT_ALIAS}_gateway_a_${mode}_${field}`,

@@ -34,10 +34,10 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly id = 'gateway_a' as const;
   readonly label = 'gateway A';
-  /** Bank debit (decisions §10, spec "Bank debit: Pro-only"). */
+  /** Bank debit (docs/decisions.md §10; a Pro-only method, docs/interface.md). */
   readonly proOnlyMethods = ['sepa'];
   readonly supportsRecurring = true;
-  /** The manual webhook path (decisions §7): a signing secret, then the flag that unpauses checkout. */
+  /** The manual webhook path (docs/decisions.md §7): a signing secret, then the flag that unpauses checkout. */
   readonly webhookSettingsFields: readonly GatewaySettingField<'signing_secret' | 'manual_configuration_complete'>[] = [
     { name: 'signing_secret', label: 'Webhook signing secret', type: 'text', secret: true, required: false, hint: 'whsec_… of the endpoint you created' },
     { name: 'manual_configuration_complete', label: 'The endpoint sends the 12 events', type: 'boolean', secret: false, required: false },
@@ -119,7 +119,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return this.intents.paymentUnderway(payment);
   }
 
-  /** The manual path: a signing secret and/or `manual_configuration_complete` (decisions §7). */
+  /** The manual path: a signing secret and/or `manual_configuration_complete` (docs/decisions.md §7). */
   async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
     if (input.webhook_id !== undefined) throw new InvalidParamsError({ webhook_id: 'gateway_a takes a signing_secret, not a webhook_id' });
     const { mode: _mode, ...view } = await this.contract.saveManual(mode, { signingSecret: input.signing_secret, complete: input.manual_configuration_complete });

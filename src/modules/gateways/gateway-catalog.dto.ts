@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS, GATEWAY_MODES, type GatewayMode } from './gateway-catalog.js';
+import { DeviceWalletSettingsDto } from './payment-gateway.dto.js';
 
 const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
 export const CONNECT_KINDS = ['oauth', 'own_keys', 'credentials', 'webhook_settings'] as const;
@@ -23,6 +24,10 @@ export class GatewayCatalogMethodDto {
 
   /** It has settings of its own (`POST /payment-gateway/save-payment-method-settings`: device wallets' domain verification) */
   has_settings: boolean;
+
+  /** The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
+  @ApiProperty({ type: DeviceWalletSettingsDto, nullable: true, required: false })
+  settings?: DeviceWalletSettingsDto | null;
 
   /** The hosted payment page `/pay/{form_id}` can take it (the other methods are for a checkout that drives the gateway's browser library itself) */
   hosted_page: boolean;
@@ -54,7 +59,8 @@ export class GatewaySettingFieldDto {
 /** One way to connect or configure a gateway, with the route that does it. */
 export class GatewayConnectKindDto {
   /**
-   * `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL);
+   * `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL with
+   * `?<gateway id>_connected=<mode>&<gateway id>_webhook=<contract status>` or `?<gateway id>_error=<code>`);
    * `own_keys`: the merchant's own API keys; `credentials`: API credentials the admin enters for the current mode;
    * `webhook_settings`: the webhook settings of a mode for an endpoint the merchant manages
    */

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { OptionsService } from '../settings/index.js';
 import { GATEWAY_METHODS, gatewayKind, METHODS_WITH_SETTINGS, methodLabel } from './gateway-catalog.js';
-import type { GatewayCatalogDto, GatewayCatalogEntryDto, GatewayConnectKindDto, GatewaySettingFieldDto } from './gateway-catalog.dto.js';
+import type { GatewayCatalogDto, GatewayCatalogEntryDto, GatewayCatalogMethodDto, GatewayConnectKindDto, GatewaySettingFieldDto } from './gateway-catalog.dto.js';
+import type { DeviceWalletSettingsDto } from './payment-gateway.dto.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
-import { GatewayStateService } from './gateway-state.service.js';
+import { gatewayOption, GatewayStateService } from './gateway-state.service.js';
 import type { GatewaySettingField, PaymentGatewayAdapter } from './payment-gateway.port.js';
 
 /**
@@ -17,6 +19,7 @@ export class GatewayCatalogService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: GatewayRegistry,
     private readonly state: GatewayStateService,
+    private readonly options: OptionsService,
   ) {}
 
   async catalog(): Promise<GatewayCatalogDto> {
@@ -28,20 +31,27 @@ export class GatewayCatalogService {
   private async entry(adapter: PaymentGatewayAdapter): Promise<GatewayCatalogEntryDto> {
     const active = await this.state.getActiveMethods(adapter.id);
     const withSettings: readonly string[] = METHODS_WITH_SETTINGS;
+    const methods: GatewayCatalogMethodDto[] = [];
+    for (const method of GATEWAY_METHODS[adapter.id]) {
+      const hasSettings = withSettings.includes(method);
+      methods.push({
+        id: method,
+        label: methodLabel(method),
+        pro_only: adapter.proOnlyMethods.includes(method),
+        active: active.includes(method),
+        has_settings: hasSettings,
+        hosted_page: adapter.hostedCheckout?.methods.includes(method) ?? false,
+        // What save-payment-method-settings stored, so a console's form starts from it.
+        ...(hasSettings ? { settings: await this.options.get<DeviceWalletSettingsDto | null>(gatewayOption.methodSettings(adapter.id, method), null) } : {}),
+      });
+    }
     return {
       id: adapter.id,
       label: adapter.label.charAt(0).toUpperCase() + adapter.label.slice(1),
       kind: gatewayKind(adapter.id),
       supports_recurring: adapter.supportsRecurring,
       mode: await this.state.getMode(adapter.id),
-      methods: GATEWAY_METHODS[adapter.id].map((method) => ({
-        id: method,
-        label: methodLabel(method),
-        pro_only: adapter.proOnlyMethods.includes(method),
-        active: active.includes(method),
-        has_settings: withSettings.includes(method),
-        hosted_page: adapter.hostedCheckout?.methods.includes(method) ?? false,
-      })),
+      methods,
       connect: connectKinds(adapter),
     };
   }

@@ -1,6 +1,6 @@
 /**
- * The gateways of the interface and their payment-method ids (spec "Payment-method identifiers
- * seen"), and the two site modes. Data only: forms validate against it, payments and the gateway
+ * The gateways of the interface and their payment-method ids (docs/interface.md, "What the
+ * service is"), and the two site modes. Data only: forms validate against it, payments and the gateway
  * routes name gateways with it; what a gateway can do lives in its adapter (payment-gateway.port.ts).
  */
 export const GATEWAY_METHODS = {
@@ -17,7 +17,7 @@ export function isGatewayMode(value: unknown): value is GatewayMode {
   return value === 'test' || value === 'live';
 }
 
-/** Display names of the payment-method ids (neutral, as the spec names gateways). */
+/** Display names of the payment-method ids (neutral, as docs/interface.md names gateways). */
 export const PAYMENT_METHOD_LABELS: Readonly<Record<string, string>> = {
   ccard: 'Card',
   sepa: 'SEPA bank debit',
@@ -50,9 +50,9 @@ export type SectionBGateway =
   | { id: 'gateway_c'; kind: 'bank_debit'; methodOf: { gateway: CheckoutGateway; method: string } };
 
 /**
- * Section B's gateway list (decisions §10): the card and wallet gateways, and bank debit
- * (`gateway_c`), which is no gateway of its own but the card gateway's bank-debit method (spec:
- * "Bank debit: a Pro-only flow using the card gateway's bank-linking feature").
+ * Section B's gateway list (docs/decisions.md §10): the card and wallet gateways, and bank debit
+ * (`gateway_c`), which is no gateway of its own but the card gateway's Pro-only bank-debit method
+ * (docs/interface.md, "What the service is").
  */
 export const SECTION_B_GATEWAYS: readonly SectionBGateway[] = [
   { id: 'gateway_a', kind: 'card' },

@@ -6,7 +6,7 @@ import { SECTION_B_GATEWAY_IDS } from './gateway-catalog.js';
 import { GatewayConfigureDto, GatewayListEntryDto } from './gateway-list.dto.js';
 import { GatewayListService } from './gateway-list.service.js';
 
-/** Section B's gateway routes (decisions §10), reaching each gateway through its adapter. */
+/** Section B's gateway routes (docs/decisions.md §10), reaching each gateway through its adapter. */
 @ApiTags('Gateways')
 @Controller('gateway')
 export class GatewayListController {

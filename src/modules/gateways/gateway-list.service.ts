@@ -8,7 +8,7 @@ import { GatewayStateService } from './gateway-state.service.js';
 import type { GatewayListEntryDto } from './gateway-list.dto.js';
 
 /**
- * Section B's `/gateway/*` (decisions §10), on the adapters: the two gateways are what their
+ * Section B's `/gateway/*` (docs/decisions.md §10), on the adapters: the two gateways are what their
  * adapters say (connected in the current mode, configured with the adapter's `api_key` form,
  * removed by disconnecting the current mode); bank debit is a Pro-only method of the card gateway
  * (catalog data), enabled when that gateway is connected and the method active, and removed by

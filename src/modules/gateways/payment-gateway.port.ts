@@ -82,10 +82,12 @@ export interface BrowserConfig {
 
 /**
  * The hosted page script's ways of paying in the browser (src/modules/hosted-page/assets/):
- * `card_element` mounts the card gateway's card field and confirms with the page's Pay button;
- * `wallet_buttons` renders the wallet's own buttons, which replace the Pay button.
+ * `payment_element` mounts the card gateway's payment element in deferred-intent mode (amount,
+ * currency and mode from the chosen price, the rest from the method's `methodOptions`) and pays
+ * with the page's Pay button; `wallet_buttons` renders the wallet's own buttons, which replace
+ * the Pay button.
  */
-export const BROWSER_DRIVERS = ['card_element', 'wallet_buttons'] as const;
+export const BROWSER_DRIVERS = ['payment_element', 'wallet_buttons'] as const;
 export type BrowserDriver = (typeof BROWSER_DRIVERS)[number];
 
 /** Sources a provider's browser library needs besides its own origin, per CSP directive. */
@@ -108,6 +110,27 @@ export interface HostedCheckout {
   readonly libraryUrl: string;
   /** The provider's CSP guidance for its real library; a stand-in at another origin needs nothing beyond its own origin */
   readonly csp: BrowserLibraryCsp;
+  /**
+   * Per method: what the driver gives the provider's library for it, as data the page script
+   * passes on without reading (the method radio's `data-driver-options`, JSON). For
+   * `payment_element`: `elements` (merged into the library's elements options: the method's
+   * payment method types, or automatic ones with exclusions; `modes` adds what depends on the
+   * price's mode), `element` (the payment element's
+   * own options: which device wallets it shows) and `leaves_page` (the method may send the payer
+   * to the provider and back: in a frame the page hands it to a top-level page). The slice builds
+   * these from the same function as the intents it creates, so the two always match.
+   */
+  readonly methodOptions?: Readonly<Record<string, DriverMethodOptions>>;
+}
+
+/** A method's options for its browser driver: JSON data, opaque to the core and the renderer. */
+export interface DriverMethodOptions {
+  readonly elements?: Readonly<Record<string, unknown>>;
+  /** Added to `elements` per mode of the chosen price (`payment`: one-time, `setup`: recurring) */
+  readonly modes?: Readonly<Record<'payment' | 'setup', Readonly<Record<string, unknown>>>>;
+  readonly element?: Readonly<Record<string, unknown>>;
+  /** The payer may be redirected to the provider (and back to `return_url`) to approve the payment */
+  readonly leaves_page?: boolean;
 }
 
 /** One field an administrator fills in for a connect kind or a settings route: the route's body field. */

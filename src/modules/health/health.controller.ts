@@ -1,11 +1,14 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { PublicRoute } from '../../common/auth/index.js';
 import { UnavailableError } from '../../common/errors/index.js';
+import { logAsRoutine } from '../../common/logging/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RedisConnection } from '../../common/redis/index.js';
+import { ShutdownState } from '../../common/shutdown/index.js';
 
 class HealthDto {
   @ApiProperty({ enum: ['ok'], example: 'ok' })
@@ -19,6 +22,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('healthz')
@@ -36,7 +40,9 @@ export class HealthController {
   /**
    * Ready when every dependency a request may need answers: the database, and Redis when REDIS_URL
    * is set (rate-limited routes and admin logins cannot be served without it). A 503 names the
-   * unavailable dependencies in its message and in `data.unavailable`.
+   * unavailable dependencies in its message and in `data.unavailable`. From the shutdown signal on
+   * it is 503 (`data.shutting_down`) without asking anything: the balancer stops sending while the
+   * requests in flight finish (GracefulShutdown). Liveness (/healthz) stays 200 meanwhile.
    */
   @Get('readyz')
   @PublicRoute()
@@ -45,9 +51,15 @@ export class HealthController {
   @ApiOperation({
     operationId: 'operationsReady',
     summary: 'Readiness: the database (and Redis, when configured) answer',
-    description: 'A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200.',
+    description:
+      'A 503 names the dependencies that do not answer in `data.unavailable`; send no traffic until it answers 200. ' +
+      'From SIGTERM on it answers 503 with `data.shutting_down: true` while the instance drains its requests in flight.',
   })
-  async ready(): Promise<HealthDto> {
+  async ready(@Res({ passthrough: true }) response: Response): Promise<HealthDto> {
+    if (this.shutdown.shuttingDown) {
+      logAsRoutine(response); // the balancer asks every few seconds: not an error line each time
+      throw new UnavailableError('Not ready: shutting down.', undefined, { shutting_down: true });
+    }
     const [database, redis] = await Promise.all([this.databaseAnswers(), this.redis.configured ? this.redis.ping() : Promise.resolve(true)]);
     const unavailable = [...(database ? [] : ['database']), ...(redis ? [] : ['redis'])];
     if (unavailable.length > 0) {

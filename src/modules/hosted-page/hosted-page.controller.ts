@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
@@ -6,15 +6,20 @@ import { PublicRoute } from '../../common/auth/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
-import { HostedPageScript } from './hosted-page.script.js';
+import { EmbedScript, HostedPageScript } from './hosted-page.script.js';
 import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage } from './hosted-page.renderer.js';
 
-/** Headers every answer of the page carries: no caching of a payment page, no sniffing, no referrer, no framing. */
-function setPageHeaders(res: Response, csp: string): void {
+/**
+ * Headers every answer of the page carries: no caching of a payment page, no sniffing, no
+ * referrer, and no framing unless EMBED_ORIGINS lists the framing page's origin (the CSP's
+ * `frame-ancestors`; `X-Frame-Options` can name no list of origins, so it is sent, as DENY, only
+ * while no origin may frame the page).
+ */
+function setPageHeaders(res: Response, csp: string, embedOrigins: readonly string[]): void {
   res.setHeader('Content-Security-Policy', csp);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
+  if (embedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cache-Control', 'no-store');
 }
 
@@ -28,7 +33,7 @@ function sendAsset(res: Response, type: string, asset: { source: string; etag: s
 }
 
 /**
- * The hosted payment page (decisions §14): `GET /pay/{form_id}` outside the REST namespace and
+ * The hosted payment page (docs/decisions.md §14): `GET /pay/{form_id}` outside the REST namespace and
  * its static assets (the script, the form stylesheet shared with the builder's live preview, the
  * accent stylesheets). Public (a payer has no login), rate limited like the public payment
  * routes, and not part of the REST interface, so absent from the OpenAPI document.
@@ -42,6 +47,7 @@ export class HostedPageController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: FormViewService,
     private readonly script: HostedPageScript,
+    private readonly embedScript: EmbedScript,
   ) {}
 
   /** The page's script: a static file, the same for every form (it reads the form from the page). */
@@ -70,19 +76,32 @@ export class HostedPageController {
     sendAsset(res, 'text/css; charset=utf-8', sheet, 31_536_000);
   }
 
+  /**
+   * The embed script of a merchant's page (`<script src=…/pay/embed.js data-form-id=…>`): the same
+   * for every form and every site. Whether a site may frame the page is the page's own
+   * `frame-ancestors` (EMBED_ORIGINS), not this script's business.
+   */
+  @Get('embed.js')
+  @PublicRoute()
+  embed(@Res() res: Response): void {
+    sendAsset(res, 'text/javascript; charset=utf-8', this.embedScript, 300);
+  }
+
   @Get(':form_id')
   @PublicRoute()
   @RateLimit('public_payment')
-  async page(@Param('form_id') formId: string, @Res() res: Response): Promise<void> {
+  async page(@Param('form_id') formId: string, @Query('embed') embed: unknown, @Res() res: Response): Promise<void> {
     const nonce = randomBytes(18).toString('base64');
+    const origins = this.config.embedOrigins;
     const id = /^[1-9]\d{0,9}$/.test(formId) ? Number(formId) : null;
     const view = id !== null && id <= 2_147_483_647 ? await this.views.published(id) : null;
     if (!view) {
-      setPageHeaders(res, hostedPageCsp(nonce, []));
+      setPageHeaders(res, hostedPageCsp(nonce, [], origins), origins);
       res.status(404).type('html').send(notFoundPage());
       return;
     }
-    setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view).map((entry) => entry.checkout)));
-    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`));
+    setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view).map((entry) => entry.checkout), origins), origins);
+    // `?embed=1` only changes the layout (no page margins); a frame from an origin not listed is refused by the browser anyway.
+    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, { embedded: embed === '1', origins }));
   }
 }

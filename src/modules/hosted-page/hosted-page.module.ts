@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FormViewModule } from '../form-view/index.js';
 import { HostedPageController } from './hosted-page.controller.js';
-import { HostedPageScript } from './hosted-page.script.js';
+import { EmbedScript, HostedPageScript } from './hosted-page.script.js';
 
 /**
  * The hosted payment page (`/pay/{form_id}`): a published form rendered on the server from the
@@ -12,6 +12,6 @@ import { HostedPageScript } from './hosted-page.script.js';
 @Module({
   imports: [FormViewModule],
   controllers: [HostedPageController],
-  providers: [HostedPageScript],
+  providers: [HostedPageScript, EmbedScript],
 })
 export class HostedPageModule {}

@@ -4,7 +4,7 @@ import { hostedPageCsp } from './hosted-page.renderer.js';
 const none = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
 /** A provider library with companion origins and inline-style needs, as a real one's adapter declares them. */
 const cardLibrary: HostedCheckout = {
-  driver: 'card_element',
+  driver: 'payment_element',
   methods: ['ccard'],
   libraryUrl: 'https://js.card.example/v3/',
   csp: { script: ['https://*.js.card.example'], connect: ['https://api.card.example'], frame: ['https://js.card.example', 'https://hooks.card.example'], img: [], styleNonce: false, styleAttributes: true },
@@ -15,7 +15,7 @@ const walletLibrary: HostedCheckout = {
   libraryUrl: 'https://www.wallet.example/sdk/js',
   csp: { script: ['https://*.wallet.example'], connect: ['https://*.wallet.example'], frame: ['https://*.wallet.example'], img: ['https://*.wallet.example'], styleNonce: true, styleAttributes: true },
 };
-const standIn = (url: string): HostedCheckout => ({ driver: 'card_element', methods: ['ccard'], libraryUrl: url, csp: none });
+const standIn = (url: string): HostedCheckout => ({ driver: 'payment_element', methods: ['ccard'], libraryUrl: url, csp: none });
 
 describe('hostedPageCsp', () => {
   const directives = (csp: string) => Object.fromEntries(csp.split('; ').map((part) => [part.split(' ')[0], part.split(' ').slice(1)]));
@@ -45,5 +45,10 @@ describe('hostedPageCsp', () => {
     expect(without['script-src']).toEqual(["'nonce-n'", "'strict-dynamic'", "'self'"]);
     expect(without['frame-src']).toEqual(["'none'"]);
     expect(without['style-src']).toEqual(["'self'"]);
+  });
+
+  it('is framed by no page unless EMBED_ORIGINS lists the framing origins, exactly', () => {
+    expect(directives(hostedPageCsp('n', []))['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives(hostedPageCsp('n', [], ['https://shop.example', 'http://127.0.0.1:8080']))['frame-ancestors']).toEqual(['https://shop.example', 'http://127.0.0.1:8080']);
   });
 });

@@ -26,6 +26,8 @@ export function pageGateways(view: PublicFormView): Array<PageGateway & { method
         available: true,
         oneTimeOnly: !gateway.supportsRecurring,
         driver: checkout.driver,
+        ...(checkout.methodOptions?.[method.id] ? { driverOptions: checkout.methodOptions[method.id] } : {}),
+        testMode: gateway.mode === 'test',
       }));
     if (methods.length === 0) return [];
     return [{ gateway: gateway.id, browser: { ...gateway.browser }, checkout, methods }];
@@ -35,12 +37,13 @@ export function pageGateways(view: PublicFormView): Array<PageGateway & { method
 /**
  * The page's Content-Security-Policy: scripts only with this response's nonce (the page's own
  * script and, loaded by it, the providers' libraries: 'strict-dynamic', with the origins as the
- * fallback of older browsers), no inline script, no plugins, no framing, forms post nowhere.
+ * fallback of older browsers), no inline script, no plugins, forms post nowhere, and framed only
+ * by the origins of `EMBED_ORIGINS` (`frameAncestors`; none by default: no framing at all).
  * Styles come from the service's own stylesheets; only a provider's real library adds what it
  * needs (its nonce'd `<style>` elements, the style attributes of what it inserts), as its
  * adapter's `hostedCheckout.csp` says.
  */
-export function hostedPageCsp(nonce: string, libraries: readonly HostedCheckout[]): string {
+export function hostedPageCsp(nonce: string, libraries: readonly HostedCheckout[], frameAncestors: readonly string[] = []): string {
   const origins = [...new Set(libraries.map((library) => new URL(library.libraryUrl).origin))];
   const extra = (kind: 'script' | 'connect' | 'frame' | 'img') => libraries.flatMap((library) => library.csp[kind]);
   const list = (...items: string[]) => (items.length > 0 ? [...new Set(items)].join(' ') : "'none'");
@@ -58,7 +61,7 @@ export function hostedPageCsp(nonce: string, libraries: readonly HostedCheckout[
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${list(...frameAncestors)}`,
     "object-src 'none'",
   ].join('; ');
 }
@@ -69,7 +72,7 @@ export function hostedPageCsp(nonce: string, libraries: readonly HostedCheckout[
  * through. Of the gateways only public values (publishable key, client id) reach the page, in
  * the containers' `data-browser-config`; the script knows gateways only by these attributes.
  */
-export function renderHostedPage(view: PublicFormView, nonce: string, restBase: string): string {
+export function renderHostedPage(view: PublicFormView, nonce: string, restBase: string, embed: { embedded: boolean; origins: readonly string[] } = { embedded: false, origins: [] }): string {
   const gateways = pageGateways(view);
   const containers = gateways.map(
     (entry) =>
@@ -81,8 +84,15 @@ export function renderHostedPage(view: PublicFormView, nonce: string, restBase: 
     purpose: 'payment',
     methods: gateways.flatMap((entry) => entry.methods),
     head: [`<script src="${HOSTED_PAGE_SCRIPT_PATH}" nonce="${escapeHtml(nonce)}" defer></script>`],
-    formData: { 'form-id': view.form.id, 'rest-base': restBase, ...(view.form.redirectUrl ? { 'redirect-url': view.form.redirectUrl } : {}) },
+    formData: {
+      'form-id': view.form.id,
+      'rest-base': restBase,
+      ...(view.form.redirectUrl ? { 'redirect-url': view.form.redirectUrl } : {}),
+      // The pages allowed to frame this one (public: the CSP header names them too): the only targets of its height messages.
+      ...(embed.origins.length > 0 ? { 'embed-origins': embed.origins.join(' ') } : {}),
+    },
     gatewayContainers: containers.join('\n'),
+    embedded: embed.embedded,
   });
 }
 

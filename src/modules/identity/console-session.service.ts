@@ -174,7 +174,9 @@ export class ConsoleSessionService {
     const surplus = await this.sessions.find({
       select: { id: true },
       where: { applicationPasswordId },
-      order: { id: 'DESC' },
+      // Newest first by creation time, then id: ids are not in creation order across the servers
+      // of a distributed engine (docs/scaling.md).
+      order: { createdAt: 'DESC', id: 'DESC' },
       skip: MAX_SESSIONS_PER_PASSWORD,
       take: PURGE_BATCH,
     });

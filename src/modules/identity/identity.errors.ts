@@ -19,7 +19,7 @@ export class UnknownRoleError extends InvalidParamsError {
 }
 
 /**
- * An admin request carrying a browser's cross-site signals (decisions §14); see CrossSitePolicy.
+ * An admin request carrying a browser's cross-site signals (docs/decisions.md §14); see CrossSitePolicy.
  * `data.reason` (`origin_not_allowed` or `cross_site_fetch`) helps an operator tell a missing
  * CORS_ORIGINS entry or PUBLIC_BASE_URL from a cross-site page.
  */

@@ -33,6 +33,8 @@ export interface ReconcileOptions {
   minAgeMs?: number;
   maxRecords?: number;
   pauseMs?: number;
+  /** Asked before each record: true ends the pass there (the instance is shutting down). */
+  shouldStop?: () => boolean;
 }
 
 /**
@@ -63,6 +65,7 @@ export class ReconciliationService {
       const batch = await this.payments.findWaiting({ olderThan, since, afterId, limit: Math.min(PAGE, maxRecords - report.examined) });
       if (batch.length === 0) break;
       for (const payment of batch) {
+        if (options.shouldStop?.()) return report;
         afterId = payment.id;
         const reconciler = this.registry.get(payment.gateway).reconciler;
         if (!reconciler) continue;

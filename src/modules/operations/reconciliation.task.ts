@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
+import { ShutdownState } from '../../common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { TaskLeaseRepository } from '../tasks/index.js';
 import { type ReconcileOptions, type ReconcileReport, ReconciliationService } from './reconciliation.service.js';
@@ -34,16 +35,24 @@ export class ReconciliationTask implements OnApplicationBootstrap, OnModuleDestr
     private readonly reconciliation: ReconciliationService,
     private readonly leases: TaskLeaseRepository,
     private readonly clock: Clock,
-  ) {}
+    shutdown: ShutdownState,
+  ) {
+    // From the signal on: no further pass, and the one running stops after the record in hand.
+    shutdown.onShutdown(() => this.stop());
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.reconcileIntervalSeconds > 0) this.schedule(this.config.reconcileIntervalSeconds * 1000);
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stop();
+    await this.running?.catch(() => undefined);
+  }
+
+  private stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
   }
 
   /** One pass under the lease (the CLI and the timer); `busy` while another instance runs one. */
@@ -71,7 +80,7 @@ export class ReconciliationTask implements OnApplicationBootstrap, OnModuleDestr
 
   private async tick(): Promise<void> {
     let report: ReconcileReport | null = null;
-    const run = this.runLeased();
+    const run = this.runLeased({ shouldStop: () => this.stopped });
     this.running = run;
     try {
       const outcome = await run;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
+import { ShutdownState } from '../../common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type OutboxDelivery, type OutboxHandler, PermanentOutboxError, retryDelayMs } from './outbox-handler.js';
 import type { OutboxItemEntity } from './outbox-item.entity.js';
@@ -43,10 +44,14 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     private readonly items: OutboxRepository,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
+    shutdown: ShutdownState,
   ) {
     // Bound to this (root) async context: a wake-up from inside a committing transaction must not
     // carry that transaction's context into the pass.
     outbox.onCommittedWrite(AsyncResource.bind(() => this.wake()));
+    // From the signal on: no new claim (items written by requests still in flight stay due for the
+    // next instance or boot); the attempt in flight is waited for in beforeApplicationShutdown.
+    shutdown.onShutdown(() => this.stopClaiming());
   }
 
   /** Registers the handler of a topic (its owner's `onModuleInit`). */
@@ -64,6 +69,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
 
   /** No new claims from here on. */
   onModuleDestroy(): void {
+    this.stopClaiming();
+  }
+
+  private stopClaiming(): void {
     this.stopping = true;
     clearTimeout(this.timer);
   }

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
 import { JSON_VALUE_REF, type JsonValue } from '../../common/openapi/index.js';
-import { ToInteger, Trim } from '../../common/validation/index.js';
+import { IsIsoInstant, ToInteger, Trim } from '../../common/validation/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { MAX_INT } from './checkout-choice.dto.js';
 import type { PaymentLogLevel } from './payment-log.repository.js';
@@ -13,13 +13,6 @@ export const PAYMENT_SEARCH_MAX_LENGTH = 100;
 
 /** How many lines of its log one payment's detail carries (the newest ones). */
 export const PAYMENT_LOG_TAIL = 200;
-
-/**
- * A date (`2026-01-31`, midnight UTC) or a date and time with its offset (`2026-01-31T12:00:00Z`,
- * `…+02:00`). A time without an offset is refused: it would be read in the server's time zone.
- */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const INSTANT_MESSAGE = (field: string) => `${field} must be an ISO 8601 date (2026-01-31) or date-time with an offset (2026-01-31T12:00:00Z)`;
 
 /** The filters of the admin payments list and of its CSV export (every one optional). */
 export class AdminPaymentsFilterDto {
@@ -48,16 +41,12 @@ export class AdminPaymentsFilterDto {
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
   @IsOptional()
-  @IsString()
-  @Matches(ISO_INSTANT, { message: INSTANT_MESSAGE('created_from') })
-  @IsISO8601({ strict: true }, { message: INSTANT_MESSAGE('created_from') })
+  @IsIsoInstant('created_from')
   created_from?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
   @IsOptional()
-  @IsString()
-  @Matches(ISO_INSTANT, { message: INSTANT_MESSAGE('created_before') })
-  @IsISO8601({ strict: true }, { message: INSTANT_MESSAGE('created_before') })
+  @IsIsoInstant('created_before')
   created_before?: string;
 
   @ApiPropertyOptional({

@@ -62,7 +62,7 @@ export class CheckoutContextService {
   }
 
   /**
-   * For the public payment routes (decisions §5): the form still exists, the gateway's current
+   * For the public payment routes (docs/decisions.md §5): the form still exists, the gateway's current
    * mode is `mode` and connected, and the method is enabled on the gateway and on the form.
    */
   async isAvailable(input: { formId: number; gateway: CheckoutGateway; method: string; mode: string }): Promise<boolean> {

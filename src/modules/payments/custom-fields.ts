@@ -1,6 +1,6 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
-/** Bounds on the payer's custom field values (decisions §5). */
+/** Bounds on the payer's custom field values (docs/decisions.md §5). */
 export const CUSTOM_FIELDS_LIMITS = { maxKeys: 50, maxKeyLength: 40, maxValueLength: 500 } as const;
 
 /** The form builder's field names: lower snake_case starting with a letter. Never `__proto__` & co. */

@@ -8,6 +8,7 @@ import { PATCHABLE_FIELDS, type PaymentPatch, type PaymentRecord, toPaymentRecor
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { decideTransition, type PaymentStatus } from './payment-status.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
+import type { PaymentChanges } from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
 
@@ -71,6 +72,19 @@ export class InvalidPaymentStateError extends ConflictError {
 }
 
 /**
+ * The row no longer had the status it was read with under its lock: the lock did not hold (an
+ * engine without row locks, or a writer that bypassed the ledger). Nothing is written (the
+ * transaction rolls back) and the request fails (500) rather than move a payment from a status it
+ * is not in.
+ */
+export class LockedPaymentChangedError extends Error {
+  constructor(paymentId: number, expected: string) {
+    super(`Payment ${paymentId} is no longer ${expected} although its row was locked; nothing was written.`);
+    this.name = 'LockedPaymentChangedError';
+  }
+}
+
+/**
  * The one writer of a payment's status and provider facts: the status machine (every move in a
  * transaction with the row locked, refusals and backward moves logged), provider details,
  * renewal rows, admin-charge rows and the payment log. Gateways call it after, never during, a
@@ -127,9 +141,9 @@ export class PaymentLedgerService {
         const row = await this.payments.lockById(manager, paymentId);
         if (!row) throw new NotFoundError('Payment');
         if (!(await isCurrent(manager, toPaymentRecord(row)))) return { applied: false, payment: toPaymentRecord(row) };
-        if (applyPatch(row, patch)) {
-          row.updatedAt = new Date();
-          await this.payments.save(manager, row);
+        const changes = patchChanges(row, patch);
+        if (changes) {
+          await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
           await this.logs.record({ paymentId, level: 'info', event: 'provider_details', message: `Provider details recorded by ${source}.`, context: { source, fields: changedNames(patch) } }, manager);
         }
         return { applied: true, payment: toPaymentRecord(row) };
@@ -144,7 +158,9 @@ export class PaymentLedgerService {
    * A subscription renewal: one row per invoice, pointing at the first payment (`parent_payment_id`)
    * and copying what it pays for. A repeat for the same invoice moves the existing row instead
    * (a failed attempt paid later completes it; backward moves are ignored). One transaction with
-   * the first payment locked, so concurrent deliveries of one invoice create one row.
+   * the first payment locked, so concurrent deliveries of one invoice create one row; the
+   * invoice's row is read under the lock too (FOR UPDATE), so the decision sees a row another
+   * delivery committed while this one waited.
    */
   async recordRenewal(parentId: number, facts: RenewalFacts): Promise<RenewalResult> {
     const attempt = () =>
@@ -152,7 +168,7 @@ export class PaymentLedgerService {
         const parent = await this.payments.lockById(manager, parentId);
         if (!parent) throw new NotFoundError('Payment');
         const received = facts.status === 'completed' ? facts.amount : null;
-        const existing = await this.payments.findByProviderRefIn(manager, parent.gateway, facts.invoiceRef);
+        const existing = await this.payments.lockByProviderRef(manager, parent.gateway, facts.invoiceRef);
         if (existing) {
           if (existing.parentPaymentId !== parent.id) throw new InvalidPaymentStateError('That invoice is already linked to another payment.');
           const patch = received === null ? undefined : { amountReceived: received };
@@ -242,25 +258,22 @@ export class PaymentLedgerService {
   /**
    * Applies one move to a row locked by the caller's transaction, and logs it: the only code that
    * writes a payment's status after creation. `transition` uses it; sync-details uses it for the
-   * failed → pending retry inside its own update.
+   * failed → pending retry inside its own update. A move is one
+   * `UPDATE ... SET status = <to>, ... WHERE id = ? AND status = <from>` (writeLocked).
    */
   async moveLocked(manager: EntityManager, row: PaymentEntity, to: PaymentStatus, options: Omit<TransitionOptions, 'tolerateRefusal'>): Promise<TransitionOutcome> {
     const from = row.status as PaymentStatus;
     const detail = { from, to, source: options.source, reason: options.reason ?? null };
     switch (decideTransition(from, to)) {
       case 'apply':
-        row.status = to;
-        applyPatch(row, options.patch);
-        row.updatedAt = new Date();
-        await this.payments.save(manager, row);
+        await this.writeLocked(manager, row, { ...patchChanges(row, options.patch), status: to, updatedAt: new Date() });
         await this.logs.record({ paymentId: row.id, level: 'info', event: 'status_changed', message: `Status ${from} → ${to} (${options.source}).`, context: detail }, manager);
         return 'applied';
-      case 'unchanged':
-        if (applyPatch(row, options.patch)) {
-          row.updatedAt = new Date();
-          await this.payments.save(manager, row);
-        }
+      case 'unchanged': {
+        const changes = patchChanges(row, options.patch);
+        if (changes) await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
         return 'unchanged';
+      }
       case 'backward':
         await this.logs.record({ paymentId: row.id, level: 'info', event: 'transition_ignored', message: `Ignored a backward move ${from} → ${to} (${options.source}).`, context: detail }, manager);
         return 'ignored';
@@ -269,18 +282,38 @@ export class PaymentLedgerService {
         return 'refused';
     }
   }
+
+  /**
+   * Writes columns other than the status (sync-details' checkout and payer columns) to a row the
+   * caller's transaction locked: one UPDATE that requires the status the row was read with.
+   */
+  async updateLocked(manager: EntityManager, row: PaymentEntity, changes: Omit<PaymentChanges, 'status'>): Promise<void> {
+    await this.writeLocked(manager, row, changes);
+  }
+
+  /**
+   * Writes `changes` to a row the caller's transaction locked, in one explicit UPDATE that also
+   * requires the status it was read with, then onto `row` itself; an undefined change is no change.
+   */
+  private async writeLocked(manager: EntityManager, row: PaymentEntity, changes: PaymentChanges): Promise<void> {
+    if (!(await this.payments.update(manager, row.id, changes, row.status))) throw new LockedPaymentChangedError(row.id, row.status);
+    for (const [property, value] of Object.entries(changes)) {
+      if (value !== undefined) (row as unknown as Record<string, unknown>)[property] = value;
+    }
+  }
 }
 
-/** Copies the defined fields of `patch` onto the row; true when something changed. */
-function applyPatch(row: PaymentEntity, patch: PaymentPatch | undefined): boolean {
+/** The defined fields of `patch` that differ from the row, or null when none does. */
+function patchChanges(row: PaymentEntity, patch: PaymentPatch | undefined): PaymentPatch | null {
+  const changes: PaymentPatch = {};
   let changed = false;
   for (const field of PATCHABLE_FIELDS) {
     const value = patch?.[field];
     if (value === undefined || row[field] === value) continue;
-    (row as unknown as Record<string, unknown>)[field] = value;
+    (changes as Record<string, unknown>)[field] = value;
     changed = true;
   }
-  return changed;
+  return changed ? changes : null;
 }
 
 function changedNames(patch: PaymentPatch): string[] {

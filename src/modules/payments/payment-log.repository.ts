@@ -41,13 +41,18 @@ export class PaymentLogRepository {
     return events.length === 0 ? Promise.resolve(0) : this.logs.count({ where: { paymentId, event: In([...events]) } });
   }
 
+  /**
+   * A payment's log in the order it was written: by time, then id (ids alone are not in insertion
+   * order across the servers of a distributed engine, docs/scaling.md; the index on
+   * (payment_id, created_at) serves both orders).
+   */
   forPayment(paymentId: number): Promise<PaymentLogEntity[]> {
-    return this.logs.find({ where: { paymentId }, order: { id: 'ASC' } });
+    return this.logs.find({ where: { paymentId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** The newest `limit` lines of a payment's log, oldest first, and how many lines it has in all. */
   async tailOf(paymentId: number, limit: number): Promise<{ entries: PaymentLogEntity[]; total: number }> {
-    const [rows, total] = await this.logs.findAndCount({ where: { paymentId }, order: { id: 'DESC' }, take: limit });
+    const [rows, total] = await this.logs.findAndCount({ where: { paymentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
     return { entries: rows.reverse(), total };
   }
 }

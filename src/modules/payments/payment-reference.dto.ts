@@ -5,7 +5,7 @@ import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 import { MAX_TOKEN_LENGTH } from './payment-tokens.js';
 
 /**
- * The signed payment reference every public payment route takes (decisions §12). Route DTOs
+ * The signed payment reference every public payment route takes (docs/decisions.md §12). Route DTOs
  * extend it with their own fields; the PaymentReferenceGuard checks it before the handler runs.
  */
 @FastAccept()

@@ -24,7 +24,7 @@ export interface VerifyOptions {
 }
 
 /**
- * Issues and checks the public credentials of a payment record (decisions §5): the payment
+ * Issues and checks the public credentials of a payment record (docs/decisions.md §5): the payment
  * secret (HMAC over id + per-row nonce, never stored) and the checkout token (signed, expiring,
  * bound to payment, form, gateway, method, amount, currency and mode).
  */
@@ -64,7 +64,7 @@ export class PaymentReferenceService {
   }
 
   /**
-   * Every check of decisions §5 for a public payment route, before anything is written or any
+   * Every check of docs/decisions.md §5 for a public payment route, before anything is written or any
    * provider is called: the record exists, the secret matches, the token is genuine and unexpired,
    * the request, the token and the record agree on form, gateway, method, amount, currency and
    * mode, the gateway is connected in the site's current mode and the method is enabled on the

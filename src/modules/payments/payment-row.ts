@@ -133,3 +133,35 @@ export function toPaymentEntity(row: PaymentRow): PaymentEntity {
   entity.updatedAt = readDatetime(row.updated_at);
   return entity;
 }
+
+/** What an UPDATE of a payment may set: every column but the id, the secret nonce and the creation time. */
+export type PaymentChanges = Partial<Omit<PaymentEntity, 'id' | 'secretNonce' | 'createdAt'>>;
+
+/** The column of each property an UPDATE may set. */
+export const PAYMENT_UPDATE_COLUMNS: Readonly<Record<keyof PaymentChanges, string>> = {
+  formId: 'form_id',
+  parentPaymentId: 'parent_payment_id',
+  gateway: 'gateway',
+  paymentMethod: 'payment_method',
+  mode: 'mode',
+  status: 'status',
+  amount: 'amount',
+  currency: 'currency',
+  applicationFeeAmount: 'application_fee_amount',
+  amountReceived: 'amount_received',
+  setupAmount: 'setup_amount',
+  planIndex: 'plan_index',
+  priceIndex: 'price_index',
+  frequency: 'frequency',
+  emailAddress: 'email_address',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  customFields: 'custom_fields',
+  providerPaymentRef: 'provider_payment_ref',
+  providerCustomerRef: 'provider_customer_ref',
+  providerSubscriptionRef: 'provider_subscription_ref',
+  providerCaptureRef: 'provider_capture_ref',
+  subscriptionStatus: 'subscription_status',
+  clientIp: 'client_ip',
+  updatedAt: 'updated_at',
+};

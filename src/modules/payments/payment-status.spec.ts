@@ -14,7 +14,7 @@ describe('payment status machine', () => {
     ['failed', 'completed'],
   ];
 
-  it('allows exactly the moves of decisions §5', () => {
+  it('allows exactly the moves of docs/decisions.md §5', () => {
     for (const from of PAYMENT_STATUSES) {
       for (const to of PAYMENT_STATUSES) {
         const expected = legal.some(([a, b]) => a === from && b === to);

@@ -1,7 +1,7 @@
 import { safeEqual } from '../../common/crypto/index.js';
 
 /**
- * The two public credentials of a payment record (decisions §5), as pure functions of a keyed
+ * The two public credentials of a payment record (docs/decisions.md §5), as pure functions of a keyed
  * HMAC so they can be tested without the app:
  * - payment secret: base64url(HMAC-SHA256("payment-secret" key, "<id>:<nonce>")); never stored.
  * - checkout token: base64url(JSON claims) + "." + base64url(HMAC-SHA256("checkout-token" key,

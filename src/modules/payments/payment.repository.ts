@@ -3,7 +3,15 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
 import { containsPattern, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
 import { PaymentEntity } from './payment.entity.js';
-import { type PaymentRow, paymentInsertColumns, paymentInsertValues, paymentSelectList, toPaymentEntity } from './payment-row.js';
+import {
+  PAYMENT_UPDATE_COLUMNS,
+  type PaymentChanges,
+  type PaymentRow,
+  paymentInsertColumns,
+  paymentInsertValues,
+  paymentSelectList,
+  toPaymentEntity,
+} from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
 
 /** The columns a new payment row must be given; the rest default to empty. */
@@ -36,18 +44,24 @@ export interface PaymentListCursor {
 @Injectable()
 export class PaymentRepository {
   /** The hot statements, fixed texts (docs/benchmarks.md, recommendation 3); the table name carries TABLE_PREFIX. */
-  private readonly sql: { byId: string; lockById: string; insert: string };
+  private readonly sql: { byId: string; lockById: string; lockByProviderRef: string; insert: string };
+  /** UPDATE texts per set of changed columns (a handful in practice; bounded all the same). */
+  private readonly updateSql = new Map<string, string>();
+  private readonly table: string;
 
   constructor(
     @InjectRepository(PaymentEntity) private readonly payments: Repository<PaymentEntity>,
     private readonly transactions: PaymentTransactions,
   ) {
     const table = `\`${payments.metadata.tableName}\``;
+    this.table = table;
     const byId = `SELECT ${paymentSelectList} FROM ${table} WHERE \`id\` = ? LIMIT 1`;
+    // FOR UPDATE only where the driver has row locks; on SQLite the access gate serialises transactions.
+    const locking = this.transactions.locksRows ? ' FOR UPDATE' : '';
     this.sql = {
       byId,
-      // FOR UPDATE only where the driver has row locks; on SQLite the access gate serialises transactions.
-      lockById: this.transactions.locksRows ? `${byId} FOR UPDATE` : byId,
+      lockById: `${byId}${locking}`,
+      lockByProviderRef: `SELECT ${paymentSelectList} FROM ${table} WHERE \`gateway\` = ? AND \`provider_payment_ref\` = ? LIMIT 1${locking}`,
       insert: `INSERT INTO ${table} (${paymentInsertColumns}) VALUES (${paymentInsertColumns.split(',').map(() => '?').join(', ')})`,
     };
   }
@@ -93,30 +107,52 @@ export class PaymentRepository {
     return row;
   }
 
-  save(manager: EntityManager, row: PaymentEntity): Promise<PaymentEntity> {
-    return manager.getRepository(PaymentEntity).save(row);
+  /**
+   * One explicit `UPDATE ... SET <the changed columns> WHERE id = ?`, with `AND status = ?` when
+   * `expectedStatus` is given: true when the row matched. No read before it (TypeORM's `save`
+   * reads the row again outside the lock and writes only what differs from that read, which on an
+   * engine whose plain reads are snapshots can be an older row than the locked one).
+   */
+  async update(manager: EntityManager, id: number, changes: PaymentChanges, expectedStatus?: string): Promise<boolean> {
+    const properties = (Object.keys(changes) as Array<keyof PaymentChanges>).filter((property) => changes[property] !== undefined);
+    if (properties.length === 0) throw new Error('a payment update needs at least one column');
+    const key = `${properties.join(',')}${expectedStatus === undefined ? '' : '|status'}`;
+    let sql = this.updateSql.get(key);
+    if (!sql) {
+      const assignments = properties.map((property) => `\`${PAYMENT_UPDATE_COLUMNS[property]}\` = ?`).join(', ');
+      sql = `UPDATE ${this.table} SET ${assignments} WHERE \`id\` = ?${expectedStatus === undefined ? '' : ' AND `status` = ?'}`;
+      if (this.updateSql.size < 64) this.updateSql.set(key, sql);
+    }
+    const values = [...properties.map((property) => changes[property]), id, ...(expectedStatus === undefined ? [] : [expectedStatus])];
+    const { affected } = await runStatement(manager, sql, values);
+    return affected > 0;
   }
 
   findByProviderRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
     return this.payments.findOne({ where: { gateway, providerPaymentRef: ref } });
   }
 
-  /** A subscription's first payment (its renewal rows carry the same subscription id). */
+  /**
+   * A subscription's first payment (its renewal rows carry the same subscription id): the oldest by
+   * creation time, then id (ids are not in creation order across the servers of a distributed
+   * engine, docs/scaling.md).
+   */
   findBySubscriptionRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
-    return this.payments.findOne({ where: { gateway, providerSubscriptionRef: ref, parentPaymentId: IsNull() }, order: { id: 'ASC' } });
+    return this.payments.findOne({ where: { gateway, providerSubscriptionRef: ref, parentPaymentId: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** `findByProviderRef` inside a transaction. */
-  findByProviderRefIn(manager: EntityManager, gateway: string, ref: string): Promise<PaymentEntity | null> {
-    return manager.getRepository(PaymentEntity).findOne({ where: { gateway, providerPaymentRef: ref } });
+  /** `findByProviderRef` inside a transaction, the row locked until it ends (FOR UPDATE where the driver has it). */
+  async lockByProviderRef(manager: EntityManager, gateway: string, ref: string): Promise<PaymentEntity | null> {
+    const rows = await selectRows<PaymentRow>(manager, this.sql.lockByProviderRef, [gateway, ref]);
+    return rows.length ? toPaymentEntity(rows[0]) : null;
   }
 
   /**
-   * Section B's transaction id: the provider's payment id (newest match first), or the local id
-   * of a record the provider does not know yet.
+   * Section B's transaction id: the provider's payment id (the newest match by creation time, then
+   * id), or the local id of a record the provider does not know yet.
    */
   async findByTransactionId(transactionId: string): Promise<PaymentEntity | null> {
-    const byRef = await this.payments.findOne({ where: { providerPaymentRef: transactionId }, order: { id: 'DESC' } });
+    const byRef = await this.payments.findOne({ where: { providerPaymentRef: transactionId }, order: { createdAt: 'DESC', id: 'DESC' } });
     if (byRef) return byRef;
     if (!/^[1-9]\d{0,9}$/.test(transactionId)) return null;
     return this.payments.findOne({ where: { id: Number(transactionId), providerPaymentRef: IsNull() } });

@@ -188,21 +188,24 @@ export class SyncDetailsService {
       if (status === 'failed') await this.ledger.moveLocked(manager, locked, 'pending', { source: 'sync-details', reason: 'retry after a failed attempt' });
 
       const before = { gateway: locked.gateway, method: locked.paymentMethod, amount: locked.amount, currency: locked.currency, mode: locked.mode };
-      locked.gateway = checkout.gateway;
-      locked.paymentMethod = checkout.method;
-      locked.mode = checkout.mode;
-      locked.amount = checkout.amount;
-      locked.currency = checkout.currency;
-      locked.planIndex = checkout.planIndex;
-      locked.priceIndex = checkout.priceIndex;
-      locked.frequency = checkout.frequency;
-      locked.setupAmount = checkout.setupAmount;
-      if (input.email_address !== undefined) locked.emailAddress = blankToNull(input.email_address);
-      if (input.first_name !== undefined) locked.firstName = blankToNull(input.first_name);
-      if (input.last_name !== undefined) locked.lastName = blankToNull(input.last_name);
-      if (customFields !== undefined) locked.customFields = JSON.stringify(customFields);
-      locked.updatedAt = new Date();
-      await this.payments.save(manager, locked);
+      // One UPDATE of the payer's and the checkout's columns, while the record is still in the
+      // editable status it was read with under the lock (undefined: a field not sent is kept).
+      await this.ledger.updateLocked(manager, locked, {
+        gateway: checkout.gateway,
+        paymentMethod: checkout.method,
+        mode: checkout.mode,
+        amount: checkout.amount,
+        currency: checkout.currency,
+        planIndex: checkout.planIndex,
+        priceIndex: checkout.priceIndex,
+        frequency: checkout.frequency,
+        setupAmount: checkout.setupAmount,
+        emailAddress: input.email_address === undefined ? undefined : blankToNull(input.email_address),
+        firstName: input.first_name === undefined ? undefined : blankToNull(input.first_name),
+        lastName: input.last_name === undefined ? undefined : blankToNull(input.last_name),
+        customFields: customFields === undefined ? undefined : JSON.stringify(customFields),
+        updatedAt: new Date(),
+      });
 
       const after = { gateway: locked.gateway, method: locked.paymentMethod, amount: locked.amount, currency: locked.currency, mode: locked.mode };
       const changed = (Object.keys(before) as Array<keyof typeof before>).filter((key) => before[key] !== after[key]);

@@ -3,7 +3,7 @@ import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { ConflictError, DomainError, ForbiddenError } from '../../common/errors/index.js';
 import { OptionsService } from '../settings/index.js';
 
-/** The one plugin the page-builder routes manage (spec: "only the page-builder slug"). */
+/** The one plugin the page-builder routes manage (docs/interface.md: no slug but this one is accepted). */
 export const PAGE_BUILDER_PLUGIN = { slug: 'page_builder', name: 'Page builder' } as const;
 
 /** Host-slice options, named as the host platform names them: arrays of plugin slugs. */

@@ -6,7 +6,7 @@ export const INSTALLATION_ID_OPTION = 'checkout_installation_id';
 const INSTALLATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * This installation's id (decisions §14): a random UUID created at first boot and kept in the
+ * This installation's id (docs/decisions.md §14): a random UUID created at first boot and kept in the
  * options table, so it survives restarts and every instance sharing the database reads the same
  * one (instances booting at once agree through the option's unique name, see
  * OptionsService.addIfAbsent). It tells this installation's provider objects, idempotency keys and

@@ -1,5 +1,5 @@
 /**
- * The feature-interest catalogs of the admin UI areas (decisions §14): each area asks the site
+ * The feature-interest catalogs of the admin UI areas (docs/decisions.md §14): each area asks the site
  * owner which upcoming features they care about. Bundled per release; answers are kept locally
  * (and sent to FEATURES_API_URL when it is set).
  */

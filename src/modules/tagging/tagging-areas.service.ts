@@ -10,7 +10,7 @@ import { TagAssignmentEntity } from './tag-assignment.entity.js';
 import type { ApplyTagsDto, ApplyTagsResultDto, TaggingAreaDto } from './tagging-areas.dto.js';
 
 /**
- * Tagging areas (decisions §14): each admin area's bundled feature catalog, and the caller's answer
+ * Tagging areas (docs/decisions.md §14): each admin area's bundled feature catalog, and the caller's answer
  * there (one per user and area, replaced on a new answer), kept locally and, when
  * FEATURES_API_URL is set, also sent there (through the outbox) after it is stored.
  */

@@ -1,6 +1,6 @@
 import type { FormEmailSettings, FormField, PaymentFormSettings } from '../forms/index.js';
 
-/** One of the 10 bundled payment-form setting templates (decisions §11). */
+/** One of the 10 bundled payment-form setting templates (docs/decisions.md §11). */
 export interface BundledFormTemplate {
   slug: string;
   name: string;
@@ -32,7 +32,7 @@ const CARDS_ONLY = { gateway_a: ['ccard', 'device_wallet_1', 'device_wallet_2'] 
 
 /**
  * The bundled templates, in catalog order. `simple-payment`, `donation` and `subscription` have
- * the fixed plans of decisions §11 that clients and tests rely on; do not change those.
+ * the fixed plans of docs/decisions.md §11 that clients and tests rely on; do not change those.
  */
 export const BUNDLED_FORM_TEMPLATES: readonly BundledFormTemplate[] = [
   {

@@ -3,7 +3,7 @@ import { BUNDLED_FORM_TEMPLATES, findFormTemplate } from './bundled-form-templat
 import { findLayout, isLayoutAllowed, LAYOUT_CATALOG, PAGE_BUILDER_SLUG } from './layout-catalog.js';
 
 describe('bundled payment-form templates', () => {
-  it('are exactly the 10 slugs of decisions §11', () => {
+  it('are exactly the 10 slugs of docs/decisions.md §11', () => {
     expect(BUNDLED_FORM_TEMPLATES.map((template) => template.slug).sort()).toEqual(
       ['consultation', 'course', 'donation', 'event-ticket', 'invoice', 'membership', 'pre-order', 'simple-payment', 'subscription', 'tip-jar'].sort(),
     );

@@ -26,6 +26,12 @@ export interface WebhookEventFilter {
   provider?: string;
   mode?: GatewayMode;
   outcome?: WebhookEventListOutcome;
+  eventType?: string;
+  paymentId?: number;
+  /** First received at or after */
+  receivedFrom?: Date;
+  /** First received before (not at) */
+  receivedBefore?: Date;
 }
 
 /** The list outcome of a stored event (see WEBHOOK_EVENT_OUTCOMES). */
@@ -35,7 +41,7 @@ export function listOutcomeOf(event: Pick<WebhookEventEntity, 'status' | 'reason
 }
 
 /**
- * The webhook event store (decisions §8): every accepted event once; a redelivery changes nothing.
+ * The webhook event store (docs/decisions.md §8): every accepted event once; a redelivery changes nothing.
  * An event is claimed by the one delivery that applies it (a conditional update, so concurrent
  * deliveries on any number of instances cannot both win), then gets its outcome.
  */
@@ -139,6 +145,10 @@ export class WebhookEventRepository {
     const query = this.events.createQueryBuilder('event').orderBy('event.received_at', 'DESC').addOrderBy('event.id', 'DESC').skip(offset).take(limit);
     if (filter.provider) query.andWhere('event.provider = :provider', { provider: filter.provider });
     if (filter.mode) query.andWhere('event.mode = :mode', { mode: filter.mode });
+    if (filter.eventType !== undefined) query.andWhere('event.event_type = :eventType', { eventType: filter.eventType });
+    if (filter.paymentId !== undefined) query.andWhere('event.payment_id = :paymentId', { paymentId: filter.paymentId });
+    if (filter.receivedFrom !== undefined) query.andWhere('event.received_at >= :receivedFrom', { receivedFrom: filter.receivedFrom });
+    if (filter.receivedBefore !== undefined) query.andWhere('event.received_at < :receivedBefore', { receivedBefore: filter.receivedBefore });
     if (filter.outcome === 'failed' || filter.outcome === 'pending') {
       query.andWhere('event.status IN (:...unfinished)', { unfinished: ['received', 'processing'] });
       query.andWhere(filter.outcome === 'failed' ? 'event.reason IS NOT NULL' : 'event.reason IS NULL');

@@ -56,7 +56,7 @@ export const DEFAULT_INTAKE_TIMING: IntakeTiming = { claimTtlMs: 5 * 60_000, wai
 const FINISHED: ReadonlySet<string> = new Set(['processed', 'ignored', 'rejected']);
 
 /**
- * The one intake of provider events (decisions §8), after the SignedWebhookGuard verified the
+ * The one intake of provider events (docs/decisions.md §8), after the SignedWebhookGuard verified the
  * delivery: parse → record once → claim → apply → mark the outcome.
  *
  * Exactly once: one delivery claims the event row (a conditional update) and applies it; a

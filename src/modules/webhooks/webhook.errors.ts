@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/errors/index.js';
 
-/** 400 `checkout_invalid_signature` (decisions §2): the delivery's signature is missing, stale or wrong. */
+/** 400 `checkout_invalid_signature` (docs/decisions.md §2): the delivery's signature is missing, stale or wrong. */
 export class InvalidSignatureError extends DomainError {
   constructor() {
     super('checkout_invalid_signature', 400, 'The webhook signature is missing, stale or invalid.');

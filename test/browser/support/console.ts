@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../support/test-app.js';
 import { collectPageErrors } from './chromium.js';
 
@@ -18,13 +19,25 @@ export interface ConsoleApp {
  * The whole service on a local port with the built console, its PUBLIC_BASE_URL the address the
  * browser uses (the console's requests are same-origin, as in production).
  */
-export async function startConsoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
-  // The port is known only after listening; the origin check also accepts the Host a request was sent to.
+export async function startConsoleApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<ConsoleApp> {
+  // Without a port, it is known only after listening; the origin check also accepts the Host a request was sent to.
   const t = await startTestApp({ ADMIN_CONSOLE_DIR: CONSOLE_DIR, ...env });
-  await t.app.listen(0, '127.0.0.1');
+  await t.app.listen(options.port ?? 0, '127.0.0.1');
   const address = t.app.getHttpServer().address() as { port: number };
   const origin = `http://127.0.0.1:${address.port}`;
   return { t, origin, close: () => t.close() };
+}
+
+/**
+ * A free local port, for an app whose own address must be known before it starts (PUBLIC_BASE_URL:
+ * the OAuth callback and webhook URLs a provider is given).
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export interface ConsolePage {
@@ -61,11 +74,11 @@ export interface AxeViolation {
 }
 
 /**
- * axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA rules).
- * axe is evaluated through the DevTools protocol, which the page's CSP does not govern: the
- * page itself still runs under its strict policy.
+ * axe-core's serious and critical violations on the page (or a frame's document) as it is now
+ * (WCAG 2.x A/AA rules). axe is evaluated through the DevTools protocol, which the page's CSP
+ * does not govern: the page itself still runs under its strict policy.
  */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+export async function seriousA11yViolations(page: Page | Frame): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(`axe
     .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })

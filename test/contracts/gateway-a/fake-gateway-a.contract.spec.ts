@@ -68,6 +68,22 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     await stripe.paymentIntents.capture(manual.id);
     const open = await stripe.paymentIntents.create({ amount: 300, currency: 'eur', automatic_payment_methods: { enabled: true } });
     await stripe.paymentIntents.cancel(open.id);
+    // What the hosted page's payment element pays with: cards with Link; a regional wallet (automatic, other methods' types excluded).
+    const linked = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', capture_method: 'automatic', allowed_payment_method_types: ['card', 'link'], metadata });
+    await stripe.paymentIntents.confirm(linked.id, { payment_method: 'pm_link' });
+    const regional = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'eur',
+      capture_method: 'automatic',
+      automatic_payment_methods: { enabled: true },
+      excluded_payment_method_types: ['card', 'sepa_debit', 'us_bank_account'],
+      metadata,
+    });
+    // A card is no regional wallet: the intent refuses it, as the gateway refuses a type its intent does not offer.
+    await expect(stripe.paymentIntents.confirm(regional.id, { payment_method: 'pm_card_visa' })).rejects.toMatchObject({ statusCode: 400, code: 'payment_intent_incompatible_payment_method' });
+    await stripe.paymentIntents.confirm(regional.id, { payment_method: 'pm_alipay' });
+    const regionalSetup = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', automatic_payment_methods: { enabled: true }, excluded_payment_method_types: ['card'], metadata });
+    await expect(stripe.setupIntents.confirm(regionalSetup.id, { payment_method: 'pm_card_visa' })).rejects.toMatchObject({ statusCode: 400, code: 'setup_intent_invalid_parameter' });
 
     // Subscription: setup intent, subscription with a setup fee and the fee percent, renewal.
     const setup = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { ...metadata, checkout_purpose: 'subscription' } });

@@ -68,6 +68,16 @@ const DEFAULT_OUTCOMES: Record<string, IntentOutcome> = {
   pm_usBankAccount: 'processing',
 };
 
+/**
+ * The payment method type of a test payment method id, as the real test API's `pm_card_*`,
+ * `pm_sepa_debit`… are typed; `pm_link` and `pm_alipay` stand for a Link and a redirect wallet's
+ * payment method. Other ids (a `pm_…` of a test's own) are cards.
+ */
+export function paymentMethodType(paymentMethod: string): string {
+  const known: Record<string, string> = { pm_sepa_debit: 'sepa_debit', pm_usBankAccount: 'us_bank_account', pm_link: 'link', pm_alipay: 'alipay' };
+  return known[paymentMethod] ?? 'card';
+}
+
 const INTERVALS = ['day', 'week', 'month', 'year'];
 const ENDPOINT_EVENT = /^(\*|[a-z0-9_]+(\.[a-z0-9_]+)+)$/;
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/;
@@ -80,6 +90,11 @@ export class FakeResources {
   private readonly objects = new Map<string, Stored>();
   /** Test control: what confirming with a payment method id does; falls back to DEFAULT_OUTCOMES. */
   readonly outcomes = new Map<string, IntentOutcome>();
+  /**
+   * Test control: the payment method types the account has turned on in its dashboard, which an
+   * intent with automatic payment methods offers (less its `excluded_payment_method_types`).
+   */
+  enabledPaymentMethodTypes: string[] = ['card', 'link', 'alipay'];
 
   // --- direct access for tests ----------------------------------------------------------------
 
@@ -129,6 +144,40 @@ export class FakeResources {
 
   private outcomeFor(paymentMethod: string): IntentOutcome {
     return this.outcomes.get(paymentMethod) ?? DEFAULT_OUTCOMES[paymentMethod] ?? 'succeeded';
+  }
+
+  /**
+   * The types an intent offers (its `payment_method_types`): the allowed list as given, or with
+   * automatic payment methods (or neither, the API's default) the account's enabled types less the
+   * excluded ones. None left is refused, as the API refuses an intent no method could pay.
+   */
+  private offeredTypes(body: FormObject, allowed: string[] | undefined): string[] {
+    if (allowed) return allowed;
+    const excluded = strList(body, 'excluded_payment_method_types') ?? [];
+    const offered = this.enabledPaymentMethodTypes.filter((type) => !excluded.includes(type));
+    if (offered.length === 0) {
+      throw new FakeStripeError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_invalid_parameter',
+        message: 'No valid payment method types for this intent. Please ensure that you have activated payment methods compatible with your chosen currency in your dashboard.',
+      });
+    }
+    return offered;
+  }
+
+  /** An intent is paid only with a payment method of a type it offers (the element's choice is checked again here). */
+  private checkPaymentMethodType(intent: Json, kind: 'payment_intent' | 'setup_intent'): void {
+    const type = paymentMethodType(intent.payment_method as string);
+    const offered = intent.payment_method_types as string[];
+    if (offered.includes(type)) return;
+    intent.payment_method = null;
+    throw new FakeStripeError(400, {
+      type: 'invalid_request_error',
+      // The codes the reference lists for each kind (setup intents have no "incompatible" code of their own).
+      code: kind === 'payment_intent' ? 'payment_intent_incompatible_payment_method' : 'setup_intent_invalid_parameter',
+      param: 'payment_method',
+      message: `The provided PaymentMethod of type ${type} is not allowed for this ${kind === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent'}; it takes: ${offered.join(', ')}.`,
+    });
   }
 
   // --- customers --------------------------------------------------------------------------------
@@ -275,6 +324,7 @@ export class FakeResources {
     if (automatic && types) {
       throw invalidParam('automatic_payment_methods', 'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.');
     }
+    const offered = this.offeredTypes(body, types);
     const id = fakeId('pi');
     const intent = this.put('payment_intent', account, {
       ...paymentIntentFields(),
@@ -300,7 +350,7 @@ export class FakeResources {
       metadata: mergeMetadata({}, body.metadata),
       next_action: null,
       payment_method: str(body, 'payment_method') ?? null,
-      payment_method_types: types ?? ['card'],
+      payment_method_types: offered,
       excluded_payment_method_types: strList(body, 'excluded_payment_method_types') ?? null,
       receipt_email: str(body, 'receipt_email') ?? null,
       setup_future_usage: str(body, 'setup_future_usage') ?? null,
@@ -347,6 +397,7 @@ export class FakeResources {
         message: 'You cannot confirm this PaymentIntent because it is missing a payment method.',
       });
     }
+    this.checkPaymentMethodType(intent, 'payment_intent');
     const outcome = this.outcomeFor(intent.payment_method as string);
     intent.last_payment_error = null;
     intent.next_action = null;
@@ -430,6 +481,10 @@ export class FakeResources {
     if (!['on_session', 'off_session'].includes(usage)) throw invalidParam('usage', `Invalid usage: ${usage}`);
     const automatic = obj(body, 'automatic_payment_methods');
     const types = strList(body, 'allowed_payment_method_types');
+    if (automatic && types) {
+      throw invalidParam('automatic_payment_methods', 'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.');
+    }
+    const offered = this.offeredTypes(body, types);
     const id = fakeId('seti');
     const intent = this.put('setup_intent', account, {
       ...setupIntentFields(),
@@ -446,7 +501,8 @@ export class FakeResources {
       metadata: mergeMetadata({}, body.metadata),
       next_action: null,
       payment_method: str(body, 'payment_method') ?? null,
-      payment_method_types: types ?? ['card'],
+      payment_method_types: offered,
+      excluded_payment_method_types: strList(body, 'excluded_payment_method_types') ?? null,
       status: str(body, 'payment_method') ? 'requires_confirmation' : 'requires_payment_method',
       usage,
     });
@@ -469,6 +525,7 @@ export class FakeResources {
     }
     if (paymentMethod) intent.payment_method = paymentMethod;
     if (!intent.payment_method) throw unexpectedState('setup_intent', intent.status as string, 'confirm');
+    this.checkPaymentMethodType(intent, 'setup_intent');
     const outcome = this.outcomeFor(intent.payment_method as string);
     intent.next_action = null;
     intent.last_setup_error = null;

@@ -1,4 +1,5 @@
 import type { BrowserLibraryCsp, HostedCheckout } from '../../gateways/index.js';
+import { PAYMENT_ELEMENT_METHODS, paymentElementOptions } from '../checkout/payment-method-types.js';
 
 /** Where Stripe.js is served from: its CSP guidance applies only to that origin. */
 const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
@@ -21,15 +22,17 @@ const STRIPE_JS_CSP: BrowserLibraryCsp = {
 const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
 
 /**
- * How the hosted page pays through gateway A: Stripe.js from GATEWAY_A_JS_URL, its card field
- * (`card_element`) for the card method; the other methods need a browser integration the page
- * does not have yet.
+ * How the hosted page pays through gateway A: Stripe.js from GATEWAY_A_JS_URL, its Payment
+ * Element in deferred-intent mode (`payment_element`) for cards (with Link), the device wallets
+ * and the regional wallets, each method with the element options that match the intent the
+ * intent route creates for it (`paymentElementOptions`). Bank debit is not on the page.
  */
 export function gatewayAHostedCheckout(libraryUrl: string): HostedCheckout {
   return {
-    driver: 'card_element',
-    methods: ['ccard'],
+    driver: 'payment_element',
+    methods: PAYMENT_ELEMENT_METHODS,
     libraryUrl,
     csp: new URL(libraryUrl).origin === STRIPE_JS_ORIGIN ? STRIPE_JS_CSP : STAND_IN_CSP,
+    methodOptions: Object.fromEntries(PAYMENT_ELEMENT_METHODS.map((method) => [method, paymentElementOptions(method)])),
   };
 }

@@ -2,7 +2,7 @@ import type { PaymentRecord } from '../../payments/index.js';
 import { contractDifferences } from './gateway-a-checkout.service.js';
 import { idempotencyKeys } from '../client/idempotency-keys.js';
 import { intentOutcome, subscriptionOutcome } from './intent-outcome.js';
-import { methodChoice } from './payment-method-types.js';
+import { methodChoice, PAYMENT_ELEMENT_METHODS, paymentElementOptions } from './payment-method-types.js';
 import { isRecurring, recurringInterval } from '../client/recurring-interval.js';
 
 const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
@@ -81,12 +81,25 @@ describe('recurringInterval', () => {
 });
 
 describe('methodChoice', () => {
-  it('limits cards and device wallets to the card type', () => {
-    for (const method of ['ccard', 'device_wallet_1', 'device_wallet_2']) expect(methodChoice(method, 'USD', 'free')).toEqual({ allowed_payment_method_types: ['card'] });
+  it('limits cards to the card type and Link, device wallets (card-backed) to the card type', () => {
+    expect(methodChoice('ccard', 'USD', 'free')).toEqual({ allowed_payment_method_types: ['card', 'link'] });
+    for (const method of ['device_wallet_1', 'device_wallet_2']) expect(methodChoice(method, 'USD', 'free')).toEqual({ allowed_payment_method_types: ['card'] });
   });
 
-  it('leaves regional wallets to the merchant’s enabled methods', () => {
-    expect(methodChoice('regional_wallet_1', 'EUR', 'free')).toEqual({ automatic_payment_methods: { enabled: true } });
+  it('leaves regional wallets to the merchant’s enabled methods, except the types of the other methods', () => {
+    expect(methodChoice('regional_wallet_1', 'EUR', 'free')).toEqual({ automatic_payment_methods: { enabled: true }, excluded_payment_method_types: ['card', 'sepa_debit', 'us_bank_account'] });
+  });
+
+  // The gateway refuses to confirm an intent whose parameters differ from the element's; both come from one choice.
+  it.each(PAYMENT_ELEMENT_METHODS)('mounts the payment element for %s with exactly the intent’s method parameters', (method) => {
+    const choice = methodChoice(method, 'USD', 'free');
+    const { elements } = paymentElementOptions(method);
+    if (choice.allowed_payment_method_types) {
+      expect(elements).toEqual({ paymentMethodTypes: choice.allowed_payment_method_types });
+    } else {
+      expect(choice.automatic_payment_methods).toEqual({ enabled: true });
+      expect(elements).toEqual({ excludedPaymentMethodTypes: choice.excluded_payment_method_types });
+    }
   });
 
   it('refuses bank debit on the free plan, naming payment_method', () => {

@@ -16,7 +16,7 @@ import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
 import { GatewayAContractService } from '../webhook/gateway-a-contract.service.js';
 import type { GatewayAIntentResponseDto } from './gateway-a-checkout.dto.js';
-import { methodChoice, type MethodChoice } from './payment-method-types.js';
+import { INTENT_CAPTURE_METHOD, methodChoice, type MethodChoice, SETUP_INTENT_USAGE } from './payment-method-types.js';
 
 /** What a SetupIntent is for; stored in its metadata so the checkout and webhooks can tell. */
 export type SetupPurpose = 'subscription';
@@ -127,7 +127,7 @@ export class GatewayAIntentsService {
         amount: payment.amount,
         currency: payment.currency.toLowerCase(),
         customer,
-        capture_method: 'automatic',
+        capture_method: INTENT_CAPTURE_METHOD,
         ...choice,
         ...(saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
         metadata,
@@ -167,7 +167,7 @@ export class GatewayAIntentsService {
     const created = await account.client.setupIntents.create(
       {
         customer,
-        usage: 'off_session',
+        usage: SETUP_INTENT_USAGE,
         ...choice,
         metadata,
       },

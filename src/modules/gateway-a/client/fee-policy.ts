@@ -1,6 +1,6 @@
 import type { CheckoutPlan } from '../../../config/index.js';
 
-/** Decisions §7: the free plan's application fee is 2 % of each gateway-A payment; Pro pays none. */
+/** docs/decisions.md §7: the free plan's application fee is 2 % of each gateway-A payment; Pro pays none. */
 export const FREE_PLAN_FEE_PERCENT = 2;
 
 /**

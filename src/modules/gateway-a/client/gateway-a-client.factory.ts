@@ -41,7 +41,7 @@ export interface GatewayAAccount {
   client: StripeClient;
 }
 
-/** 409 `checkout_invalid_state` (decisions §2): the mode has no stored credentials. */
+/** 409 `checkout_invalid_state` (docs/decisions.md §2): the mode has no stored credentials. */
 export class GatewayNotConnectedError extends ConflictError {
   constructor(mode: GatewayMode) {
     super('checkout_invalid_state', `Gateway A is not connected in ${mode} mode.`);
@@ -60,7 +60,7 @@ export function parseGatewayOrigin(url: string, variable: string): Omit<GatewayA
 
 /**
  * Builds `stripe` SDK clients aimed by configuration: CHECKOUT_PROXY_URL on the free plan,
- * GATEWAY_A_API_BASE on Pro (decisions §7). The API version is the SDK's pinned one.
+ * GATEWAY_A_API_BASE on Pro (docs/decisions.md §7). The API version is the SDK's pinned one.
  */
 @Injectable()
 export class GatewayAClientFactory {

@@ -3,7 +3,7 @@ import type { GatewayMode } from '../../gateways/index.js';
 import { MalformedGatewayAAnswer } from './gateway-a-answers.js';
 import { isStripeError } from './stripe-sdk.js';
 
-/** 409 `checkout_paused`: the mode's webhook contract is not verified (decisions §2, §7). */
+/** 409 `checkout_paused`: the mode's webhook contract is not verified (docs/decisions.md §2, §7). */
 export class CheckoutPausedError extends DomainError {
   constructor(mode: GatewayMode) {
     super('checkout_paused', 409, `Gateway A checkout is paused in ${mode} mode until its webhook configuration is verified.`, { mode });

@@ -6,7 +6,7 @@ import { type IdempotencyKeys, idempotencyKeys } from './idempotency-keys.js';
 export const INSTALLATION_METADATA_KEY = 'checkout_installation_id';
 
 /**
- * What marks the gateway objects of this installation (decisions §14): the installation id in
+ * What marks the gateway objects of this installation (docs/decisions.md §14): the installation id in
  * every idempotency key and in the metadata of every object this service creates, so that two
  * sites on one gateway account (staging and production) never share an object or an event.
  */

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { GatewayMode } from '../../gateways/index.js';
 
-/** Decisions §7: the connect `state` expires ten minutes after it was issued. */
+/** docs/decisions.md §7: the connect `state` expires ten minutes after it was issued. */
 export const CONNECT_STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_STATE_LENGTH = 512;
 

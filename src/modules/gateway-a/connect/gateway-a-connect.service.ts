@@ -204,7 +204,7 @@ export class GatewayAConnectService implements OAuthConnect, KeyConnect {
     return this.exchange(input.code);
   }
 
-  /** The proxy's token endpoint answers in the gateway's OAuth format (decisions §12). */
+  /** The proxy's token endpoint answers in the gateway's OAuth format (docs/decisions.md §12). */
   private async exchange(code: string): Promise<Credentials> {
     let response: Response;
     try {

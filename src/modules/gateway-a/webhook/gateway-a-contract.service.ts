@@ -34,8 +34,8 @@ export type EndpointCheck =
   | { ok: false; reason: string; retryable?: boolean; endpoint?: GatewayAWebhookEndpoint };
 
 /**
- * The gateway-A event contract per mode (decisions §7): provisioning a managed endpoint with the
- * spec's 12 events, reading it back, the manual path, and the pause of checkout until verified.
+ * The gateway-A event contract per mode (docs/decisions.md §7): provisioning a managed endpoint with the
+ * 12 events of docs/interface.md, reading it back, the manual path, and the pause of checkout until verified.
  * Gateway calls are never made inside a database transaction: call first, then persist.
  */
 @Injectable()

@@ -42,7 +42,7 @@ export class EventNotReadyError extends DomainError {
 }
 
 /**
- * The effects of the 12 contract events on payment records (decisions §8). Nothing an event says
+ * The effects of the 12 contract events on payment records (docs/decisions.md §8). Nothing an event says
  * is trusted until it is tied to an object this installation created (hardening issue):
  * - its metadata carries this installation's id (two sites on one gateway account receive each
  *   other's signed events, and their payment ids collide) — otherwise `ignored`;

@@ -6,7 +6,7 @@ import { type GatewayAEvent, parseGatewayAEvent } from './gateway-a-event.js';
 import { isContractEvent } from './webhook-contract.js';
 
 /**
- * Gateway A's events for the shared webhook intake (decisions §8): the envelope parsed from the
+ * Gateway A's events for the shared webhook intake (docs/decisions.md §8): the envelope parsed from the
  * verified bytes (never a re-serialised body), its livemode equal to the route's mode, and the
  * 12 contract events applied to payments; any other type is stored and ignored.
  */

@@ -69,7 +69,7 @@ export function metadataPaymentId(metadata: unknown): number | null {
   return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : null;
 }
 
-/** `metadata.checkout_installation_id`: the installation that created the object (decisions §14). */
+/** `metadata.checkout_installation_id`: the installation that created the object (docs/decisions.md §14). */
 export function metadataInstallationId(metadata: unknown): string | null {
   if (!isObject(metadata)) return null;
   const value = metadata.checkout_installation_id;

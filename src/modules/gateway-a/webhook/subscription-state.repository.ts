@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { locksRows } from '../../../database/index.js';
 import { SubscriptionStateEntity } from './subscription-state.entity.js';
 
 export interface SubscriptionEventFacts {
@@ -45,11 +46,16 @@ export class SubscriptionStateRepository {
   /**
    * Records `event` as the subscription's latest when it is current (see isCurrentSubscriptionEvent)
    * and answers whether it was. Call it while holding the payment's row lock, which orders the
-   * events of one subscription.
+   * events of one subscription. The stored state is read under the lock too (FOR UPDATE where the
+   * driver has it): a plain read inside the transaction may be a snapshot from before the event
+   * this one waited for (TiDB), and would let an older event overwrite a newer one.
    */
   async claimIfCurrent(manager: EntityManager, event: SubscriptionEventFacts): Promise<boolean> {
     const repository = manager.getRepository(SubscriptionStateEntity);
-    const stored = await repository.findOne({ where: { gateway: event.gateway, subscriptionRef: event.subscriptionRef } });
+    const stored = await repository.findOne({
+      where: { gateway: event.gateway, subscriptionRef: event.subscriptionRef },
+      ...(locksRows(manager) ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     if (!isCurrentSubscriptionEvent(stored, event)) return false;
     const values = { paymentId: event.paymentId, status: event.status, eventId: event.eventId, eventCreatedAt: event.eventCreatedAt, updatedAt: new Date() };
     if (stored) await repository.update({ id: stored.id }, values);

@@ -1,7 +1,7 @@
 import { type AppConfig, REST_NAMESPACE } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 
-/** The spec's event contract: exactly these 12 events reach `/webhook/gateway-a-callback/{mode}`. */
+/** The event contract of docs/interface.md ("Events"): exactly these 12 events reach `/webhook/gateway-a-callback/{mode}`. */
 export const GATEWAY_A_WEBHOOK_EVENTS = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',

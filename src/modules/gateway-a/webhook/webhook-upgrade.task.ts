@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../../common/clock/index.js';
+import { ShutdownState } from '../../../common/shutdown/index.js';
 import { CHECKOUT_VERSION } from '../../../config/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../../gateways/index.js';
 import { UpgradeRegistry } from '../../plugin/index.js';
@@ -67,7 +68,7 @@ export function upgradeBackoffMs(attempt: number): number {
 }
 
 /**
- * Upgrade 1.5.2 → 1.5.3 (decisions §7): the endpoints 1.5.2 created get the 1.5.3 event list,
+ * Upgrade 1.5.2 → 1.5.3 (docs/decisions.md §7): the endpoints 1.5.2 created get the 1.5.3 event list,
  * in place. Only `enabled_events` is sent: the API version, the secret and the endpoint itself
  * stay. Manual or foreign endpoints are never touched. The task is bounded (attempts with
  * exponential backoff), survives restarts (its progress lives in options) and runs on one
@@ -90,7 +91,12 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
     private readonly clock: Clock,
     private readonly upgrades: UpgradeRegistry,
     private readonly scope: InstallationScope,
-  ) {}
+    shutdown: ShutdownState,
+  ) {
+    // From the signal on no attempt starts (a due one resumes at the next boot, here or elsewhere);
+    // one in flight is waited for in onModuleDestroy.
+    shutdown.onShutdown(() => this.stop());
+  }
 
   onModuleInit(): void {
     this.upgrades.register({
@@ -107,9 +113,13 @@ export class GatewayAWebhookUpgradeTask implements OnModuleInit, OnApplicationBo
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stop();
+    await this.running?.catch(() => undefined);
+  }
+
+  private stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
   }
 
   async progress(): Promise<WebhookUpgradeProgress | null> {

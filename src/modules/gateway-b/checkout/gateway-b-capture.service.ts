@@ -19,7 +19,7 @@ const CAPTURE_REFUSALS = ['capture_declined'] as const;
 type Next = { settle: GatewayBOrder } | { capture: true };
 
 /**
- * POST /gateway-b/order/capture (decisions §9).
+ * POST /gateway-b/order/capture (docs/decisions.md §9).
  *
  * Before any provider call: the record must hold an order and `order_id` must be it (409
  * `checkout_contract_mismatch`); a completed record answers its outcome again.

@@ -25,7 +25,7 @@ export class ContractMismatchError extends ConflictError {
 }
 
 /**
- * POST /gateway-b/order (decisions §9): one standard one-time PayPal order per payment record,
+ * POST /gateway-b/order (docs/decisions.md §9): one standard one-time PayPal order per payment record,
  * intent CAPTURE, amount and currency from the record, `custom_id` = payment id, this
  * installation's `invoice_id`. Everything that can be refused is refused before PayPal is called.
  * An order the record holds that the payer can still approve (or approved) and that still matches

@@ -64,7 +64,7 @@ export function captureOutcome(capture: GatewayBCapture): Extract<PaymentStatus,
 }
 
 /**
- * The fields in which a captured order disagrees with the record (decisions §9): the order is the
+ * The fields in which a captured order disagrees with the record (docs/decisions.md §9): the order is the
  * one the record holds, exactly one capture, in the record's amount and currency, carrying
  * `custom_id` = payment id and this installation's `invoice_id`, with a status a capture can have.
  * An empty list means the capture may move the record (its status says where).

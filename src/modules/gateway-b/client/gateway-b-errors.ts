@@ -22,7 +22,7 @@ export interface GatewayBIssue {
 
 /**
  * Every failure of a gateway-B call. Three kinds, so that callers can map them to the service's
- * errors (decisions §2) without echoing provider text:
+ * errors (docs/decisions.md §2) without echoing provider text:
  *
  * - `GatewayBRefusedError`: PayPal answered with an error status (`status`, PayPal's `name` or
  *   OAuth `error`, issue codes, `debug_id`). `GatewayBCredentialsError` is the 401 case.

@@ -4,7 +4,7 @@ import { PaymentLedgerService } from '../../payments/index.js';
 import { GatewayBCredentialsError, GatewayBError } from './gateway-b-errors.js';
 
 /**
- * A gateway-B failure as the caller sees it (decisions §2, never the provider's prose): no answer
+ * A gateway-B failure as the caller sees it (docs/decisions.md §2, never the provider's prose): no answer
  * → 503 `checkout_gateway_unavailable` (as gateway A: nothing changed locally, the same request may
  * be sent again; create and capture carry a `PayPal-Request-Id`, so a repeat cannot act twice); refused credentials → 502 saying so; any other refusal or
  * a malformed answer → 502 `checkout_gateway_error`. Anything that is not a GatewayBError is

@@ -6,12 +6,12 @@ import { InstallationService } from '../../settings/index.js';
 const MAX_REQUEST_ID = 108;
 
 /**
- * What marks this installation's gateway-B objects (decisions §9, §14):
+ * What marks this installation's gateway-B objects (docs/decisions.md §9, §14):
  *
  * - `PayPal-Request-Id`s start with `checkout-{installation id}-`, so two installations on one
  *   PayPal app (staging and production; their payment ids collide) never replay each other's
  *   orders or captures;
- * - each order's purchase unit carries `custom_id` = the payment id (decisions §9) and
+ * - each order's purchase unit carries `custom_id` = the payment id (docs/decisions.md §9) and
  *   `invoice_id` = `checkout-{installation id}-{payment id}`: PayPal copies both onto the capture
  *   and into `PAYMENT.CAPTURE.*` events, so an event tells whose order it is without a call.
  *   `invoice_id` is unique per payment, which also keeps PayPal's duplicate-invoice protection
@@ -31,7 +31,7 @@ export class GatewayBScope {
   }
 
   /**
-   * Create order: payment, amount and currency (decisions §9); an order replacing another one
+   * Create order: payment, amount and currency (docs/decisions.md §9); an order replacing another one
    * (the record's previous order is unusable) adds a digest of the replaced id, because a reused
    * id would answer the replaced order again.
    */

@@ -18,7 +18,7 @@ export function gatewayBWebhookUrl(config: Pick<AppConfig, 'publicBaseUrl' | 're
 }
 
 /**
- * Gateway B's credentials per mode (decisions §9): `POST /payment-gateway/save-settings` (email,
+ * Gateway B's credentials per mode (docs/decisions.md §9): `POST /payment-gateway/save-settings` (email,
  * client id, secret) and section B's `POST /gateway/configure` (`api_key` = `<client id>:<secret>`,
  * the email kept). New credentials are checked by asking PayPal for a token first; refused (502)
  * or unreachable (503) means nothing is stored. They are stored in one transaction, the secret

@@ -10,7 +10,7 @@ import { sameMoney } from '../checkout/order-contract.js';
 
 const GATEWAY = 'gateway_b';
 const SOURCE = 'webhook:gateway_b';
-/** The capture-completed event (decisions §8); every other event type is stored and ignored. */
+/** The capture-completed event (docs/decisions.md §8); every other event type is stored and ignored. */
 export const GATEWAY_B_CAPTURE_COMPLETED = 'PAYMENT.CAPTURE.COMPLETED';
 
 export interface GatewayBEvent extends GatewayBWebhookEvent {

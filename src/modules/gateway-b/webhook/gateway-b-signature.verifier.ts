@@ -28,7 +28,7 @@ const BUSY_RETRY_AFTER_SECONDS = 10;
 type ProviderVerdict = { verified: true } | { verified: false };
 
 /**
- * `@SignedWebhookRoute('gateway_b')` (decisions §8, spec Authentication 7): the delivery is verified
+ * `@SignedWebhookRoute('gateway_b')` (docs/decisions.md §8; docs/interface.md, "Authentication and capabilities"): the delivery is verified
  * by PayPal's verify-webhook-signature API with the mode's Webhook ID and credentials, the received
  * bytes posted back verbatim. That call spends the merchant's quota, so everything that can be
  * decided without it is decided first, in this order:

@@ -7,7 +7,7 @@ import { InvalidEventError } from '../webhook.errors.js';
 import { GENERIC_EVENT_ID } from './generic-webhook.dto.js';
 
 const SOURCE = 'webhook:generic';
-/** The one event section B's receive route applies (spec, Events rule 5). */
+/** The one event section B's receive route applies (docs/interface.md, "Events"). */
 export const GENERIC_PAYMENT_SUCCEEDED = 'payment_intent.succeeded';
 
 export interface GenericEvent {

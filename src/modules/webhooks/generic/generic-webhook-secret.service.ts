@@ -14,7 +14,7 @@ function newSecret(): string {
 }
 
 /**
- * The site's generic webhook secret (decisions §8): the HMAC key of section B's
+ * The site's generic webhook secret (docs/decisions.md §8): the HMAC key of section B's
  * `Checkout-Signature`. Created at first use (a read of `/webhook/status` or a delivery to
  * `/webhook/receive`; concurrent first uses agree through the option's unique name), sealed with
  * AES-256-GCM in the options table, shown by `GET /webhook/status` only as a mask. An admin

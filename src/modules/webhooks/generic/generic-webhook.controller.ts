@@ -18,7 +18,7 @@ const MESSAGES = {
   duplicate: 'Webhook already received.',
 } as const;
 
-/** Section B's generic webhook routes (decisions §8, §10). */
+/** Section B's generic webhook routes (docs/decisions.md §8, §10). */
 @ApiTags('Webhooks')
 @Controller('webhook')
 export class GenericWebhookController {

@@ -1,0 +1,19 @@
+import { Link, useRouteError } from 'react-router';
+import { ErrorNotice } from './status';
+
+/**
+ * What a screen that failed to draw shows instead of a blank page (or the router's developer
+ * page): the error as ErrorNotice words it (a 403 says access is missing), and a way back.
+ */
+export function RouteError() {
+  const error = useRouteError();
+  return (
+    <main id="main" className="main" tabIndex={-1}>
+      <h1>This screen could not be shown</h1>
+      <ErrorNotice error={error} />
+      <p>
+        <Link to="/">Back to the dashboard</Link>
+      </p>
+    </main>
+  );
+}
