@@ -81,6 +81,8 @@ describe('admin console: forms', () => {
     expect((await formRow(id))!.status).toBe('publish');
 
     // The hosted page, opened from the builder in a new tab, charges the new price.
+    // The snippet that embeds it on a merchant's page (the client's embedSnippet, on this origin).
+    expect(await page.getByLabel('Embed on your site').inputValue()).toBe(`<script src="${app.origin}/pay/embed.js" data-form-id="${id}" async></script>`);
     const [payPage] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Open the payment page/ }).first().click()]);
     await payPage.waitForLoadState();
     expect(new URL(payPage.url()).pathname).toBe(`/pay/${id}`);
