@@ -129,6 +129,9 @@ describe('admin console: forms', () => {
     expect(await focusedId(page)).toBe('f-settings-success_message');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await formRow(id)).toEqual(saved);
+    // The preview refused the invalid draft and keeps showing the last one it drew.
+    await page.getByText('The preview shows the last version the service accepted').waitFor();
+    expect(await previewPrice(page).isVisible()).toBe(true);
 
     // An amount that is not one in the price's currency is caught before anything is sent.
     await page.getByRole('textbox', { name: 'Success message' }).fill('Thank you!');

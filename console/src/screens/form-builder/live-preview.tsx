@@ -37,6 +37,11 @@ export function LivePreview({ formId, body, problem }: { formId: number; body: F
     gcTime: 60_000,
     retry: false,
   });
+  // The last HTML the route drew: it stays in the frame while newer settings are refused.
+  const [shown, setShown] = useState<string>();
+  useEffect(() => {
+    if (preview.data !== undefined) setShown(preview.data);
+  }, [preview.data]);
   const refused = preview.isError ? (preview.error instanceof ApiError ? preview.error : null) : null;
   return (
     <section className="card preview" aria-labelledby="preview-title">
@@ -50,12 +55,12 @@ export function LivePreview({ formId, body, problem }: { formId: number; body: F
           </p>
         )}
       </div>
-      {preview.data !== undefined ? (
-        <iframe className="preview-frame" title="Live preview of the payment form" sandbox="" srcDoc={preview.data} />
+      {shown !== undefined ? (
+        <iframe className="preview-frame" title="Live preview of the payment form" sandbox="" srcDoc={shown} />
       ) : preview.isError ? null : (
         <Loading what="the preview" />
       )}
-      <p className="muted preview-state">{preview.isFetching ? 'Updating the preview…' : preview.data !== undefined ? 'The preview is up to date.' : ''}</p>
+      <p className="muted preview-state">{preview.isFetching ? 'Updating the preview…' : preview.isError || problem ? '' : shown !== undefined ? 'The preview is up to date.' : ''}</p>
     </section>
   );
 }
