@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { CHECKOUT_SETTINGS } from './api/capabilities';
 import { SessionProvider, useSession } from './api/session';
@@ -7,12 +8,17 @@ import { Loading } from './components/status';
 import { DashboardScreen } from './screens/dashboard';
 import { EventsScreen } from './screens/events';
 import { ConnectReturn, GatewaysScreen } from './screens/gateways/gateways-screen';
+import { FormGalleryScreen } from './screens/form-gallery';
+import { FormsScreen } from './screens/forms';
 import { NoAccess } from './screens/no-access';
 import { NotFound } from './screens/not-found';
 import { PaymentDetailScreen } from './screens/payment-detail';
 import { PaymentsScreen } from './screens/payments';
 import { SettingsScreens } from './screens/settings';
 import { SignIn } from './screens/sign-in';
+
+// The form builder is the heaviest screen: loaded when first opened.
+const FormBuilderScreen = lazy(() => import('./screens/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
 
 /** Client-side routes under /admin/ (the service answers every path there with this app). */
 const router = createBrowserRouter(
@@ -27,6 +33,9 @@ const router = createBrowserRouter(
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
         { path: 'events', element: <EventsScreen /> },
         { path: 'settings/*', element: <SettingsScreens /> },
+        { path: 'forms', element: <FormsScreen /> },
+        { path: 'forms/new', element: <FormGalleryScreen /> },
+        { path: 'forms/:id', element: <Suspense fallback={<Loading what="the form builder" />}><FormBuilderScreen /></Suspense> },
         { path: '*', element: <NotFound /> },
       ],
     },

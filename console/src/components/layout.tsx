@@ -5,6 +5,7 @@ const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/gateways', label: 'Gateways' },
   { to: '/payments', label: 'Payments' },
+  { to: '/forms', label: 'Forms' },
   { to: '/events', label: 'Provider events' },
   { to: '/settings', label: 'Settings' },
 ];
