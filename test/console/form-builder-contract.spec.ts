@@ -12,7 +12,8 @@ import { BUNDLED_FORM_TEMPLATES } from '../../src/modules/templates/index';
 describe('console form builder ↔ server rules', () => {
   const template = BUNDLED_FORM_TEMPLATES[0];
   const form: PaymentForm = { id: 1, title: template.name, status: 'draft', author_id: 1, settings: template.settings, created_at: '', updated_at: '' };
-  const rules = new BuilderRules(buildFormBuilderData(form, { defaults: form, livePreviewUrl: 'http://x/preview' }));
+  // The server's DTO types `default` as unknown; on the wire it is the JSON the console's generated type names.
+  const rules = new BuilderRules(buildFormBuilderData(form, { defaults: form, livePreviewUrl: 'http://x/preview' }) as unknown as ConstructorParameters<typeof BuilderRules>[0]);
 
   it('finds every setting the editor reads in the builder data, with its limits and choices', () => {
     for (const key of Object.values(RULE_KEYS)) expect({ key, found: rules.get(key) !== undefined }).toEqual({ key, found: true });

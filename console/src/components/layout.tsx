@@ -4,8 +4,8 @@ import { useSession } from '../api/session';
 const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/gateways', label: 'Gateways' },
-  { to: '/payments', label: 'Payments' },
   { to: '/forms', label: 'Forms' },
+  { to: '/payments', label: 'Payments' },
   { to: '/events', label: 'Provider events' },
   { to: '/settings', label: 'Settings' },
 ];
