@@ -61,7 +61,6 @@ describe('admin console: a first payment from the browser', () => {
   it('signs in, connects gateway A, builds and publishes a form, is paid on the hosted page, and sees the payment and its event', async () => {
     const { page, context, errors } = await openConsole(browser, app);
     await signIn(page);
-    await screenshot(page, 'dashboard-new');
 
     // Gateway A in test mode with the merchant's own keys.
     await nav(page, 'Gateways');

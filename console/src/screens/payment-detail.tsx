@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { unwrap } from '../api/api-error';
 import { api } from '../api/client';
-import { useGatewayLabels } from '../api/gateways';
+import { useGatewayLabels, useMethodLabels } from '../api/gateways';
 import { label, money, when } from '../format';
 import { Page } from '../components/page';
 import { QueryView } from '../components/status';
@@ -11,6 +11,7 @@ import { NotFound } from './not-found';
 export function PaymentDetailScreen() {
   const id = Number(useParams().id);
   const gatewayLabels = useGatewayLabels();
+  const methodLabel = useMethodLabels();
   const query = useQuery({
     queryKey: ['payment', id],
     queryFn: async () => unwrap(await api.GET('/administration/payments/{id}', { params: { path: { id } } })),
@@ -64,7 +65,7 @@ export function PaymentDetailScreen() {
                 </dd>
                 <dt>Gateway</dt>
                 <dd>
-                  {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {label(payment.payment_method)}
+                  {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {methodLabel(payment.gateway, payment.payment_method)}
                 </dd>
                 {payment.parent_payment_id !== null && (
                   <>

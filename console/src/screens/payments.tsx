@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { components, paths } from '../../../clients/typescript/index';
 import { unwrap } from '../api/api-error';
 import { api } from '../api/client';
-import { useGatewayLabels } from '../api/gateways';
+import { useGatewayLabels, useMethodLabels } from '../api/gateways';
 import { label, money, when } from '../format';
 import { Page } from '../components/page';
 import { TableScroll } from '../components/table-scroll';
@@ -139,6 +139,7 @@ export function PaymentsScreen() {
 }
 
 function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabels: Record<string, string> }) {
+  const methodLabel = useMethodLabels();
   return (
     <TableScroll label="Payments">
       <table className="card">
@@ -176,7 +177,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
               <td>
                 {gatewayLabels[row.gateway] ?? label(row.gateway)}
                 <br />
-                <span className="muted">{label(row.payment_method)}</span>
+                <span className="muted">{methodLabel(row.gateway, row.payment_method)}</span>
               </td>
               <td>{when(row.created_at)}</td>
             </tr>
