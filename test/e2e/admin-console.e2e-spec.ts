@@ -62,6 +62,22 @@ describe('admin console at /admin/', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
+  it('sends an asset gzipped to a browser that accepts it, and answers a revalidation with 304', async () => {
+    const gzipped = await request(t.http).get('/admin/assets/index-AbC123.js').set('Accept-Encoding', 'gzip, deflate, br').expect(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('Accept-Encoding');
+    expect(gzipped.text).toBe('console.log("console");');
+    const plain = await request(t.http).get('/admin/assets/index-AbC123.js').set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const refused = await request(t.http).get('/admin/assets/index-AbC123.js').set('Accept-Encoding', 'gzip;q=0, identity').expect(200);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const etag = plain.headers.etag;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    const again = await request(t.http).get('/admin/assets/index-AbC123.js').set('If-None-Match', etag);
+    expect(again.status).toBe(304);
+    expect(again.text ?? '').toBe('');
+  });
+
   it.each(['/admin/assets/missing-1234.js', '/admin/assets/..%2Fsecret.txt.bak', '/admin/assets/%2e%2e%2findex.html', '/admin/assets/'])(
     'answers 404 for %s, never the page or a file outside assets/',
     async (path) => {

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { PublicRoute } from '../../common/auth/index.js';
 import { ConsoleFiles } from './console-files.js';
 
@@ -48,7 +48,7 @@ export class AdminConsoleController {
 
   @Get('assets/:name')
   @PublicRoute()
-  asset(@Param('name') name: string, @Res() res: Response): void {
+  asset(@Param('name') name: string, @Req() req: Request, @Res() res: Response): void {
     const asset = this.files.asset(name);
     commonHeaders(res);
     if (!asset) {
@@ -58,7 +58,16 @@ export class AdminConsoleController {
     }
     res.setHeader('Content-Type', asset.contentType);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.sendFile(asset.path, { etag: true, lastModified: false, cacheControl: false, dotfiles: 'deny' });
+    res.setHeader('ETag', asset.etag);
+    if (asset.compressible) res.setHeader('Vary', 'Accept-Encoding');
+    if (req.headers['if-none-match'] === asset.etag) {
+      res.status(304).end();
+      return;
+    }
+    // Express's negotiation honours q-values, so `gzip;q=0` is a refusal.
+    const gzip = asset.compressible && req.acceptsEncodings('gzip', 'identity') === 'gzip';
+    if (gzip) res.setHeader('Content-Encoding', 'gzip');
+    res.status(200).end(gzip ? asset.gzip() : asset.body);
   }
 
   @Get()

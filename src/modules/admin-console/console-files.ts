@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 /** Content types of the files a Vite build of the console emits. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -13,15 +15,34 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** One file of the build the service may send: its absolute path and content type. */
-export interface ConsoleAsset {
-  path: string;
-  contentType: string;
+/** Types worth compressing (images and fonts already are). */
+const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.txt']);
+
+/**
+ * One file of the build, held in memory (the whole build is ~0.5 MB): sending a Buffer costs no
+ * file stream, and the gzipped form is made once, at the first request that accepts it.
+ */
+export class ConsoleAsset {
+  readonly etag: string;
+  private gzipped: Buffer | null = null;
+
+  constructor(
+    readonly body: Buffer,
+    readonly contentType: string,
+    readonly compressible: boolean,
+  ) {
+    this.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  }
+
+  gzip(): Buffer {
+    this.gzipped ??= gzipSync(this.body, { level: 9 });
+    return this.gzipped;
+  }
 }
 
 /**
- * The built console (`npm run build` writes it to `dist/console/`): its `index.html`, kept in
- * memory with the REST base written into it, and the list of files under `assets/`. Only files
+ * The built console (`npm run build` writes it to `dist/console/`): its `index.html` with the REST
+ * base written into it, and the files under `assets/`, read into memory at start-up. Only files
  * listed at start-up are ever sent, so no request path reaches the file system (no traversal,
  * no directory listing); every asset name carries a content hash, so they are cached immutably.
  */
@@ -41,8 +62,9 @@ export class ConsoleFiles {
     if (existsSync(assetDir)) {
       for (const name of readdirSync(assetDir)) {
         const path = join(assetDir, name);
-        const contentType = CONTENT_TYPES[extname(name)];
-        if (contentType && statSync(path).isFile()) assets.set(name, { path, contentType });
+        const extension = extname(name);
+        const contentType = CONTENT_TYPES[extension];
+        if (contentType && statSync(path).isFile()) assets.set(name, new ConsoleAsset(readFileSync(path), contentType, COMPRESSIBLE.has(extension)));
       }
     }
     return new ConsoleFiles(html, assets);
