@@ -3,7 +3,7 @@ import request from 'supertest';
 import { signedEvent } from '../fakes/gateway-a/sign-event.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
-import { collectPageErrors, launchChromium } from './support/chromium.js';
+import { collectPageErrors, launchChromium, waitForExpression } from './support/chromium.js';
 import { type ConsoleApp, freePort, openConsole, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 import { GOOD_CARD, PUBLISHABLE_KEY, SECRET_KEY, startStandIns } from './support/gateway-standins.js';
 
@@ -79,7 +79,7 @@ describe('admin console: a first payment from the browser', () => {
     await heading(page, 'Forms');
     await page.getByRole('link', { name: 'New form from a template' }).click();
     await heading(page, 'New form');
-    await page.waitForFunction(`[...document.querySelectorAll('.gallery img')].every((img) => img.complete && img.naturalWidth > 0)`);
+    await waitForExpression(page, `((images) => images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0))([...document.querySelectorAll('.gallery img')])`);
     await screenshot(page, 'template-gallery');
     await page.getByRole('button', { name: 'Use Simple payment' }).click();
     await heading(page, /^Edit form #\d+$/);

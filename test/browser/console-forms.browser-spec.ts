@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium, waitForExpression } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 const PREVIEW_FRAME = 'iframe[title="Live preview of the payment form"]';
@@ -51,7 +51,7 @@ describe('admin console: forms', () => {
     // Every template has its picture, served by the public preview route on this origin.
     const picture = page.getByRole('img', { name: 'Preview of the Simple payment form' });
     await picture.waitFor();
-    await page.waitForFunction(`[...document.querySelectorAll('.gallery img')].every((img) => img.complete && img.naturalWidth > 0)`);
+    await waitForExpression(page, `((images) => images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0))([...document.querySelectorAll('.gallery img')])`);
     expect(await picture.getAttribute('src')).toBe(`${app.t.base}/bundled-templates/simple-payment/preview.svg`);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -231,7 +231,7 @@ describe('admin console: forms', () => {
       await page.goto(`${app.origin}${path}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       if (path.endsWith(String(id))) await previewPrice(page).waitFor();
-      else await page.locator('.loading').waitFor({ state: 'detached' });
+      else await page.locator('.loading').first().waitFor({ state: 'detached' }); // first(): a screen may show several at once
       expect({ path, overflows: await overflowsHorizontally(page) }).toEqual({ path, overflows: false });
       expect(await seriousA11yViolations(page)).toEqual([]);
       if (process.env.CONSOLE_FORMS_SCREENSHOTS) await page.screenshot({ path: join(process.env.CONSOLE_FORMS_SCREENSHOTS, `forms-${heading.replace(/\W+/g, '-').toLowerCase()}-${width}.png`), fullPage: true });

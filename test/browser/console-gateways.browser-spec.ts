@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium, waitForExpression } from './support/chromium.js';
 import { type ConsoleApp, freePort, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 const OWN_SECRET_KEY = 'sk_test_consoleBrowserOwnKey1234567890';
@@ -306,7 +306,7 @@ describe('admin console: gateways', () => {
       await testMode.getByRole('status').filter({ hasText: 'Gateway A is disconnected in test mode.' }).waitFor();
       await testMode.getByText('Not connected').waitFor();
       // The button is gone: the mode's heading has focus.
-      await page.waitForFunction("document.activeElement?.id === 'gateway_a-test-title'", undefined, { timeout: 5000 });
+      await waitForExpression(page, "document.activeElement?.id === 'gateway_a-test-title'", 5000);
       expect((await dashboardOf(app)).payment_gateways.gateway_a.modes.test.is_connected).toBe(0);
       expect(errors).toEqual([]);
       await context.close();

@@ -8,7 +8,7 @@ import { gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { collectPageErrors, launchChromium } from './support/chromium.js';
+import { collectPageErrors, launchChromium, waitForExpression } from './support/chromium.js';
 import { seriousA11yViolations } from './support/console.js';
 import { DECLINED_CARD, GOOD_CARD, PUBLISHABLE_KEY, REDIRECT_CARD, SECRET_KEY, startStandIns } from './support/gateway-standins.js';
 
@@ -292,7 +292,7 @@ describe('hosted payment page in a browser', () => {
       label.firstChild.dispatchEvent(new Event('input', { bubbles: true }));
     })()`);
     // The page believes it: its element is now for 1 JPY.
-    await page.waitForFunction('window.__standinElements.length === 2');
+    await waitForExpression(page, 'window.__standinElements.length === 2');
     expect((await elementOptions(page)).options).toMatchObject({ amount: 1, currency: 'jpy' });
     await page.fill('#standin-card-number', GOOD_CARD);
     fakeA.clearRequests();
@@ -361,7 +361,7 @@ describe('hosted payment page in a browser', () => {
     const { page, errors } = await openPage(forms.donation);
     await page.waitForSelector('#standin-card-number');
     await page.check('input[name="method"][value="gateway_a:device_wallet_1"]');
-    await page.waitForFunction('window.__standinElements.filter((s) => !s.destroyed).length === 1 && window.__standinElements.length === 2');
+    await waitForExpression(page, 'window.__standinElements.filter((s) => !s.destroyed).length === 1 && window.__standinElements.length === 2');
     expect(await elementOptions(page)).toMatchObject({ options: { paymentMethodTypes: ['card'] }, element: { wallets: { applePay: 'auto', googlePay: 'never' } } });
     await page.fill('#standin-card-number', GOOD_CARD);
     fakeA.clearRequests();
@@ -508,7 +508,7 @@ describe('hosted payment page in a browser', () => {
       await frame.waitForSelector('#standin-card-number');
       await fillPayer(frame);
       await frame.check('input[name="method"][value="gateway_a:regional_wallet_1"]');
-      await frame.waitForFunction('window.__standinElements.length === 2');
+      await waitForExpression(frame, 'window.__standinElements.length === 2');
       expect((await elementOptions(frame)).options).toMatchObject({ excludedPaymentMethodTypes: ['card', 'sepa_debit', 'us_bank_account'] });
       const before = await latestPayment(forms.donation);
       const [tab] = await Promise.all([page.context().waitForEvent('page'), frame.click('#pay-button')]);

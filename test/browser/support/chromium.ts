@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 /** Debian's chromium; `.ci/run` installs it when missing. CHROMIUM_PATH overrides. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,4 +38,18 @@ export function collectPageErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
   return errors;
+}
+
+/**
+ * Waits until `expression` is truthy in the page. Not `waitForFunction`: when its first check fails
+ * it polls by evaluating the predicate inside the page, which a `script-src 'self'` CSP refuses as
+ * eval (seen failing in CI whenever the gallery's images were still loading); `evaluate` goes
+ * through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function waitForExpression(target: Page | Frame, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await target.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
