@@ -20,6 +20,14 @@ describe('csvCell (RFC 4180 quoting, OWASP formula neutralisation)', () => {
     [' =not first', ' =not first'],
     ["O'Hara", "O'Hara"],
     ['Ünïcødé', 'Ünïcødé'],
+    // Every piece a spreadsheet splitting on `;`, tabs or line breaks would make a cell of.
+    ['x;=1+1;y', "x;'=1+1;y"],
+    ['a;+1;-2;@x', "a;'+1;'-2;'@x"],
+    ['name\t=1+1', "name\t'=1+1"],
+    ['line one\n=2+2', '"line one\n\'=2+2"'],
+    ['line one\r\n@SUM(A1)', '"line one\r\n\'@SUM(A1)"'],
+    ['a;b; c', 'a;b; c'],
+    ['x;;=1', "x;;'=1"],
   ])('%j -> %j', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
   });

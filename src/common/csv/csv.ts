@@ -1,12 +1,16 @@
 /**
  * CSV as RFC 4180 writes it (comma separator, CRLF line ends, a field quoted when it holds a
  * comma, a double quote, CR or LF, its quotes doubled), with the formula neutralisation OWASP
- * recommends against CSV injection: a text cell that starts with `=`, `+`, `-`, `@`, a tab or a
+ * recommends against CSV injection: a piece of text that starts with `=`, `+`, `-`, `@`, a tab or a
  * carriage return gets a leading `'`, so a spreadsheet shows it as text instead of running it.
+ * Every piece, not only the cell's start: a spreadsheet that splits on `;` (Excel's default in
+ * most European locales), on tabs or on line breaks makes a cell of each piece, so
+ * `x;=1+1;y` would otherwise become a formula in its second cell.
  */
 export type CsvCell = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A piece's start (the cell's start, or just after a `;`, tab, CR or LF) followed by a formula character. */
+const FORMULA_PIECE_START = /(^|[;\t\r\n])(?=[=+\-@\t\r])/g;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One cell: numbers and booleans as they are, null/undefined empty, text neutralised and quoted when needed. */
@@ -17,7 +21,7 @@ export function csvCell(value: CsvCell): string {
     return String(value);
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  const text = value.replace(FORMULA_PIECE_START, "$1'");
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
