@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type CsvCell, csvLine } from '../../common/csv/index.js';
 import { toDecimalString } from '../../common/money/index.js';
 import type { AdminPaymentDto, PaymentExport } from '../payments/index.js';
@@ -32,11 +33,17 @@ const COLUMNS: ReadonlyArray<[header: string, cell: (row: AdminPaymentDto) => Cs
 
 export const PAYMENT_CSV_HEADER = COLUMNS.map(([header]) => header);
 
-/** The file's text, a chunk per batch of rows: the header line first, then the rows (newest first). */
+/**
+ * The file's text, a chunk per batch of rows: the header line first, then the rows (newest first).
+ * A turn of the event loop after each batch lets other requests through: on SQLite every read is
+ * synchronous, and a client that takes the chunks as fast as they come would otherwise hold the
+ * process for the whole file.
+ */
 export async function* paymentCsvChunks(exported: PaymentExport): AsyncGenerator<string> {
   yield csvLine(PAYMENT_CSV_HEADER);
   for await (const rows of exported.batches()) {
     yield rows.map((row) => csvLine(COLUMNS.map(([, cell]) => cell(row)))).join('');
+    await nextTurn();
   }
 }
 
