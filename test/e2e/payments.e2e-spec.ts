@@ -140,6 +140,45 @@ describe('payment records (public checkout)', () => {
       expect(await snapshot()).toEqual(before);
     });
 
+    it('refuses control and text-direction characters in the payer fields and custom fields, line feeds only in a textarea', async () => {
+      const withNote = await createPaymentForm(t, {
+        fields: [
+          { name: 'email_address', type: 'email', label: 'Email', required: true },
+          { name: 'company', type: 'text', label: 'Company', required: false },
+          { name: 'note', type: 'textarea', label: 'Note', required: false },
+        ],
+      });
+      const base = { form_id: withNote.id, payment_gateway: 'gateway_a', payment_method: 'ccard' };
+      const cases: Array<[object, string]> = [
+        [{ first_name: 'Ada\r\nBcc: x@evil.example' }, 'first_name'],
+        [{ first_name: 'Ada\nX' }, 'first_name'],
+        [{ last_name: 'Love\tlace' }, 'last_name'],
+        [{ last_name: 'Love\u0000lace' }, 'last_name'],
+        [{ last_name: 'Love\u007flace' }, 'last_name'],
+        [{ first_name: 'Ada\u0085' }, 'first_name'],
+        [{ last_name: 'Ada\u202egpj.exe' }, 'last_name'],
+        [{ first_name: '\u2066Ada\u2069' }, 'first_name'],
+        [{ email_address: '"a\r\nb"@example.test' }, 'email_address'],
+        [{ email_address: '"a\u202eb"@example.test' }, 'email_address'],
+        [{ custom_fields: { company: 'ACME\nPayer email: x@evil.example' } }, 'custom_fields.company'],
+        [{ custom_fields: { company: 'ACME\u202e' } }, 'custom_fields.company'],
+        [{ custom_fields: { note: 'two\r\nlines' } }, 'custom_fields.note'],
+        [{ custom_fields: { note: 'tab\there' } }, 'custom_fields.note'],
+      ];
+      const before = await snapshot();
+      for (const [fields, name] of cases) {
+        const res = await sync({ ...base, ...fields });
+        expect([fields, res.status]).toEqual([fields, 400]);
+        expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty([name]);
+      }
+      expect(await snapshot()).toEqual(before);
+
+      const res = await sync({ ...base, first_name: 'Zoë', last_name: 'Ünïcødé', custom_fields: { company: 'ACME', note: 'first line\nsecond line' } });
+      expect(res.status).toBe(201);
+      const stored = await row((res.body as SyncAnswer).payment_id);
+      expect(JSON.parse(String(stored.custom_fields))).toEqual({ company: 'ACME', note: 'first line\nsecond line' });
+    });
+
     it('accepts an early sync without payer details and stores empty strings as nothing', async () => {
       const answer = await create({ email_address: '', first_name: ' ', last_name: '' });
       expect(await row(answer.payment_id)).toEqual(expect.objectContaining({ email_address: null, first_name: null, last_name: null }));

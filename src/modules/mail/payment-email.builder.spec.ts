@@ -62,6 +62,14 @@ describe('buildPaymentEmails', () => {
     }
   });
 
+  it('keeps a multi-line value inside its row: later lines indented in the text, line breaks in the HTML', () => {
+    const lines = { ...payment, custom_fields: { flavour: 'Lemon', note: 'no nuts\nPayer email: evil@example.test' } };
+    const [admin] = buildPaymentEmails(form, lines, { fromAddress: 'checkout@shop.test' });
+    expect(admin.text).toContain('Note: no nuts\n    Payer email: evil@example.test');
+    expect(admin.text.split('\n').filter((line) => line.startsWith('Payer email:'))).toEqual(['Payer email: payer@example.test']);
+    expect(admin.html).toContain('<td>no nuts<br>Payer email: evil@example.test</td>');
+  });
+
   it('sends no payer confirmation without the email action, and prefixes test subjects', () => {
     const quiet = { ...form, settings: { ...form.settings, submit_actions: ['message' as const] } };
     const messages = buildPaymentEmails(quiet, payment, { fromAddress: 'x@y.test', subjectPrefix: '[Test] ' });

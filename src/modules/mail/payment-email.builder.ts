@@ -120,14 +120,22 @@ function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string,
   return rows;
 }
 
+/**
+ * A row of the text part: a multi-line value (a payer's textarea) has its later lines indented, so
+ * no line of it can pass for a row of its own ("Payer email: …") in the merchant's notification.
+ */
+function textRow(label: string, value: string): string {
+  return `${label}: ${value.replace(/\n/g, '\n    ')}`;
+}
+
 function body(heading: string, lines: string[], rows: Array<[string, string]>): { text: string; html: string } {
-  const text = [...lines, '', ...rows.map(([label, value]) => `${label}: ${value}`), ''].join('\n');
+  const text = [...lines, '', ...rows.map(([label, value]) => textRow(label, value)), ''].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">',
     `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
     ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
     '<table cellpadding="4" style="border-collapse:collapse">',
-    ...rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    ...rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value).replace(/\n/g, '<br>')}</td></tr>`),
     '</table></body></html>',
   ].join('\n');
   return { text, html };

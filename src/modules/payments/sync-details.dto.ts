@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { FastAccept, IsOmittable, ToInteger, Trim } from '../../common/validation/index.js';
+import { FastAccept, IsOmittable, IsPlainText, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { CUSTOM_FIELDS_LIMITS, IsCustomFields } from './custom-fields.js';
 import { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
@@ -57,6 +57,7 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   @IsString()
   @ValidateIf((body: SyncDetailsDto) => body.email_address !== '')
   @MaxLength(254)
+  @IsPlainText()
   @IsEmail({}, { message: 'email_address must be an email address' })
   email_address?: string;
 
@@ -64,12 +65,14 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   @Trim()
   @IsString()
   @MaxLength(100)
+  @IsPlainText()
   first_name?: string;
 
   @IsOptional()
   @Trim()
   @IsString()
   @MaxLength(100)
+  @IsPlainText()
   last_name?: string;
 
   /** Values of the form's own fields, keyed by field name */

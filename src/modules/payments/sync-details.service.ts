@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
+import { isPlainText, PLAIN_TEXT_MESSAGE } from '../../common/validation/index.js';
 import { CORE_FIELDS, type PaymentForm } from '../forms/index.js';
 import { type CheckoutGateway, type GatewayMode, GatewayRegistry } from '../gateways/index.js';
 import { type IdempotencyCompletion, IdempotencyService, type IdempotentRequest } from '../idempotency/index.js';
@@ -233,6 +234,8 @@ function checkedCustomFields(form: PaymentForm, values: Record<string, string | 
   for (const [key, value] of Object.entries(normalised)) {
     const field = fields.get(key);
     if (!field) throw new InvalidParamsError({ [`custom_fields.${key}`]: `${key} is not a field of this form` });
+    // Line feeds only where the payer can type lines (the emails keep them inside their row).
+    if (!isPlainText(value, field.type === 'textarea')) throw new InvalidParamsError({ [`custom_fields.${key}`]: `${key} ${PLAIN_TEXT_MESSAGE}` });
     if (field.type === 'select' && value !== '' && !(field.options ?? []).includes(value)) {
       throw new InvalidParamsError({ [`custom_fields.${key}`]: `${key} must be one of the field's options` });
     }
