@@ -6,8 +6,10 @@ import { registerDecorator, type ValidationArguments, type ValidationOptions } f
  * controls, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
  * U+2066–U+2069), which make a shown text read differently from what it holds.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** The same, but a line feed is allowed: multi-line text (a textarea's value). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE_IN_LINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** True when `text` holds no control or text-direction character (line feeds allowed when `multiLine`). */
