@@ -5,7 +5,7 @@ import { CheckoutContextService } from '../../src/modules/payments/checkout-cont
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import { advanceClock, connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { createIntent, createRecord, paymentRow } from '../support/gateway-a-checkout.js';
-import { connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
+import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
@@ -20,6 +20,11 @@ const DAY_MS = 24 * 60 * 60_000;
 async function countPayments(t: TestApp): Promise<number> {
   const [{ n }] = await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${t.config.tablePrefix}checkout_payments`);
   return Number(n);
+}
+
+/** Unpublishes a form as the merchant does (PUT with status draft). */
+async function unpublish(t: TestApp, form: PaymentForm): Promise<void> {
+  await request(t.http).put(`${t.base}/administration/payment-forms/${form.id}`).set('Authorization', t.admin.auth).send({ status: 'draft' }).expect(200);
 }
 
 async function keyRows(t: TestApp): Promise<Body[]> {
@@ -288,6 +293,18 @@ describe('Idempotency-Key on POST /payment/sync-details', () => {
     }
   });
 
+  it('hands out no fresh checkout token once the form is unpublished: a repeat answers 409 checkout_invalid_state', async () => {
+    const own = await createPaymentForm(t);
+    const body = creationBody({ form_id: own.id });
+    const first = await sync(body, { key: 'unpublished-later' });
+    expect(first.status).toBe(201);
+    await unpublish(t, own);
+    const repeat = await sync(body, { key: 'unpublished-later' });
+    expect(repeat.status).toBe(409);
+    expect(expectWpError(repeat.body, 'checkout_invalid_state', 409).message).toContain('not published');
+    expect(repeat.body).not.toHaveProperty('checkout_token');
+  });
+
   it('takes the key on updates too: a repeat answers the record as it is now, without applying the update again', async () => {
     const created = (await sync(creationBody(), { key: 'create-then-update' })).body as SyncAnswer;
     const update = { payment_id: created.payment_id, payment_secret: created.payment_secret, form_id: form.id, payment_gateway: 'gateway_a', payment_method: 'ccard', first_name: 'Updated' };
@@ -390,6 +407,22 @@ describe('Idempotency-Key on POST /gateway-a/payment-intent-or-setup', () => {
     expect((await createIntent(t(), record)).status).toBe(409);
   });
 
+  it('opens no intent for a form that was unpublished (409, no gateway call), with or without a key', async () => {
+    const own = await createPaymentForm(t());
+    const record = await createRecord(t(), own);
+    await unpublish(t(), own);
+    bed.fake.requests.length = 0;
+    for (const key of ['intent-unpublished', undefined]) {
+      const req = createIntent(t(), record);
+      const res = await (key ? req.set('Idempotency-Key', key) : req);
+      expect(res.status).toBe(409);
+      expectWpError(res.body, 'checkout_invalid_state', 409);
+    }
+    expect(bed.fake.requests).toHaveLength(0);
+    // Its status can still be read.
+    expect((await request(t().http).post(`${t().base}/payment/status`).send(record.reference)).status).toBe(200);
+  });
+
   it('answers the same key with another body (save the card) 422 and calls no gateway', async () => {
     const record = await createRecord(t(), form);
     const first = await createIntent(t(), record).set('Idempotency-Key', 'intent-2');
@@ -455,6 +488,26 @@ describe('Idempotency-Key on POST /gateway-b/order', () => {
     expect(sandbox.callsTo('POST', '/v2/checkout/orders')).toHaveLength(1);
     expect(sandbox.callsTo('GET', `/v2/checkout/orders/${first.body.order_id}`)).toHaveLength(1);
     expect(await keyRow(t, 'order-1')).toMatchObject({ route: 'gateway-b/order', result: JSON.stringify({ payment_id: record.sync.payment_id, order_id: first.body.order_id }) });
+  });
+
+  it('opens no order for a form that was unpublished (409, no gateway call), but captures an order opened before', async () => {
+    const own = await createPaymentForm(t, { plans: [{ title: 'Payment', prices: [{ amount: 1999, currency: 'USD', frequency: 'one-time' }] }] });
+    const opened = await createGatewayBRecord(t, own);
+    const order = await createOrder(t, opened);
+    expect(order.status).toBe(200);
+    sandbox.approveOrder(order.body.order_id);
+    const late = await createGatewayBRecord(t, own);
+    await unpublish(t, own);
+    sandbox.clearCalls();
+
+    const refused = await createOrder(t, late).set('Idempotency-Key', 'order-unpublished');
+    expect(refused.status).toBe(409);
+    expectWpError(refused.body, 'checkout_invalid_state', 409);
+    expect(sandbox.callsTo('POST', '/v2/checkout/orders')).toHaveLength(0);
+
+    const captured = await captureOrder(t, opened, order.body.order_id);
+    expect(captured.status).toBe(200);
+    expect(captured.body.status).toBe('completed');
   });
 
   it('answers a repeat while the gateway still creates the first 409 with Retry-After; after it, the same order', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
+import { ConflictError, InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { currencyRule, isValidMinorAmount, MoneyFormatError, toDecimalString } from '../../common/money/index.js';
 import { FormsService, type PaymentForm } from '../forms/index.js';
 import { type CheckoutGateway, type GatewayMode, GatewayRegistry, GatewayStateService, isMethodOf } from '../gateways/index.js';
@@ -27,6 +27,16 @@ export interface CheckoutContext extends ChosenPrice {
   gateway: CheckoutGateway;
   method: string;
   mode: GatewayMode;
+}
+
+/**
+ * 409 `checkout_invalid_state`: the payment's form was unpublished, so it takes no new intent, order
+ * or checkout token; what is already under way at the provider can still be finalised.
+ */
+export class FormNotPublishedError extends ConflictError {
+  constructor() {
+    super('checkout_invalid_state', 'This payment form is not published: it takes no new payments.');
+  }
 }
 
 /**
@@ -62,15 +72,23 @@ export class CheckoutContextService {
   }
 
   /**
-   * For the public payment routes (docs/decisions.md §5): the form still exists, the gateway's current
-   * mode is `mode` and connected, and the method is enabled on the gateway and on the form.
+   * For the public payment routes (docs/decisions.md §5): `unavailable` unless the form still exists,
+   * the gateway's current mode is `mode` and connected, and the method is enabled on the gateway and
+   * on the form; then whether the form is published (a draft takes no new intent or order, but a
+   * payment already under way may still be finalised).
    */
-  async isAvailable(input: { formId: number; gateway: CheckoutGateway; method: string; mode: string }): Promise<boolean> {
+  async availability(input: { formId: number; gateway: CheckoutGateway; method: string; mode: string }): Promise<'unavailable' | 'published' | 'unpublished'> {
     // Two statements: the form, and the gateway's mode, credentials and methods in one options read.
     const [form, state] = await Promise.all([this.forms.findById(input.formId), this.gateways.checkoutState(input.gateway)]);
-    if (!form || state.mode !== input.mode) return false;
-    if (!state.connected) return false;
-    return isMethodEnabled(form, input.gateway, input.method, state.activeMethods);
+    if (!form || state.mode !== input.mode) return 'unavailable';
+    if (!state.connected) return 'unavailable';
+    if (!isMethodEnabled(form, input.gateway, input.method, state.activeMethods)) return 'unavailable';
+    return form.status === 'publish' ? 'published' : 'unpublished';
+  }
+
+  /** Whether the form exists and is published (a checkout token is issued only for one that is). */
+  async isPublished(formId: number): Promise<boolean> {
+    return (await this.forms.findById(formId))?.status === 'publish';
   }
 }
 

@@ -22,7 +22,7 @@ export {
   PaymentProviderReferencesDto,
 } from './admin-payments.dto.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
-export { ForGateway, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
+export { ForGateway, OpensCheckout, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
 export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 export { PAYMENT_REFERENCE_EXAMPLE, PaymentReferenceDto } from './payment-reference.dto.js';
 export { AdminChargeFieldsDto, IsDecimalAmount, PaymentResultDto } from './payment-process.dto.js';

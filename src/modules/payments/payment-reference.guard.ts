@@ -8,6 +8,7 @@ import type { PaymentRecord } from './payment-record.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 
 const ROUTE_GATEWAY = 'checkout:payment-reference-gateway';
+const OPENS_CHECKOUT = 'checkout:payment-reference-opens-checkout';
 const VERIFIED = Symbol('checkout:verified-payment');
 
 type VerifiedRequest = Request & { [VERIFIED]?: PaymentRecord };
@@ -15,6 +16,14 @@ type VerifiedRequest = Request & { [VERIFIED]?: PaymentRecord };
 /** On a `@PaymentReferenceRoute()`: the route serves only this gateway's payments. */
 export function ForGateway(gateway: CheckoutGateway): MethodDecorator & ClassDecorator {
   return SetMetadata(ROUTE_GATEWAY, gateway);
+}
+
+/**
+ * On a `@PaymentReferenceRoute()` that opens a checkout at the provider (an intent, an order): a
+ * payment whose form is no longer published is refused with 409 before the handler runs.
+ */
+export function OpensCheckout(): MethodDecorator {
+  return SetMetadata(OPENS_CHECKOUT, true);
 }
 
 /** The payment record whose reference the PaymentReferenceGuard verified for this request. */
@@ -47,7 +56,8 @@ export class PaymentReferenceGuard implements CanActivate {
     const reference = await readPaymentReference(request.body);
 
     const gateway = this.reflector.getAllAndOverride<CheckoutGateway | undefined>(ROUTE_GATEWAY, targets);
-    request[VERIFIED] = await this.references.verify(reference, { gateway });
+    const opensCheckout = this.reflector.get<boolean | undefined>(OPENS_CHECKOUT, context.getHandler()) === true;
+    request[VERIFIED] = await this.references.verify(reference, { gateway, opensCheckout });
     return true;
   }
 }

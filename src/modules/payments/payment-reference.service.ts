@@ -4,7 +4,7 @@ import { CryptoService } from '../../common/crypto/index.js';
 import { DomainError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import type { CheckoutGateway } from '../gateways/index.js';
-import { CheckoutContextService } from './checkout-context.service.js';
+import { CheckoutContextService, FormNotPublishedError } from './checkout-context.service.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentReferenceDto } from './payment-reference.dto.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
@@ -21,6 +21,8 @@ export class InvalidPaymentReferenceError extends DomainError {
 export interface VerifyOptions {
   /** The gateway the route serves; a reference for another gateway is refused. */
   gateway?: CheckoutGateway;
+  /** The route opens a checkout at the provider (an intent, an order): 409 when the form is not published. */
+  opensCheckout?: boolean;
 }
 
 /**
@@ -96,8 +98,9 @@ export class PaymentReferenceService {
       if (stored[field] !== value) refuse(`${field} differs from the record`);
     }
     if (token.mode !== stored.mode) refuse('mode differs between token and record');
-    const available = await this.context.isAvailable({ formId: reference.form_id, gateway: reference.payment_gateway, method: reference.payment_method, mode: token.mode });
-    if (!available) refuse('gateway, mode or method no longer available');
+    const availability = await this.context.availability({ formId: reference.form_id, gateway: reference.payment_gateway, method: reference.payment_method, mode: token.mode });
+    if (availability === 'unavailable') refuse('gateway, mode or method no longer available');
+    if (availability === 'unpublished' && options.opensCheckout) throw new FormNotPublishedError();
     return payment;
   }
 }

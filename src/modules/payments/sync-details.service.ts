@@ -4,7 +4,7 @@ import { isPlainText, PLAIN_TEXT_MESSAGE } from '../../common/validation/index.j
 import { CORE_FIELDS, type PaymentForm } from '../forms/index.js';
 import { type CheckoutGateway, type GatewayMode, GatewayRegistry } from '../gateways/index.js';
 import { type IdempotencyCompletion, IdempotencyService, type IdempotentRequest } from '../idempotency/index.js';
-import { type CheckoutContext, CheckoutContextService } from './checkout-context.service.js';
+import { type CheckoutContext, CheckoutContextService, FormNotPublishedError } from './checkout-context.service.js';
 import { type CustomFields, normaliseCustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
 import { InvalidPaymentStateError, PaymentLedgerService } from './payment-ledger.service.js';
@@ -81,6 +81,8 @@ export class SyncDetailsService {
   private async replay(input: SyncDetailsDto, paymentId: number): Promise<SyncDetailsResult> {
     const row = await this.payments.findById(paymentId);
     if (!row) throw new NotFoundError('Payment');
+    // A replay hands out a fresh checkout token: none for a form that was unpublished meanwhile.
+    if (row.formId === null || !(await this.context.isPublished(row.formId))) throw new FormNotPublishedError();
     return { created: input.payment_id === undefined, body: this.answer(row) };
   }
 

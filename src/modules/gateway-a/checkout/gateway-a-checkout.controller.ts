@@ -3,7 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest } from '../../idempotency/index.js';
-import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
+import { ForGateway, OpensCheckout, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import {
   GatewayACheckoutRequestDto,
   GatewayACheckoutResponseDto,
@@ -30,6 +30,7 @@ export class GatewayACheckoutController {
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_a')
+  @OpensCheckout()
   @Idempotent('gateway-a/payment-intent-or-setup')
   @ApiOperation({
     operationId: 'gatewayACreateIntent',

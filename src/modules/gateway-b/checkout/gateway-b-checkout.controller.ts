@@ -3,7 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PaymentReferenceRoute } from '../../../common/auth/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest } from '../../idempotency/index.js';
-import { ForGateway, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
+import { ForGateway, OpensCheckout, PAYMENT_REFERENCE_EXAMPLE, type PaymentRecord, VerifiedPayment } from '../../payments/index.js';
 import { ApiGatewayUnavailableResponse } from '../client/gateway-b-openapi.js';
 import { GatewayBCaptureRequestDto, GatewayBCaptureResponseDto, GatewayBOrderRequestDto, GatewayBOrderResponseDto } from './gateway-b-checkout.dto.js';
 import { GatewayBCaptureService } from './gateway-b-capture.service.js';
@@ -31,6 +31,7 @@ export class GatewayBCheckoutController {
   @HttpCode(200)
   @PaymentReferenceRoute()
   @ForGateway('gateway_b')
+  @OpensCheckout()
   @Idempotent('gateway-b/order')
   @ApiOperation({
     operationId: 'gatewayBCreateOrder',
