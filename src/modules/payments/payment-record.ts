@@ -36,18 +36,8 @@ export interface PaymentRecord {
   updated_at: string;
 }
 
-/** Provider-side facts a gateway or webhook records on a payment (camelCase: the entity's names). */
-export interface PaymentPatch {
-  amountReceived?: number | null;
-  applicationFeeAmount?: number | null;
-  providerPaymentRef?: string | null;
-  providerCustomerRef?: string | null;
-  providerSubscriptionRef?: string | null;
-  providerCaptureRef?: string | null;
-  subscriptionStatus?: string | null;
-}
-
-export const PATCHABLE_FIELDS: ReadonlyArray<keyof PaymentPatch> = [
+/** The columns a gateway or webhook may record on a payment through the ledger (PaymentPatch). */
+export const PATCHABLE_FIELDS = [
   'amountReceived',
   'applicationFeeAmount',
   'providerPaymentRef',
@@ -55,7 +45,13 @@ export const PATCHABLE_FIELDS: ReadonlyArray<keyof PaymentPatch> = [
   'providerSubscriptionRef',
   'providerCaptureRef',
   'subscriptionStatus',
-];
+] as const satisfies ReadonlyArray<keyof PaymentEntity>;
+
+/**
+ * Provider-side facts a gateway or webhook records on a payment: the write type, in the entity's
+ * (camelCase) names and types; undefined leaves a column as it is.
+ */
+export type PaymentPatch = Partial<Pick<PaymentEntity, (typeof PATCHABLE_FIELDS)[number]>>;
 
 export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
   return {
