@@ -1,6 +1,6 @@
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import type { CustomFields } from './custom-fields.js';
-import type { PaymentEntity } from './payment.entity.js';
+import type { FailureReason, PaymentEntity } from './payment.entity.js';
 import type { PaymentStatus } from './payment-status.js';
 
 /** A payment record as other modules see it (never the secret nonce or the client IP). */
@@ -31,6 +31,8 @@ export interface PaymentRecord {
   provider_subscription_ref: string | null;
   provider_capture_ref: string | null;
   subscription_status: string | null;
+  /** The provider's reason for the last failure, kept once the payment moves on (a retry, a late success) */
+  failure_reason: FailureReason | null;
   /** ISO 8601 UTC */
   created_at: string;
   updated_at: string;
@@ -45,6 +47,7 @@ export const PATCHABLE_FIELDS = [
   'providerSubscriptionRef',
   'providerCaptureRef',
   'subscriptionStatus',
+  'failureReason',
 ] as const satisfies ReadonlyArray<keyof PaymentEntity>;
 
 /**
@@ -79,6 +82,7 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     provider_subscription_ref: row.providerSubscriptionRef,
     provider_capture_ref: row.providerCaptureRef,
     subscription_status: row.subscriptionStatus,
+    failure_reason: row.failureReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
