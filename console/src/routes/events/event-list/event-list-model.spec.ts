@@ -1,0 +1,46 @@
+import { dayAfter, eventQueryFrom, eventSearchParams, filterFieldOfParam, filterValuesFrom, OUTCOME_MEANING, OUTCOMES } from './event-list-model';
+
+describe('provider events: filters in the address', () => {
+  it('reads the API query from the address: trimmed, empty ones dropped, the page from 2 on', () => {
+    const params = new URLSearchParams('gateway=gateway_a&mode=&outcome=rejected&event_type=%20charge.refunded%20&page=3');
+    expect(eventQueryFrom(params)).toEqual({ gateway: 'gateway_a', outcome: 'rejected', event_type: 'charge.refunded', page: 3 });
+    expect(eventQueryFrom(new URLSearchParams('page=1'))).toEqual({});
+    expect(eventQueryFrom(new URLSearchParams('page=abc'))).toEqual({});
+  });
+
+  it('sends a payment id as a number, and anything else as written for the API to refuse at its field', () => {
+    expect(eventQueryFrom(new URLSearchParams('payment_id=42'))).toEqual({ payment_id: 42 });
+    expect(eventQueryFrom(new URLSearchParams('payment_id=4x'))).toEqual({ payment_id: '4x' });
+  });
+
+  it('turns the inclusive end date into the exclusive received_before of the next day (UTC)', () => {
+    expect(eventQueryFrom(new URLSearchParams('received_from=2026-01-01&received_to=2026-01-31'))).toEqual({ received_from: '2026-01-01', received_before: '2026-02-01' });
+    expect(eventQueryFrom(new URLSearchParams('received_to=2026-12-31'))).toEqual({ received_before: '2027-01-01' });
+    // Not a date: passed on, so the API's message names the field.
+    expect(eventQueryFrom(new URLSearchParams('received_to=soon'))).toEqual({ received_before: 'soon' });
+  });
+
+  it('knows the day after a date, across months, years and a leap day, and nothing else', () => {
+    expect(dayAfter('2028-02-28')).toBe('2028-02-29');
+    expect(dayAfter('2027-02-28')).toBe('2027-03-01');
+    expect(dayAfter('2026-02-30')).toBeNull();
+    expect(dayAfter('2026-1-3')).toBeNull();
+    expect(dayAfter('')).toBeNull();
+  });
+
+  it('writes a filter form back to the address in a fixed order, without empty values (and so on page 1)', () => {
+    const params = eventSearchParams({ outcome: 'failed', gateway: ' ', received_to: '2026-01-31', event_type: 'x' });
+    expect(params.toString()).toBe('outcome=failed&event_type=x&received_to=2026-01-31');
+    expect(filterValuesFrom(params)).toEqual({ outcome: 'failed', event_type: 'x', received_to: '2026-01-31' });
+  });
+
+  it('shows the API’s received_before message at the end date field, and ignores params it has no field for', () => {
+    expect(filterFieldOfParam('received_before')).toBe('received_to');
+    expect(filterFieldOfParam('outcome')).toBe('outcome');
+    expect(filterFieldOfParam('per_page')).toBeNull();
+  });
+
+  it('explains every outcome the API can answer', () => {
+    for (const outcome of OUTCOMES) expect(OUTCOME_MEANING[outcome]).toMatch(/\w/);
+  });
+});
