@@ -7,7 +7,7 @@ import { label, when } from '../../format';
 import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
-import { dashboardQuery } from '../../api/queries';
+import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
 
 type Dashboard = components['schemas']['DashboardDto'];
 type GatewayFacts = components['schemas']['DashboardGatewayDto'];
@@ -52,7 +52,7 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
   const queries = useQueryClient();
   const dismiss = useMutation({
     mutationFn: async (id: string) => unwrap(await api.POST('/administration/dismiss-notification', { body: { id } })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['dashboard'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
   });
   if (dashboard.notifications.length === 0) return null;
   return (
@@ -82,7 +82,7 @@ function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
   const queries = useQueryClient();
   const skip = useMutation({
     mutationFn: async () => unwrap(await api.POST('/administration/set-quick-setup-skip', { body: {} })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['dashboard'] }),
+    onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
   });
   const steps = dashboard.quick_setup_steps;
   const done = steps.filter((step) => step.is_complete === 1).length;

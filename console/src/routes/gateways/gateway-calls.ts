@@ -61,7 +61,3 @@ export async function setPaymentMethods(gateway: GatewayId, methods: Schemas['Ga
 export async function savePaymentMethodSettings(gateway: GatewayId, method: Schemas['SavePaymentMethodSettingsDto']['method'], settings: Schemas['DeviceWalletSettingsDto']) {
   return unwrap(await api.POST('/payment-gateway/save-payment-method-settings', { body: { gateway, method, settings } }));
 }
-
-export async function gatewayList() {
-  return unwrap(await api.GET('/gateway/list'));
-}

@@ -1,4 +1,5 @@
 import type { components } from '../../../../clients/typescript/index';
+import { MODES } from '../../api/vocabulary';
 
 /**
  * The gateways screen's pure logic: what it reads from the catalog and the dashboard, and what it
@@ -13,8 +14,6 @@ export type SettingField = components['schemas']['GatewaySettingFieldDto'];
 export type ModeFacts = components['schemas']['DashboardGatewayModeDto'];
 export type Mode = CatalogGateway['mode'];
 export type Plan = Catalog['plan'];
-
-export const MODES: readonly Mode[] = ['test', 'live'];
 
 export function modeName(mode: Mode): string {
   return mode === 'live' ? 'Live mode' : 'Test mode';

@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { catalogQuery, dashboardQuery } from '../../api/queries';
-
-/** The gateway list of section B (whether each gateway takes payments now). */
-export const GATEWAY_LIST_KEY = ['gateway-list'];
+import { dashboardKeys } from '../../api/dashboard';
+import { gatewayKeys } from '../../api/gateways';
 
 /**
  * A change to a gateway. Whatever its outcome, the screens that read gateway state ask again
@@ -15,9 +13,9 @@ export function useGatewayMutation<TVariables, TData>(mutationFn: (variables: TV
     mutationFn,
     onSettled: () =>
       Promise.all([
-        queries.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
-        queries.invalidateQueries({ queryKey: catalogQuery.queryKey }),
-        queries.invalidateQueries({ queryKey: GATEWAY_LIST_KEY }),
+        queries.invalidateQueries({ queryKey: dashboardKeys.all }),
+        queries.invalidateQueries({ queryKey: gatewayKeys.catalog }),
+        queries.invalidateQueries({ queryKey: gatewayKeys.list }),
       ]),
   });
 }

@@ -2,15 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import type { components } from '../../../../clients/typescript/index';
-import { catalogQuery, dashboardQuery } from '../../api/queries';
+import { dashboardQuery } from '../../api/dashboard';
+import { catalogQuery, gatewayListQuery } from '../../api/gateways';
+import { MODES } from '../../api/vocabulary';
 import { Page } from '../../components/page';
-import { Empty, ErrorNotice, Loading, Success } from '../../components/status';
+import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
 import { TableScroll } from '../../components/table-scroll';
 import { label } from '../../format';
 import { FieldsForm } from './fields-form';
-import { gatewayList, saveConnectKind, setMode } from './gateway-calls';
-import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, MODES, modeName, otherMode, type Plan } from './gateway-logic';
-import { GATEWAY_LIST_KEY, useGatewayMutation } from './gateway-mutation';
+import { saveConnectKind, setMode } from './gateway-calls';
+import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, otherMode, type Plan } from './gateway-logic';
+import { useGatewayMutation } from './gateway-mutation';
 import { ModePanel } from './mode-panel';
 import { PaymentMethods } from './methods';
 
@@ -25,26 +27,6 @@ export function GatewaysScreen() {
   const dashboard = useQuery(dashboardQuery);
   const outcomes = useConnectReturn(catalog.data?.gateways);
 
-  let body: ReactNode;
-  if (catalog.isPending || dashboard.isPending) body = <Loading what="the gateways" />;
-  else if (catalog.isError) body = <ErrorNotice error={catalog.error} retry={() => void catalog.refetch()} />;
-  else if (dashboard.isError) body = <ErrorNotice error={dashboard.error} retry={() => void dashboard.refetch()} />;
-  else if (catalog.data.gateways.length === 0) body = <Empty>This service has no payment gateway.</Empty>;
-  else {
-    const plan = catalog.data.plan;
-    body = (
-      <div className="stack">
-        <p>
-          This site is on the <strong>{plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.
-          {plan === 'pro' ? ' You can connect with your own keys and use every payment method.' : ' Methods marked Pro need the Pro plan.'}
-        </p>
-        {catalog.data.gateways.map((gateway) => (
-          <GatewayCard key={gateway.id} gateway={gateway} facts={dashboard.data.payment_gateways[gateway.id]} plan={plan} />
-        ))}
-        <GatewayListTable gateways={catalog.data.gateways} />
-      </div>
-    );
-  }
   return (
     <Page title="Gateways">
       {outcomes.map((outcome) => (
@@ -52,7 +34,24 @@ export function GatewaysScreen() {
           <p>{outcome.message}</p>
         </div>
       ))}
-      {body}
+      <QueryView queries={[catalog, dashboard]} what="the gateways">
+        {([{ gateways, plan }, { payment_gateways: facts }]) =>
+          gateways.length === 0 ? (
+            <Empty>This service has no payment gateway.</Empty>
+          ) : (
+            <div className="stack">
+              <p>
+                This site is on the <strong>{plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.
+                {plan === 'pro' ? ' You can connect with your own keys and use every payment method.' : ' Methods marked Pro need the Pro plan.'}
+              </p>
+              {gateways.map((gateway) => (
+                <GatewayCard key={gateway.id} gateway={gateway} facts={facts[gateway.id]} plan={plan} />
+              ))}
+              <GatewayListTable gateways={gateways} />
+            </div>
+          )
+        }
+      </QueryView>
     </Page>
   );
 }
@@ -146,39 +145,37 @@ function ModeSwitch({ gateway }: { gateway: CatalogGateway }) {
 
 /** Section B's gateway list: whether each gateway takes payments now, as API clients see it. */
 function GatewayListTable({ gateways }: { gateways: readonly CatalogGateway[] }) {
-  const list = useQuery({ queryKey: GATEWAY_LIST_KEY, queryFn: gatewayList });
+  const list = useQuery(gatewayListQuery);
   const labels = Object.fromEntries(gateways.map((gateway) => [gateway.id as string, gateway.label]));
   return (
     <section className="card" aria-labelledby="gateway-list-title">
       <h2 id="gateway-list-title">Taking payments now</h2>
       <p className="field-help">The gateway list API clients read (section B’s GET /gateway/list).</p>
-      {list.isPending ? (
-        <Loading what="the gateway list" />
-      ) : list.isError ? (
-        <ErrorNotice error={list.error} retry={() => void list.refetch()} />
-      ) : (
-        <TableScroll label="Gateway list">
-          <table>
-            <caption className="visually-hidden">Gateways and whether each is enabled</caption>
-            <thead>
-              <tr>
-                <th scope="col">Gateway</th>
-                <th scope="col">Enabled</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((entry) => (
-                <tr key={entry.gateway}>
-                  <th scope="row">
-                    {labels[entry.gateway] ?? label(entry.gateway)} <code>{entry.gateway}</code>
-                  </th>
-                  <td>{entry.enabled ? 'Yes' : 'No'}</td>
+      <QueryView query={list} what="the gateway list">
+        {(entries) => (
+          <TableScroll label="Gateway list">
+            <table>
+              <caption className="visually-hidden">Gateways and whether each is enabled</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Gateway</th>
+                  <th scope="col">Enabled</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <tr key={entry.gateway}>
+                    <th scope="row">
+                      {labels[entry.gateway] ?? label(entry.gateway)} <code>{entry.gateway}</code>
+                    </th>
+                    <td>{entry.enabled ? 'Yes' : 'No'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </QueryView>
     </section>
   );
 }

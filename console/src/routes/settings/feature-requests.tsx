@@ -1,17 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { paths } from '../../../../clients/typescript/index';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
 import { formErrorsOf } from '../../api/field-errors';
+import { type AreaSlug, tagKeys, taggingAreaQuery } from '../../api/tags';
 import { when } from '../../format';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
 import { Page } from '../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../components/status';
 import { answerOf, type TaggingArea } from './settings-model';
 import { SettingsNav } from './settings-nav';
-
-type AreaSlug = paths['/tagging/area/{slug}']['get']['parameters']['path']['slug'];
 
 /** The interface's tagging areas, in the order the console shows them (the compiler checks none is missing). */
 const AREAS = ['payment-gateways', 'templates', 'form-builder'] as const satisfies readonly AreaSlug[];
@@ -40,10 +38,7 @@ export function FeatureRequestsScreen() {
 }
 
 export function FeatureArea({ slug }: { slug: AreaSlug }) {
-  const area = useQuery({
-    queryKey: ['tagging-area', slug],
-    queryFn: async () => unwrap(await api.GET('/tagging/area/{slug}', { params: { path: { slug } } })),
-  });
+  const area = useQuery(taggingAreaQuery(slug));
   return (
     <section className="card">
       <QueryView query={area} what="the feature list">
@@ -63,7 +58,7 @@ function AreaForm({ area }: { area: TaggingArea }) {
     onMutate: () => setDone(null),
     onSuccess: async (answer) => {
       // Every area's form takes its name and email defaults from the latest answer: read them all again.
-      await queries.invalidateQueries({ queryKey: ['tagging-area'] });
+      await queries.invalidateQueries({ queryKey: tagKeys.areas });
       setDone(answer.message);
     },
   });

@@ -5,7 +5,9 @@ import { CURRENCY_CODES } from '../../../../src/common/money/index';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
 import { formErrorsOf } from '../../api/field-errors';
-import { useGatewayLabels } from '../../api/gateways';
+import { gatewayListQuery, useGatewayLabels } from '../../api/gateways';
+import { settingsKeys, settingsQuery } from '../../api/settings';
+import { tagKeys, tagsQuery } from '../../api/tags';
 import { label } from '../../format';
 import { Page } from '../../components/page';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
@@ -28,7 +30,6 @@ export function SettingsScreens() {
   );
 }
 
-const settingsQuery = { queryKey: ['settings'], queryFn: async () => unwrap(await api.GET('/settings')) };
 const SETTINGS_FIELDS = ['currency', 'payment_gateway', 'api_key', 'debug_mode'] as const;
 
 function GeneralSettingsScreen() {
@@ -58,7 +59,7 @@ function GeneralSettingsScreen() {
 function SettingsForm({ current, onDone }: { current: Settings; onDone: (message: string | null) => void }) {
   const queries = useQueryClient();
   const gatewayLabels = useGatewayLabels();
-  const gateways = useQuery({ queryKey: ['gateway-list'], queryFn: async () => unwrap(await api.GET('/gateway/list')) });
+  const gateways = useQuery(gatewayListQuery);
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(current));
   const [unchanged, setUnchanged] = useState(false);
   const save = useMutation({
@@ -68,7 +69,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
       onDone(answer.message);
       // The key typed is stored now: the field empties, the mask below it comes from the new answer.
       setDraft((before) => ({ ...before, api_key: '' }));
-      return queries.invalidateQueries({ queryKey: ['settings'] });
+      return queries.invalidateQueries({ queryKey: settingsKeys.all });
     },
   });
   const errors = formErrorsOf(save.error, SETTINGS_FIELDS);
@@ -182,7 +183,7 @@ function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) =
     mutationFn: async () => unwrap(await api.DELETE('/settings')),
     onMutate: () => onDone(null),
     onSuccess: async (answer) => {
-      await queries.invalidateQueries({ queryKey: ['settings'] });
+      await queries.invalidateQueries({ queryKey: settingsKeys.all });
       setConfirming(false);
       onDone(answer.message);
       onReset();
@@ -221,8 +222,6 @@ function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) =
   );
 }
 
-const tagsQuery = { queryKey: ['tags'], queryFn: async () => unwrap(await api.GET('/tags')) };
-
 /** Section B's tag vocabulary: list, add (names unique regardless of case), delete. */
 function TagsScreen() {
   const queries = useQueryClient();
@@ -235,7 +234,7 @@ function TagsScreen() {
     onSuccess: ({ tag }) => {
       setName('');
       setDone(`Tag “${tag.trim()}” created.`);
-      return queries.invalidateQueries({ queryKey: ['tags'] });
+      return queries.invalidateQueries({ queryKey: tagKeys.all });
     },
   });
   const remove = useMutation({
@@ -243,7 +242,7 @@ function TagsScreen() {
     onMutate: () => setDone(null),
     onSuccess: ({ tag }) => setDone(`Tag “${tag.tag}” deleted.`),
     // Deleted here or elsewhere (a 404): the list is read again either way.
-    onSettled: () => queries.invalidateQueries({ queryKey: ['tags'] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: tagKeys.all }),
   });
   // A duplicate name (409) or a refused one (400) is about the one field of the form.
   const errors = formErrorsOf(create.error, ['tag'] as const, 'tag');

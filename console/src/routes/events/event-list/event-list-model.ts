@@ -1,16 +1,15 @@
-import type { components, paths } from '../../../../../clients/typescript/index';
+import type { components } from '../../../../../clients/typescript/index';
+import type { WebhookEventQuery } from '../../../api/webhook-events';
+import type { EventOutcome } from '../../../api/vocabulary';
+import type { FilterValues } from '../../../components/list/list-params';
 
 /** Pure logic of the provider events screen (no DOM, no React: unit-tested in events-model.spec.ts). */
 
 export type WebhookEvent = components['schemas']['WebhookEventDto'];
-export type EventQuery = NonNullable<paths['/administration/webhook-events']['get']['parameters']['query']>;
-export type EventOutcome = WebhookEvent['outcome'];
 
 /** The filters as the address holds them: the API's, except that the end date is inclusive (`received_to`). */
 export const EVENT_FILTER_NAMES = ['gateway', 'mode', 'outcome', 'event_type', 'payment_id', 'received_from', 'received_to'] as const;
 export type EventFilterName = (typeof EVENT_FILTER_NAMES)[number];
-
-export const OUTCOMES = ['processed', 'ignored', 'rejected', 'failed', 'pending'] as const satisfies readonly EventOutcome[];
 
 /** What each outcome means for the merchant (the service's own outcome words, explained). */
 export const OUTCOME_MEANING: Record<EventOutcome, string> = {
@@ -22,7 +21,7 @@ export const OUTCOME_MEANING: Record<EventOutcome, string> = {
 };
 
 /** The section B generic webhook is a provider of its own (not a gateway): its events have no mode. */
-export const GENERIC_PROVIDER = 'generic' satisfies NonNullable<EventQuery['gateway']>;
+export const GENERIC_PROVIDER = 'generic' satisfies NonNullable<WebhookEventQuery['gateway']>;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -36,42 +35,20 @@ export function dayAfter(date: string): string | null {
   return new Date(time).toISOString().slice(0, 10) === date ? next : null;
 }
 
-/** The address's filters as they are (trimmed, empty ones dropped), for the form's fields. */
-export function filterValuesFrom(params: URLSearchParams): Partial<Record<EventFilterName, string>> {
-  const values: Partial<Record<EventFilterName, string>> = {};
-  for (const name of EVENT_FILTER_NAMES) {
-    const value = params.get(name)?.trim();
-    if (value) values[name] = value;
-  }
-  return values;
-}
-
 /**
- * The API query of the address: its filters (the inclusive end date becomes `received_before`,
- * the next day) and its page. Values are passed on as written: the API refuses a bad one with a
- * message naming it, which the screen shows at its field.
+ * The API query of the address's filters and page: the inclusive end date becomes
+ * `received_before`, the next day. Values are passed on as written: the API refuses a bad one with
+ * a message naming it, which the screen shows at its field.
  */
-export function eventQueryFrom(params: URLSearchParams): EventQuery {
-  const values = filterValuesFrom(params);
+export function eventQueryOf(values: FilterValues<EventFilterName>, page: number): WebhookEventQuery {
   const query: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(values) as Array<[EventFilterName, string]>) {
     if (name === 'received_to') query.received_before = dayAfter(value) ?? value;
     else if (name === 'payment_id') query.payment_id = /^\d+$/.test(value) ? Number(value) : value;
     else query[name] = value;
   }
-  const page = Number(params.get('page'));
-  if (Number.isInteger(page) && page > 1) query.page = page;
-  return query as EventQuery;
-}
-
-/** The address for a filter form's values: empty ones left out, back to the first page. */
-export function eventSearchParams(values: Partial<Record<EventFilterName, string>>): URLSearchParams {
-  const next = new URLSearchParams();
-  for (const name of EVENT_FILTER_NAMES) {
-    const value = values[name]?.trim();
-    if (value) next.set(name, value);
-  }
-  return next;
+  if (page > 1) query.page = page;
+  return query as WebhookEventQuery;
 }
 
 /** The API names `received_before`; on this screen that is the inclusive end date's field. */

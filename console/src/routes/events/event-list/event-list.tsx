@@ -1,174 +1,63 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { ApiError, unwrap } from '../../../api/api-error';
-import { api } from '../../../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../../../api/api-error';
 import { formErrorsOf } from '../../../api/field-errors';
 import { useGatewayLabels } from '../../../api/gateways';
-import { label, when } from '../../../format';
+import { EVENT_OUTCOMES } from '../../../api/vocabulary';
+import { webhookEventListQuery } from '../../../api/webhook-events';
+import { FilterForm, FilterInput, FilterSelect, GatewayFilter, ModeFilter } from '../../../components/list/filter-form';
+import { Pager } from '../../../components/list/pager';
+import { useListState } from '../../../components/list/use-list-state';
 import { Page } from '../../../components/page';
-import { Pager, pagingOf } from '../../../components/list/pager';
-import { Empty, ErrorNotice, Loading } from '../../../components/status';
+import { Empty, QueryView } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import {
-  EVENT_FILTER_NAMES,
-  type EventFilterName,
-  eventQueryFrom,
-  eventSearchParams,
-  filterFieldOfParam,
-  filterValuesFrom,
-  GENERIC_PROVIDER,
-  OUTCOME_MEANING,
-  OUTCOMES,
-  type WebhookEvent,
-} from './event-list-model';
+import { label, when } from '../../../format';
+import { EVENT_FILTER_NAMES, eventQueryOf, filterFieldOfParam, GENERIC_PROVIDER, OUTCOME_MEANING, type WebhookEvent } from './event-list-model';
 
-const MODES = ['test', 'live'] as const;
 const GENERIC_LABEL = 'Generic webhook (section B)';
+const OUTCOME_OPTIONS = EVENT_OUTCOMES.map((outcome) => [outcome, label(outcome)] as const);
 
 /**
  * The provider events this service received (`GET /administration/webhook-events`): what each
- * did to which payment, and why. Filters and page live in the address (shareable, kept on reload).
+ * did to which payment, and why. Filters and page live in the address (the list kit).
  */
 export function EventsScreen() {
-  const [params, setParams] = useSearchParams();
-  const query = eventQueryFrom(params);
-  const values = filterValuesFrom(params);
+  const list = useListState(EVENT_FILTER_NAMES);
   const gatewayLabels = useGatewayLabels();
   const providerName = (id: string) => (id === GENERIC_PROVIDER ? GENERIC_LABEL : (gatewayLabels[id] ?? label(id)));
-  const events = useQuery({
-    queryKey: ['webhook-events', query],
-    queryFn: async () => {
-      const result = await api.GET('/administration/webhook-events', { params: { query: { ...query, per_page: 25 } } });
-      return { rows: unwrap(result), ...pagingOf(result.response) };
-    },
-    placeholderData: keepPreviousData,
-  });
+  const events = useQuery(webhookEventListQuery(eventQueryOf(list.values, list.page)));
   // A refused filter (400 naming it) is shown at its field too, and focus goes there.
   const errors = formErrorsOf(events.isError ? onScreenFields(events.error) : null, EVENT_FILTER_NAMES);
-  const firstInvalid = useRef<string | null>(null);
-  useEffect(() => {
-    if (errors.first && firstInvalid.current !== errors.first) document.getElementById(`event-filter-${errors.first}`)?.focus();
-    firstInvalid.current = errors.first;
-  }, [errors.first]);
-
-  function apply(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next: Partial<Record<EventFilterName, string>> = {};
-    for (const name of EVENT_FILTER_NAMES) next[name] = String(form.get(name) ?? '');
-    setParams(eventSearchParams(next));
-  }
-
-  const field = (name: EventFilterName) => ({
-    id: `event-filter-${name}`,
-    name,
-    defaultValue: values[name] ?? '',
-    'aria-invalid': errors.fields[name] ? true : undefined,
-    'aria-describedby': errors.fields[name] ? `event-filter-${name}-error` : undefined,
-  });
-  const fieldError = (name: EventFilterName) =>
-    errors.fields[name] && (
-      <span className="field-error" id={`event-filter-${name}-error`}>
-        {errors.fields[name]}
-      </span>
-    );
 
   return (
-    <Page title="Provider events" actions={params.toString() ? <Link to="/events">Clear filters</Link> : undefined}>
+    <Page title="Provider events" actions={list.filtered ? <Link to="/events">Clear filters</Link> : undefined}>
       <p className="muted">
         Every event a payment provider sent here, newest first: what it did and why. A redelivered event is listed once. Payloads are not kept.
       </p>
-      <form className="card filters" onSubmit={apply} aria-label="Filter provider events" key={params.toString()}>
-        <label className="field">
-          <span className="field-label">Provider</span>
-          <select {...field('gateway')}>
-            <option value="">Any</option>
-            {Object.entries(gatewayLabels).map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-            <option value={GENERIC_PROVIDER}>{GENERIC_LABEL}</option>
-          </select>
-          {fieldError('gateway')}
-        </label>
-        <label className="field">
-          <span className="field-label">Mode</span>
-          <select {...field('mode')}>
-            <option value="">Any</option>
-            {MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {label(mode)}
-              </option>
-            ))}
-          </select>
-          {fieldError('mode')}
-        </label>
-        <label className="field">
-          <span className="field-label">Outcome</span>
-          <select {...field('outcome')}>
-            <option value="">Any</option>
-            {OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {label(outcome)}
-              </option>
-            ))}
-          </select>
-          {fieldError('outcome')}
-        </label>
-        <label className="field">
-          <span className="field-label">Event type</span>
-          <input {...field('event_type')} type="text" maxLength={255} spellCheck={false} placeholder="payment_intent.succeeded" />
-          {fieldError('event_type')}
-        </label>
-        <label className="field">
-          <span className="field-label">Payment id</span>
-          <input {...field('payment_id')} type="text" inputMode="numeric" pattern="[0-9]*" />
-          {fieldError('payment_id')}
-        </label>
-        <label className="field">
-          <span className="field-label">Received from</span>
-          <input {...field('received_from')} type="date" />
-          {fieldError('received_from')}
-        </label>
-        <label className="field">
-          <span className="field-label">Received until</span>
-          <input {...field('received_to')} type="date" />
-          <span className="field-help">This day included (UTC)</span>
-          {fieldError('received_to')}
-        </label>
-        <div className="field">
-          <button type="submit" className="button button-primary">
-            Apply filters
-          </button>
-        </div>
-      </form>
-      {events.isPending ? (
-        <Loading what="provider events" />
-      ) : events.isError ? (
-        <ErrorNotice error={events.error} retry={() => void events.refetch()} />
-      ) : events.data.rows.length === 0 ? (
-        <Empty>
-          {params.toString()
-            ? 'No provider event matches these filters.'
-            : 'No provider events yet. They appear here when a connected gateway sends its first webhook.'}
-        </Empty>
-      ) : (
-        <>
-          <EventTable rows={events.data.rows} providerName={providerName} />
-          <Pager
-            page={query.page ?? 1}
-            total={events.data.total}
-            totalPages={events.data.totalPages}
-            onPage={(page) => {
-              const next = new URLSearchParams(params);
-              next.set('page', String(page));
-              setParams(next);
-            }}
-          />
-        </>
-      )}
+      <FilterForm list={list} label="Filter provider events" idPrefix="event-filter" errors={errors}>
+        <GatewayFilter label="Provider" extra={[[GENERIC_PROVIDER, GENERIC_LABEL]]} />
+        <ModeFilter />
+        <FilterSelect name="outcome" label="Outcome" options={OUTCOME_OPTIONS} />
+        <FilterInput name="event_type" label="Event type" type="text" maxLength={255} spellCheck={false} placeholder="payment_intent.succeeded" />
+        <FilterInput name="payment_id" label="Payment id" type="text" inputMode="numeric" pattern="[0-9]*" />
+        <FilterInput name="received_from" label="Received from" type="date" />
+        <FilterInput name="received_to" label="Received until" type="date" help="This day included (UTC)" />
+      </FilterForm>
+      <QueryView query={events} what="provider events">
+        {({ rows, total, totalPages }) =>
+          rows.length === 0 ? (
+            <Empty>
+              {list.filtered ? 'No provider event matches these filters.' : 'No provider events yet. They appear here when a connected gateway sends its first webhook.'}
+            </Empty>
+          ) : (
+            <>
+              <EventTable rows={rows} providerName={providerName} />
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
+            </>
+          )
+        }
+      </QueryView>
     </Page>
   );
 }

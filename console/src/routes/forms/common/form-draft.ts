@@ -1,4 +1,5 @@
 import type { components } from '../../../../../clients/typescript/index';
+import { CORE_FIELDS, type CoreField } from '../../../api/vocabulary';
 import { fromAmountInput, toAmountInput } from '../../../format';
 import { type BuilderRules, RULE_KEYS } from './builder-rules';
 
@@ -15,9 +16,8 @@ type Layout = NonNullable<NonNullable<FormSettings['display']>['layout']>;
 
 /** The interface's one non-recurring frequency; every other one is a subscription interval. */
 export const ONE_TIME: Frequency = 'one-time';
-/** The payer fields every form may have (the interface's names); `email_address` is required. */
-export const CORE_FIELDS = ['email_address', 'first_name', 'last_name'] as const;
-export const REQUIRED_FIELD = 'email_address';
+/** Of the payer fields every form may have (CORE_FIELDS), the one it must. */
+export const REQUIRED_FIELD = 'email_address' satisfies CoreField;
 
 /** A price as the editor holds it: amounts as the decimal text the admin typed ("12.50"), in the price's currency. */
 export interface PriceDraft {

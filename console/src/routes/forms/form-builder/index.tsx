@@ -4,11 +4,12 @@ import { Link, useBlocker, useLocation, useParams } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { ApiError, unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
-import { builderDataQuery, formQuery, formsKey, gatewayCatalogQuery, hostedPageUrl } from '../../../api/forms';
+import { builderDataQuery, formKeys, formQuery, hostedPageUrl } from '../../../api/forms';
+import { catalogQuery } from '../../../api/gateways';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmbedSnippet } from '../../../components/embed-snippet';
 import { Page } from '../../../components/page';
-import { ErrorNotice, Loading, Success } from '../../../components/status';
+import { ErrorNotice, QueryView, Success } from '../../../components/status';
 import { when } from '../../../format';
 import { BuilderRules } from '../common/builder-rules';
 import { type PlacedErrors, placeErrors } from '../common/field-paths';
@@ -31,19 +32,14 @@ export function FormBuilderScreen() {
   const valid = Number.isInteger(id) && id > 0;
   const form = useQuery({ ...formQuery(id), enabled: valid });
   const builderData = useQuery({ ...builderDataQuery(id), enabled: valid });
-  const catalog = useQuery(gatewayCatalogQuery);
+  const catalog = useQuery(catalogQuery);
   if (!valid) return <NotFound />;
-  const failed = [form, builderData, catalog].find((query) => query.isError);
   return (
     <Page title={`Edit form #${id}`} actions={<Link to="/forms">All forms</Link>}>
-      {failed ? (
-        <ErrorNotice error={failed.error} retry={() => void failed.refetch()} />
-      ) : form.data && builderData.data && catalog.data ? (
-        // A new draft for each form (and when another admin's change is loaded on purpose).
-        <Builder key={id} form={form.data} builderData={builderData.data} catalog={catalog.data} />
-      ) : (
-        <Loading what="the form" />
-      )}
+      <QueryView queries={[form, builderData, catalog]} what="the form">
+        {/* A new draft for each form (and when another admin's change is loaded on purpose). */}
+        {([formData, builderDataData, catalogData]) => <Builder key={id} form={formData} builderData={builderDataData} catalog={catalogData} />}
+      </QueryView>
     </Page>
   );
 }
@@ -82,9 +78,9 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
             ? 'Unpublished: the payment page answers “not found” until you publish again.'
             : 'Saved.',
       );
-      queries.setQueryData(formQuery(form.id).queryKey, saved);
-      void queries.invalidateQueries({ queryKey: formsKey });
-      void queries.invalidateQueries({ queryKey: builderDataQuery(form.id).queryKey, refetchType: 'none' });
+      queries.setQueryData(formKeys.detail(form.id), saved);
+      void queries.invalidateQueries({ queryKey: formKeys.lists });
+      void queries.invalidateQueries({ queryKey: formKeys.builderData(form.id), refetchType: 'none' });
     },
     onError: (error) => {
       setNotice(null);

@@ -1,7 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError, unwrap } from '../../../api/api-error';
-import { api } from '../../../api/client';
+import { ApiError } from '../../../api/api-error';
+import { livePreviewQuery } from '../../../api/forms';
 import type { FormBody } from '../common/form-draft';
 import { Loading } from '../../../components/status';
 
@@ -27,16 +27,7 @@ function useSettled<T>(value: T, delay: number): T {
  */
 export function LivePreview({ formId, body, problem }: { formId: number; body: FormBody | null; problem?: string }) {
   const json = useSettled(body ? JSON.stringify(body) : null, PREVIEW_DELAY_MS);
-  const preview = useQuery({
-    queryKey: ['live-preview', formId, json],
-    queryFn: async () =>
-      unwrap(await api.POST('/administration/payment-forms/{id}/live-preview', { params: { path: { id: formId } }, body: JSON.parse(json ?? '{}') as FormBody, parseAs: 'text' })),
-    enabled: json !== null,
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-    gcTime: 60_000,
-    retry: false,
-  });
+  const preview = useQuery(livePreviewQuery(formId, json));
   // The last HTML the route drew: it stays in the frame while newer settings are refused.
   const [shown, setShown] = useState<string>();
   useEffect(() => {

@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
-import { formsKey, templateListQuery } from '../../../api/forms';
+import { formKeys } from '../../../api/forms';
+import { templateListQuery } from '../../../api/templates';
 import { restBase } from '../../../api/rest-base';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView } from '../../../components/status';
@@ -24,7 +25,7 @@ export function FormGalleryScreen() {
   const create = useMutation({
     mutationFn: async (template: FormTemplate) => unwrap(await api.POST('/administration/import-template', { body: { type: 'form_template', slug: template.slug } })),
     onSuccess: async ({ form_id }) => {
-      await queries.invalidateQueries({ queryKey: formsKey });
+      await queries.invalidateQueries({ queryKey: formKeys.lists });
       await navigate(`/forms/${form_id}`, { state: { created: true } });
     },
   });

@@ -1,13 +1,14 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
-import { formsKey, hostedPageUrl } from '../../../api/forms';
+import { formKeys, formListQuery, hostedPageUrl } from '../../../api/forms';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Page } from '../../../components/page';
-import { Pager, pagingOf } from '../../../components/list/pager';
+import { Pager } from '../../../components/list/pager';
+import { useListState } from '../../../components/list/use-list-state';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
 import { when } from '../../../format';
@@ -17,29 +18,21 @@ type PaymentForm = components['schemas']['PaymentFormDto'];
 
 /** The forms of the site, newest first, with their state and what can be done with each. */
 export function FormsScreen() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const list = useListState([]);
   const queries = useQueryClient();
   const [toDelete, setToDelete] = useState<PaymentForm | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const done = useRef<HTMLDivElement>(null);
 
-  const query = useQuery({
-    queryKey: [...formsKey, { page }],
-    queryFn: async () => {
-      const result = await api.GET('/administration/payment-forms', { params: { query: { page, per_page: 20 } } });
-      return { rows: unwrap(result), ...pagingOf(result.response) };
-    },
-    placeholderData: keepPreviousData,
-  });
+  const query = useQuery(formListQuery(list.page));
 
   const remove = useMutation({
     mutationFn: async (form: PaymentForm) => unwrap(await api.DELETE('/administration/payment-forms/{id}', { params: { path: { id: form.id } } })),
     onSuccess: (answer) => {
       setToDelete(null);
       setDeleted(`Deleted “${answer.previous.title}” (#${answer.previous.id}). Its payments are kept.`);
-      queries.removeQueries({ queryKey: ['form', answer.previous.id] });
-      return queries.invalidateQueries({ queryKey: formsKey });
+      queries.removeQueries({ queryKey: formKeys.detail(answer.previous.id) });
+      return queries.invalidateQueries({ queryKey: formKeys.lists });
     },
   });
 
@@ -73,16 +66,7 @@ export function FormsScreen() {
           ) : (
             <>
               <FormsTable rows={rows} onDelete={(form) => { remove.reset(); setToDelete(form); }} />
-              <Pager
-                page={page}
-                total={total}
-                totalPages={totalPages}
-                onPage={(next) => {
-                  const nextParams = new URLSearchParams(params);
-                  nextParams.set('page', String(next));
-                  setParams(nextParams);
-                }}
-              />
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
             </>
           )
         }

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { unwrap } from '../../../api/api-error';
-import { api } from '../../../api/client';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
+import { paymentQuery } from '../../../api/payments';
 import { label, money, when } from '../../../format';
 import { Page } from '../../../components/page';
 import { QueryView } from '../../../components/status';
@@ -12,11 +11,7 @@ export function PaymentDetailScreen() {
   const id = Number(useParams().id);
   const gatewayLabels = useGatewayLabels();
   const methodLabel = useMethodLabels();
-  const query = useQuery({
-    queryKey: ['payment', id],
-    queryFn: async () => unwrap(await api.GET('/administration/payments/{id}', { params: { path: { id } } })),
-    enabled: Number.isInteger(id) && id > 0,
-  });
+  const query = useQuery(paymentQuery(id));
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Payment #${id}`} actions={<Link to="/payments">All payments</Link>}>

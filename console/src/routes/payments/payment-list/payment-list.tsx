@@ -1,135 +1,49 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import type { components, paths } from '../../../../../clients/typescript/index';
-import { unwrap } from '../../../api/api-error';
-import { api } from '../../../api/client';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { components } from '../../../../../clients/typescript/index';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
-import { label, money, when } from '../../../format';
+import { exportPayments, type PaymentFilters, paymentListQuery } from '../../../api/payments';
+import { PAYMENT_STATUSES } from '../../../api/vocabulary';
+import { FilterForm, FilterInput, FilterSelect, GatewayFilter, ModeFilter } from '../../../components/list/filter-form';
+import { Pager } from '../../../components/list/pager';
+import { useListState } from '../../../components/list/use-list-state';
 import { Page } from '../../../components/page';
-import { TableScroll } from '../../../components/table-scroll';
-import { Pager, pagingOf } from '../../../components/list/pager';
 import { Empty, ErrorNotice, QueryView } from '../../../components/status';
+import { TableScroll } from '../../../components/table-scroll';
+import { label, money, when } from '../../../format';
+import { PAYMENT_FILTER_NAMES, paymentQueryOf } from './payment-list-model';
 
 type PaymentRow = components['schemas']['AdminPaymentDto'];
-export type PaymentFilters = NonNullable<paths['/administration/payments']['get']['parameters']['query']>;
 
-const STATUSES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
-const MODES = ['test', 'live'] as const;
-const FILTER_NAMES = ['status', 'gateway', 'mode', 'form_id', 'created_from', 'created_before', 'search'] as const;
+const STATUS_OPTIONS = PAYMENT_STATUSES.map((status) => [status, label(status)] as const);
 
-/** The list's filters live in the address (shareable, kept on reload and on Back). */
-export function filtersFrom(params: URLSearchParams): PaymentFilters {
-  const filters: Record<string, string | number> = {};
-  for (const name of FILTER_NAMES) {
-    const value = params.get(name)?.trim();
-    if (!value) continue;
-    filters[name] = name === 'form_id' ? Number(value) : value;
-  }
-  const page = Number(params.get('page'));
-  if (Number.isInteger(page) && page > 1) filters.page = page;
-  return filters as PaymentFilters;
-}
-
+/** The admin payments list: filters and page in the address (the list kit), newest first, a CSV export of what is filtered. */
 export function PaymentsScreen() {
-  const [params, setParams] = useSearchParams();
-  const filters = filtersFrom(params);
+  const list = useListState(PAYMENT_FILTER_NAMES);
+  const filters = paymentQueryOf(list.values, list.page);
   const gatewayLabels = useGatewayLabels();
-  const query = useQuery({
-    queryKey: ['payments', filters],
-    queryFn: async () => {
-      const result = await api.GET('/administration/payments', { params: { query: { ...filters, per_page: 25 } } });
-      return { rows: unwrap(result), ...pagingOf(result.response) };
-    },
-    placeholderData: keepPreviousData,
-  });
-
-  function apply(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    for (const name of FILTER_NAMES) {
-      const value = String(form.get(name) ?? '').trim();
-      if (value) next.set(name, value);
-    }
-    setParams(next);
-  }
+  const query = useQuery(paymentListQuery(filters));
 
   return (
     <Page title="Payments" actions={<ExportButton filters={filters} />}>
-      <form className="card filters" onSubmit={apply} aria-label="Filter payments" key={params.toString()}>
-        <label className="field">
-          <span className="field-label">Payer email or name</span>
-          <input name="search" type="search" maxLength={100} defaultValue={params.get('search') ?? ''} />
-        </label>
-        <label className="field">
-          <span className="field-label">Status</span>
-          <select name="status" defaultValue={params.get('status') ?? ''}>
-            <option value="">Any</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {label(status)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">Gateway</span>
-          <select name="gateway" defaultValue={params.get('gateway') ?? ''}>
-            <option value="">Any</option>
-            {Object.entries(gatewayLabels).map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">Mode</span>
-          <select name="mode" defaultValue={params.get('mode') ?? ''}>
-            <option value="">Any</option>
-            {MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {label(mode)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">Form id</span>
-          <input name="form_id" type="number" min={1} step={1} inputMode="numeric" defaultValue={params.get('form_id') ?? ''} />
-        </label>
-        <label className="field">
-          <span className="field-label">Created from</span>
-          <input name="created_from" type="date" defaultValue={params.get('created_from') ?? ''} />
-        </label>
-        <label className="field">
-          <span className="field-label">Created before</span>
-          <input name="created_before" type="date" defaultValue={params.get('created_before') ?? ''} />
-        </label>
-        <div className="field">
-          <button type="submit" className="button button-primary">
-            Apply filters
-          </button>
-        </div>
-      </form>
+      <FilterForm list={list} label="Filter payments" idPrefix="payment-filter">
+        <FilterInput name="search" label="Payer email or name" type="search" maxLength={100} />
+        <FilterSelect name="status" label="Status" options={STATUS_OPTIONS} />
+        <GatewayFilter label="Gateway" />
+        <ModeFilter />
+        <FilterInput name="form_id" label="Form id" type="number" min={1} step={1} inputMode="numeric" />
+        <FilterInput name="created_from" label="Created from" type="date" />
+        <FilterInput name="created_before" label="Created before" type="date" />
+      </FilterForm>
       <QueryView query={query} what="payments">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
-            <Empty>{params.toString() ? 'No payment matches these filters.' : 'No payments yet. They appear here as soon as a payer starts a checkout.'}</Empty>
+            <Empty>{list.filtered ? 'No payment matches these filters.' : 'No payments yet. They appear here as soon as a payer starts a checkout.'}</Empty>
           ) : (
             <>
               <PaymentTable rows={rows} gatewayLabels={gatewayLabels} />
-              <Pager
-                page={filters.page ?? 1}
-                total={total}
-                totalPages={totalPages}
-                onPage={(page) => {
-                  const next = new URLSearchParams(params);
-                  next.set('page', String(page));
-                  setParams(next);
-                }}
-              />
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
             </>
           )
         }
@@ -192,12 +106,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
 function ExportButton({ filters }: { filters: PaymentFilters }) {
   const [truncated, setTruncated] = useState(false);
   const exportCsv = useMutation({
-    mutationFn: async () => {
-      const { page: _page, ...rest } = filters;
-      const result = await api.GET('/administration/payments/export.csv', { params: { query: rest }, parseAs: 'blob' });
-      const file = unwrap(result) as unknown as Blob;
-      return { file, truncated: result.response.headers.get('X-Checkout-Truncated') === 'true' };
-    },
+    mutationFn: () => exportPayments(filters),
     onSuccess: ({ file, truncated: cut }) => {
       setTruncated(cut);
       const url = URL.createObjectURL(file);
