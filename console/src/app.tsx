@@ -5,20 +5,20 @@ import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
 import { RouteError } from './components/route-error';
 import { Loading } from './components/status';
-import { DashboardScreen } from './screens/dashboard';
-import { EventsScreen } from './screens/events';
-import { ConnectReturn, GatewaysScreen } from './screens/gateways/gateways-screen';
-import { FormGalleryScreen } from './screens/form-gallery';
-import { FormsScreen } from './screens/forms';
-import { NoAccess } from './screens/no-access';
-import { NotFound } from './screens/not-found';
-import { PaymentDetailScreen } from './screens/payment-detail';
-import { PaymentsScreen } from './screens/payments';
-import { SettingsScreens } from './screens/settings';
-import { SignIn } from './screens/sign-in';
+import { DashboardScreen } from './routes/dashboard/dashboard';
+import { EventsScreen } from './routes/events/event-list/event-list';
+import { ConnectReturn, GatewaysScreen } from './routes/gateways/gateways-screen';
+import { FormGalleryScreen } from './routes/forms/form-create/form-gallery';
+import { FormsScreen } from './routes/forms/form-list/form-list';
+import { NoAccess } from './routes/session/no-access';
+import { NotFound } from './routes/not-found/not-found';
+import { PaymentDetailScreen } from './routes/payments/payment-detail/payment-detail';
+import { PaymentsScreen } from './routes/payments/payment-list/payment-list';
+import { SettingsScreens } from './routes/settings/settings';
+import { SignIn } from './routes/session/sign-in';
 
 // The form builder is the heaviest screen: loaded when first opened.
-const FormBuilderScreen = lazy(() => import('./screens/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
+const FormBuilderScreen = lazy(() => import('./routes/forms/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
 
 /** Client-side routes under /admin/ (the service answers every path there with this app). */
 const router = createBrowserRouter(

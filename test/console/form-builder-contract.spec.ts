@@ -1,5 +1,5 @@
-import { BuilderRules, RULE_KEYS } from '../../console/src/forms/builder-rules';
-import { draftFromForm, draftReducer, type PaymentForm as ConsoleForm, toFormBody } from '../../console/src/forms/form-draft';
+import { BuilderRules, RULE_KEYS } from '../../console/src/routes/forms/common/builder-rules';
+import { draftFromForm, draftReducer, type PaymentForm as ConsoleForm, toFormBody } from '../../console/src/routes/forms/common/form-draft';
 import { buildFormBuilderData } from '../../src/modules/administration/form-builder-schema';
 import { checkFormSettings, MAX_FORM_AMOUNT, type PaymentForm } from '../../src/modules/forms/index';
 import { BUNDLED_FORM_TEMPLATES } from '../../src/modules/templates/index';

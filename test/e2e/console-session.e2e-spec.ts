@@ -13,6 +13,8 @@ import { redisNamespace } from '../support/redis.js';
 import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
 
 const COOKIE = 'checkout_console_session';
+/** The cookie's name behind HTTPS. */
+const HOST_COOKIE = '__Host-checkout_console_session';
 const SAME_ORIGIN = { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'same-origin' };
 const ADMIN_UI = 'https://admin.example.org';
 
@@ -32,10 +34,10 @@ function sessionsOf(t: TestApp): Repository<ConsoleSessionEntity> {
 async function signIn(t: TestApp, user: Pick<TestUser, 'login' | 'password'>, headers: Record<string, string> = SAME_ORIGIN): Promise<Session> {
   const res = await request(t.http).post(`${t.base}/auth/session`).set(headers).send({ login: user.login, password: user.password });
   expect(res.status).toBe(201);
-  const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((line) => line.startsWith(`${COOKIE}=`));
+  const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((line) => line.startsWith(`${COOKIE}=`) || line.startsWith(`${HOST_COOKIE}=`));
   expect(setCookie).toBeDefined();
-  const token = /^[^=]+=([^;]*)/.exec(setCookie!)![1];
-  return { cookie: `${COOKIE}=${token}`, token, nonce: res.body.nonce as string, setCookie: setCookie!, body: res.body };
+  const [, name, token] = /^([^=]+)=([^;]*)/.exec(setCookie!)!;
+  return { cookie: `${name}=${token}`, token, nonce: res.body.nonce as string, setCookie: setCookie!, body: res.body };
 }
 
 describe('admin console sessions (cookie + nonce)', () => {
@@ -351,6 +353,42 @@ describe('admin console session lifetime', () => {
   });
 });
 
+describe('admin console session idle timeout measured from the last use', () => {
+  let t: TestApp;
+  let clock: jest.SpyInstance;
+  let now: number;
+  beforeAll(async () => {
+    t = await startTestApp({ SESSION_IDLE_TIMEOUT_SECONDS: '60', RATE_LIMIT_FAILED_LOGIN: '1000' });
+    now = Date.now();
+    clock = jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => new Date(now));
+  });
+  afterAll(async () => {
+    clock.mockRestore();
+    await t.close();
+  });
+
+  const use = (session: Session) => request(t.http).get(`${t.base}/settings`).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
+
+  it('keeps a session used every 20 s alive past the timeout, and ends it 60 s after its last use', async () => {
+    const session = await signIn(t, t.admin);
+    // Last use written at most every min(60 s, timeout / 10) = 6 s: a write once a minute would end it at 60 s.
+    for (let elapsed = 20_000; elapsed <= 180_000; elapsed += 20_000) {
+      now += 20_000;
+      const res = await use(session);
+      expect({ elapsed, status: res.status }).toEqual({ elapsed, status: 200 });
+    }
+    // A use 3 s after a write is not written; 56 s later the session still lives (written at 180 s),
+    // and 61 s after that last use it has ended.
+    now += 3_000;
+    await use(session).expect(200);
+    now += 56_000;
+    await use(session).expect(200);
+    now += 61_000;
+    const idle = await use(session);
+    expectWpError(idle.body, 'rest_not_logged_in', 401);
+  });
+});
+
 describe('admin console sign-in under the failed-login limit', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -436,6 +474,80 @@ describe('admin console session cookie behind an HTTPS proxy', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+/**
+ * A sibling subdomain (`blog.checkout.test`) sets `checkout_console_session=<its value>;
+ * Domain=checkout.test; Path=/wp-json/checkout/v1/...`: the browser then sends it first, beside
+ * the console's own, on every API call, and on every sign-in again.
+ */
+describe('admin console session cookie planted by a sibling host', () => {
+  const HTTPS_ORIGIN = { Origin: 'https://checkout.test', 'Sec-Fetch-Site': 'same-origin' };
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ PUBLIC_BASE_URL: 'https://checkout.test', RATE_LIMIT_FAILED_LOGIN: '1000' });
+  });
+  afterAll(() => t.close());
+
+  const planted = `${COOKIE}=${'P'.repeat(43)}`;
+
+  it('behind HTTPS names the cookie __Host-: Path=/, Secure, host-only', async () => {
+    const session = await signIn(t, t.admin, HTTPS_ORIGIN);
+    expect(session.setCookie.startsWith(`${HOST_COOKIE}=`)).toBe(true);
+    const attributes = session.setCookie.split(';').map((part) => part.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(['path=/', 'secure', 'httponly', 'samesite=strict']));
+    expect(attributes.some((attribute) => attribute.startsWith('domain='))).toBe(false);
+    const out = await request(t.http).delete(`${t.base}/auth/session`).set(HTTPS_ORIGIN).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce).expect(200);
+    const cleared = ([] as string[]).concat(out.headers['set-cookie'] ?? []).find((line) => line.startsWith(`${HOST_COOKIE}=;`));
+    expect(cleared).toMatch(/Path=\/;.*Secure/);
+  });
+
+  it('ignores a planted plain-named cookie behind HTTPS: admin routes, the reload and sign-out use the real session', async () => {
+    const session = await signIn(t, t.admin, HTTPS_ORIGIN);
+    // A valid session of another account, planted under the plain name, is not read at all.
+    const other = await signIn(t, await t.createUser('administrator'), HTTPS_ORIGIN);
+    for (const value of [planted, `${COOKIE}=${other.token}`]) {
+      const cookies = `${value}; ${session.cookie}`;
+      await request(t.http).get(`${t.base}/settings`).set(HTTPS_ORIGIN).set('Cookie', cookies).set('X-WP-Nonce', session.nonce).expect(200);
+      const reloaded = await request(t.http).get(`${t.base}/auth/session`).set(HTTPS_ORIGIN).set('Cookie', cookies);
+      expect(reloaded.status).toBe(200);
+      expect(reloaded.body.nonce).toBe(session.nonce);
+    }
+    // Alone, the plain-named cookie (even a live session's) is no session behind HTTPS.
+    expect((await request(t.http).get(`${t.base}/auth/session`).set(HTTPS_ORIGIN).set('Cookie', `${COOKIE}=${other.token}`)).status).toBe(204);
+  });
+});
+
+describe('admin console session with several cookies of its name (plain HTTP)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
+  });
+  afterAll(() => t.close());
+
+  const planted = `${COOKIE}=${'P'.repeat(43)}`;
+
+  it('uses the cookie the nonce belongs to: a planted one first does not lock the admin out', async () => {
+    const session = await signIn(t, t.admin);
+    const other = await signIn(t, await t.createUser('editor'));
+    for (const first of [planted, other.cookie]) {
+      const cookies = `${first}; ${session.cookie}`;
+      const read = await request(t.http).get(`${t.base}/settings`).set(SAME_ORIGIN).set('Cookie', cookies).set('X-WP-Nonce', session.nonce);
+      expect(read.status).toBe(200);
+      const who = await request(t.http).get(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', cookies).set('X-WP-Nonce', session.nonce);
+      expect(who.body.user.login).toBe('admin');
+      // A nonce of none of them is still refused.
+      const wrong = await request(t.http).get(`${t.base}/settings`).set(SAME_ORIGIN).set('Cookie', cookies).set('X-WP-Nonce', 'x'.repeat(43));
+      expectWpError(wrong.body, 'rest_cookie_invalid_nonce', 403);
+    }
+    // A reload (no nonce) gets the first cookie with a live session: a planted dead one is skipped.
+    const reloaded = await request(t.http).get(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', `${planted}; ${session.cookie}`);
+    expect(reloaded.body.nonce).toBe(session.nonce);
+    // Sign-out ends the session the nonce is for, and only that one.
+    await request(t.http).delete(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', `${other.cookie}; ${session.cookie}`).set('X-WP-Nonce', session.nonce).expect(200);
+    await request(t.http).get(`${t.base}/settings`).set(SAME_ORIGIN).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce).expect(401);
+    await request(t.http).get(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', other.cookie).set('X-WP-Nonce', other.nonce).expect(200);
   });
 });
 

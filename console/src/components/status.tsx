@@ -41,13 +41,29 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /**
- * Loading, error and success of one query in the same three places on every screen: `children`
- * draws the data once it is there.
+ * Loading, error and success of a screen's queries in the same three places on every screen:
+ * `children` draws the data once it is there. With several queries (`queries`), the first error
+ * is shown, else "loading" until all have data.
  */
-export function QueryView<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
-  if (query.isPending) return <Loading what={what} />;
-  if (query.isError) return <ErrorNotice error={query.error} retry={() => void query.refetch()} />;
-  return <>{children(query.data)}</>;
+export function QueryView<T>(props: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }): ReactNode;
+export function QueryView<T extends readonly unknown[]>(props: { queries: { [K in keyof T]: UseQueryResult<T[K]> }; what: string; children: (data: T) => ReactNode }): ReactNode;
+export function QueryView({
+  query,
+  queries,
+  what,
+  children,
+}: {
+  query?: UseQueryResult<unknown>;
+  queries?: readonly UseQueryResult<unknown>[];
+  what: string;
+  children: (data: never) => ReactNode;
+}): ReactNode {
+  const all = queries ?? [query!];
+  const failed = all.find((one) => one.isError);
+  if (failed) return <ErrorNotice error={failed.error} retry={() => void failed.refetch()} />;
+  if (all.some((one) => one.isPending)) return <Loading what={what} />;
+  const data = queries ? all.map((one) => one.data) : all[0].data;
+  return <>{(children as (data: unknown) => ReactNode)(data)}</>;
 }
 
 /** A short confirmation after a change ("Saved."), announced to screen readers. */

@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import { QUERY_NONCE_PARAM, ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { readSessionToken } from './console-session-cookie.js';
 import { ConsoleSessionService } from './console-session.service.js';
 import { CrossSitePolicy } from './cross-site-policy.js';
 import { CrossSiteRequestError, InvalidNonceError } from './identity.errors.js';
@@ -18,7 +17,7 @@ type AdminAuth = Extract<RouteAuth, { kind: 'admin' }>;
  *
  * - HTTP Basic with an application password (API clients), checked under the failed-login limit.
  *   The cross-site check comes first, so such requests never reach the failed-login count.
- * - otherwise the admin console's session cookie, which counts only with the session's nonce in
+ * - otherwise the admin console's session cookie (of several, the one the nonce is for), which counts only with the session's nonce in
  *   `X-WP-Nonce` (or `_wpnonce` in the query of a GET/HEAD route declared `nonceInQuery`): a browser
  *   attaches the cookie to any request to this origin, so the cookie alone shows no intent. No
  *   nonce is no credential (401); a nonce that is not the session's is 403
@@ -70,12 +69,14 @@ export class AuthorizationGuard implements CanActivate {
   }
 
   private async sessionUser(request: AuthenticatedRequest, auth: AdminAuth): Promise<AuthenticatedUser> {
-    const token = readSessionToken(request);
-    if (!token) throw new NotLoggedInError();
+    const tokens = this.sessions.tokensOf(request);
+    if (tokens.length === 0) throw new NotLoggedInError();
     this.requireSameOrigin(request);
     const nonce = presentedNonce(request, auth.nonceInQuery === true);
     if (nonce === undefined) throw new NotLoggedInError();
-    if (!this.sessions.nonceMatches(token, nonce)) throw new InvalidNonceError();
+    // Several cookies of the name (one planted beside the real one): the nonce picks its own.
+    const token = this.sessions.tokenForNonce(tokens, nonce);
+    if (!token) throw new InvalidNonceError();
     const session = await this.sessions.resolve(token);
     if (!session) throw new NotLoggedInError();
     return session.user;

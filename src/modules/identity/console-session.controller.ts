@@ -4,14 +4,16 @@ import type { Request, Response } from 'express';
 import { CONSOLE_SESSION_COOKIE, COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../common/auth/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
-import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
-import { readSessionToken, sessionCookieOptions } from './console-session-cookie.js';
+import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { HOST_SESSION_COOKIE } from './console-session-cookie.js';
 import { ConsoleSessionDto, SignInDto } from './console-session.dto.js';
 import { type ConsoleSession, ConsoleSessionService } from './console-session.service.js';
 
 const SET_COOKIE = {
   'Set-Cookie': {
-    description: `\`${CONSOLE_SESSION_COOKIE}=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>\`, plus \`Secure\` over HTTPS`,
+    description:
+      `Over HTTPS \`${HOST_SESSION_COOKIE}=<token>; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>\` ` +
+      `(no sibling host can plant a cookie of that name); over plain HTTP \`${CONSOLE_SESSION_COOKIE}=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>\``,
     schema: { type: 'string' },
   },
 };
@@ -25,14 +27,10 @@ const NONCE_HEADER = 'X-WP-Nonce';
 @ApiTags('Sign-in')
 @Controller('auth/session')
 export class ConsoleSessionController {
-  private readonly cookiePath: string;
-
   constructor(
     private readonly sessions: ConsoleSessionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.cookiePath = `/${config.restRoot}/${REST_NAMESPACE}`;
-  }
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -47,7 +45,8 @@ export class ConsoleSessionController {
     description:
       'Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong ' +
       'password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set ' +
-      '(HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as ' +
+      '(HttpOnly, SameSite=Strict; over HTTPS named `__Host-checkout_console_session`, Secure, `Path=/`; over plain HTTP scoped to ' +
+      'the REST namespace) and the body gives the nonce to send as ' +
       '`X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the ' +
       'application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. ' +
       'Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).',
@@ -55,7 +54,8 @@ export class ConsoleSessionController {
   async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
     privateAnswer(res);
     const { token, session } = await this.sessions.signIn(body.login, body.password, req.ip);
-    res.cookie(CONSOLE_SESSION_COOKIE, token, sessionCookieOptions(this.cookiePath, this.secure(req), this.config.session.ttlSeconds));
+    const cookie = this.sessions.cookieFor(req, this.config.session.ttlSeconds);
+    res.cookie(cookie.name, token, cookie.options);
     return this.toDto(token, session);
   }
 
@@ -81,12 +81,13 @@ export class ConsoleSessionController {
   })
   async current(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto | undefined> {
     privateAnswer(res);
-    const token = readSessionToken(req);
+    const tokens = this.sessions.tokensOf(req);
     try {
-      return this.toDto(token!, await this.sessions.current(token, nonceHeader(req)));
+      const { token, session } = await this.sessions.current(tokens, nonceHeader(req));
+      return this.toDto(token, session);
     } catch (error) {
       if (!(error instanceof NotLoggedInError)) throw error;
-      if (token) this.clearCookie(req, res);
+      if (tokens.length > 0) this.clearCookie(req, res);
       res.status(204);
       return undefined;
     }
@@ -107,7 +108,7 @@ export class ConsoleSessionController {
   })
   async signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AcknowledgementDto> {
     privateAnswer(res);
-    await this.sessions.end(readSessionToken(req), nonceHeader(req));
+    await this.sessions.end(this.sessions.tokensOf(req), nonceHeader(req));
     this.clearCookie(req, res);
     return { success: true, message: 'Signed out.' };
   }
@@ -128,12 +129,8 @@ export class ConsoleSessionController {
   }
 
   private clearCookie(req: Request, res: Response): void {
-    res.clearCookie(CONSOLE_SESSION_COOKIE, sessionCookieOptions(this.cookiePath, this.secure(req)));
-  }
-
-  /** HTTPS as the browser sees it: the request's scheme (X-Forwarded-Proto behind TRUST_PROXY) or an https PUBLIC_BASE_URL. */
-  private secure(req: Request): boolean {
-    return req.secure || this.config.publicBaseUrl.startsWith('https:');
+    const cookie = this.sessions.cookieFor(req);
+    res.clearCookie(cookie.name, cookie.options);
   }
 }
 

@@ -1,22 +1,30 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import type { Request } from 'express';
 import { randomBytes } from 'node:crypto';
 import { In, LessThanOrEqual, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { Clock } from '../../common/clock/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { readDatetime, selectRows } from '../../database/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
+import { readSessionTokens, type SessionCookie, sessionCookie } from './console-session-cookie.js';
 import { ConsoleSessionEntity } from './console-session.entity.js';
 import { InvalidNonceError } from './identity.errors.js';
 import { PasswordCheck } from './password-check.js';
 import { RoleCapabilityEntity } from './role-capability.entity.js';
 import { UserEntity } from './user.entity.js';
 
-/** A session's last use is written at most this often (the idle timeout is exact to within it). */
-const TOUCH_RESOLUTION_MS = 60_000;
+/**
+ * A session's last use is written at most this often, and at most every tenth of the idle timeout:
+ * the idle timeout then counts from the last use to within 10 % (with a minute's resolution and a
+ * 60 s timeout, an active session ended 60 s after sign-in).
+ */
+export function touchIntervalMs(settings: AppConfig['session']): number {
+  return Math.min(60_000, settings.idleTimeoutSeconds * 100);
+}
 /** Expired sessions deleted per sign-in at most, so a sign-in never does unbounded work. */
 const PURGE_BATCH = 100;
 /** Live sessions one application password may hold; a new sign-in ends the oldest beyond it. */
@@ -57,6 +65,7 @@ interface SessionRow {
 export class ConsoleSessionService {
   private readonly logger = new Logger(ConsoleSessionService.name);
   private readonly lookupSql: string;
+  private readonly restPath: string;
 
   constructor(
     @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
@@ -68,6 +77,7 @@ export class ConsoleSessionService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    this.restPath = `/${config.restRoot}/${REST_NAMESPACE}`;
     const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
     this.lookupSql =
       'SELECT `s`.`id` AS `session_id`, `s`.`created_at`, `s`.`last_seen_at`, `s`.`expires_at`,' +
@@ -105,22 +115,52 @@ export class ConsoleSessionService {
   }
 
   /**
-   * The session of GET /auth/session. A nonce, when sent, must be the session's own; without one
-   * the answer gives it again (how a reloaded console gets it back; the guard let only a
-   * same-origin request get here, and only such a page can read the answer).
+   * The session cookie as the browser of this request gets it: `__Host-` behind HTTPS, as the
+   * browser sees the scheme (the request's, X-Forwarded-Proto behind TRUST_PROXY, or an https
+   * PUBLIC_BASE_URL).
    */
-  async current(token: string | null, nonce: string | undefined): Promise<ConsoleSession> {
-    if (!token) throw new NotLoggedInError();
-    if (nonce !== undefined && !this.nonceMatches(token, nonce)) throw new InvalidNonceError();
-    const session = await this.resolve(token);
-    if (!session) throw new NotLoggedInError();
-    return session;
+  cookieFor(request: Pick<Request, 'secure'>, maxAgeSeconds?: number): SessionCookie {
+    const secure = request.secure || this.config.publicBaseUrl.startsWith('https:');
+    return sessionCookie(secure, this.restPath, maxAgeSeconds);
+  }
+
+  /** The session tokens the request carries under this request's cookie name (several when some were planted). */
+  tokensOf(request: Pick<Request, 'secure' | 'headers'>): string[] {
+    return readSessionTokens(request, this.cookieFor(request).name);
+  }
+
+  /** Of the tokens a request carries, the one whose session the nonce belongs to, or null. */
+  tokenForNonce(tokens: readonly string[], nonce: string): string | null {
+    return tokens.find((token) => this.nonceMatches(token, nonce)) ?? null;
+  }
+
+  /**
+   * The session of GET /auth/session. A nonce, when sent, must be the session's own (of the tokens
+   * sent, the one it matches); without one the answer is the first token's live session, with its
+   * nonce (how a reloaded console gets it back; the guard let only a same-origin request get here,
+   * and only such a page can read the answer).
+   */
+  async current(tokens: readonly string[], nonce: string | undefined): Promise<{ token: string; session: ConsoleSession }> {
+    if (tokens.length === 0) throw new NotLoggedInError();
+    if (nonce !== undefined) {
+      const token = this.tokenForNonce(tokens, nonce);
+      if (!token) throw new InvalidNonceError();
+      const session = await this.resolve(token);
+      if (!session) throw new NotLoggedInError();
+      return { token, session };
+    }
+    for (const token of tokens) {
+      const session = await this.resolve(token);
+      if (session) return { token, session };
+    }
+    throw new NotLoggedInError();
   }
 
   /** Sign-out (DELETE /auth/session): the cookie and its nonce, as for any change. Idempotent for a session that already ended. */
-  async end(token: string | null, nonce: string | undefined): Promise<void> {
-    if (!token || nonce === undefined) throw new NotLoggedInError();
-    if (!this.nonceMatches(token, nonce)) throw new InvalidNonceError();
+  async end(tokens: readonly string[], nonce: string | undefined): Promise<void> {
+    if (tokens.length === 0 || nonce === undefined) throw new NotLoggedInError();
+    const token = this.tokenForNonce(tokens, nonce);
+    if (!token) throw new InvalidNonceError();
     const result = await this.sessions.delete({ tokenHash: this.hashToken(token) });
     if (result.affected) this.logger.log('console session closed');
   }
@@ -134,7 +174,7 @@ export class ConsoleSessionService {
     const createdAt = readDatetime(first.created_at);
     const lastSeenAt = readDatetime(first.last_seen_at);
     let expiresAt = readDatetime(first.expires_at);
-    if (now.getTime() - lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) {
+    if (now.getTime() - lastSeenAt.getTime() >= touchIntervalMs(this.config.session)) {
       expiresAt = sessionExpiry(createdAt, now, this.config.session);
       await this.sessions.update({ id: Number(first.session_id) }, { lastSeenAt: now, expiresAt });
     }

@@ -1,23 +1,47 @@
 import { presentedNonce } from './authorization.guard.js';
-import { readSessionToken, sessionCookieOptions } from './console-session-cookie.js';
-import { sessionExpiry } from './console-session.service.js';
+import { HOST_SESSION_COOKIE, MAX_SESSION_COOKIES, readSessionTokens, sessionCookie } from './console-session-cookie.js';
+import { sessionExpiry, touchIntervalMs } from './console-session.service.js';
 
 const TOKEN = 'A'.repeat(21) + '_' + 'b'.repeat(20) + '-';
 
-describe('readSessionToken', () => {
-  it('takes the first well-formed session cookie and ignores others and malformed values', () => {
-    expect(readSessionToken({ headers: { cookie: `theme=dark; checkout_console_session=${TOKEN}; other=1` } })).toBe(TOKEN);
-    expect(readSessionToken({ headers: { cookie: `checkout_console_session=short; checkout_console_session=${TOKEN}` } })).toBe(TOKEN);
-    expect(readSessionToken({ headers: { cookie: `xcheckout_console_session=${TOKEN}` } })).toBeNull();
-    expect(readSessionToken({ headers: { cookie: `checkout_console_session=${TOKEN}!` } })).toBeNull();
-    expect(readSessionToken({ headers: {} })).toBeNull();
+describe('readSessionTokens', () => {
+  const OTHER = 'C'.repeat(43);
+  it('takes the well-formed cookies of the name, in order and without repeats, and ignores the rest', () => {
+    const read = (cookie: string, name = 'checkout_console_session') => readSessionTokens({ headers: { cookie } }, name);
+    expect(read(`theme=dark; checkout_console_session=${TOKEN}; other=1`)).toEqual([TOKEN]);
+    expect(read(`checkout_console_session=short; checkout_console_session=${TOKEN}`)).toEqual([TOKEN]);
+    expect(read(`checkout_console_session=${OTHER}; checkout_console_session=${TOKEN}; checkout_console_session=${OTHER}`)).toEqual([OTHER, TOKEN]);
+    expect(read(`xcheckout_console_session=${TOKEN}`)).toEqual([]);
+    expect(read(`checkout_console_session=${TOKEN}!`)).toEqual([]);
+    expect(readSessionTokens({ headers: {} }, 'checkout_console_session')).toEqual([]);
+    // Behind HTTPS only the __Host- name counts: a planted plain cookie is not read at all.
+    expect(read(`checkout_console_session=${OTHER}; __Host-checkout_console_session=${TOKEN}`, HOST_SESSION_COOKIE)).toEqual([TOKEN]);
+  });
+
+  it(`reads at most ${MAX_SESSION_COOKIES}`, () => {
+    const many = Array.from({ length: 20 }, (_, i) => `checkout_console_session=${String(i).padStart(2, '0')}${'x'.repeat(41)}`).join('; ');
+    expect(readSessionTokens({ headers: { cookie: many } }, 'checkout_console_session')).toHaveLength(MAX_SESSION_COOKIES);
   });
 });
 
-describe('sessionCookieOptions', () => {
-  it('is HttpOnly and SameSite=Strict, Secure only when asked, with the lifetime in milliseconds', () => {
-    expect(sessionCookieOptions('/wp-json/checkout/v1', true, 60)).toEqual({ httpOnly: true, sameSite: 'strict', secure: true, path: '/wp-json/checkout/v1', maxAge: 60_000 });
-    expect(sessionCookieOptions('/api/checkout/v1', false)).toEqual({ httpOnly: true, sameSite: 'strict', secure: false, path: '/api/checkout/v1' });
+describe('sessionCookie', () => {
+  it('behind HTTPS is __Host- with Path=/ and Secure; on plain HTTP the plain name under the REST namespace; always HttpOnly and SameSite=Strict', () => {
+    expect(sessionCookie(true, '/wp-json/checkout/v1', 60)).toEqual({
+      name: '__Host-checkout_console_session',
+      options: { httpOnly: true, sameSite: 'strict', secure: true, path: '/', maxAge: 60_000 },
+    });
+    expect(sessionCookie(false, '/api/checkout/v1')).toEqual({
+      name: 'checkout_console_session',
+      options: { httpOnly: true, sameSite: 'strict', secure: false, path: '/api/checkout/v1' },
+    });
+  });
+});
+
+describe('touchIntervalMs', () => {
+  it('is a tenth of the idle timeout, at most a minute', () => {
+    expect(touchIntervalMs({ ttlSeconds: 3600, idleTimeoutSeconds: 60 })).toBe(6_000);
+    expect(touchIntervalMs({ ttlSeconds: 3600, idleTimeoutSeconds: 300 })).toBe(30_000);
+    expect(touchIntervalMs({ ttlSeconds: 3600, idleTimeoutSeconds: 1800 })).toBe(60_000);
   });
 });
 

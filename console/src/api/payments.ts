@@ -1,0 +1,42 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { paths } from '../../../clients/typescript/index';
+import { unwrap } from './api-error';
+import { api } from './client';
+import { LIST_PAGE_SIZE, pagingOf } from './paging';
+
+/** The admin payments list's query (filters and page), as the API names them. */
+export type PaymentFilters = NonNullable<paths['/administration/payments']['get']['parameters']['query']>;
+
+export const paymentKeys = {
+  all: ['payments'] as const,
+  list: (filters: PaymentFilters) => [...paymentKeys.all, 'list', filters] as const,
+  detail: (id: number) => [...paymentKeys.all, 'detail', id] as const,
+};
+
+/** One page of the filtered list, with its paging headers; the previous page stays shown while the next loads. */
+export function paymentListQuery(filters: PaymentFilters) {
+  return queryOptions({
+    queryKey: paymentKeys.list(filters),
+    queryFn: async () => {
+      const result = await api.GET('/administration/payments', { params: { query: { ...filters, per_page: LIST_PAGE_SIZE } } });
+      return { rows: unwrap(result), ...pagingOf(result.response) };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function paymentQuery(id: number) {
+  return queryOptions({
+    queryKey: paymentKeys.detail(id),
+    queryFn: async () => unwrap(await api.GET('/administration/payments/{id}', { params: { path: { id } } })),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+}
+
+/** The filtered list as a CSV file (no page: the export has its own bound), and whether it was cut short. */
+export async function exportPayments(filters: PaymentFilters): Promise<{ file: Blob; truncated: boolean }> {
+  const { page: _page, ...rest } = filters;
+  const result = await api.GET('/administration/payments/export.csv', { params: { query: rest }, parseAs: 'blob' });
+  const file = unwrap(result) as unknown as Blob;
+  return { file, truncated: result.response.headers.get('X-Checkout-Truncated') === 'true' };
+}

@@ -1,0 +1,174 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { components } from '../../../../clients/typescript/index';
+import { unwrap } from '../../api/api-error';
+import { api } from '../../api/client';
+import { label, when } from '../../format';
+import { Page } from '../../components/page';
+import { TableScroll } from '../../components/table-scroll';
+import { ErrorNotice, QueryView } from '../../components/status';
+import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
+
+type Dashboard = components['schemas']['DashboardDto'];
+type GatewayFacts = components['schemas']['DashboardGatewayDto'];
+
+/** What each quick-setup step asks of the merchant, and where it is done (step ids are the interface's). */
+const STEP_TEXT: Record<string, { title: string; to: string }> = {
+  connect_payment_gateway: { title: 'Connect a payment gateway', to: '/gateways' },
+  connect_gateway_a_test_gateway: { title: 'Connect the card gateway in test mode', to: '/gateways' },
+  connect_gateway_a_live_gateway: { title: 'Connect the card gateway in live mode', to: '/gateways' },
+  select_template: { title: 'Create a form from a template', to: '/forms/new' },
+};
+
+export function DashboardScreen() {
+  const query = useQuery(dashboardQuery);
+  return (
+    <Page title="Dashboard">
+      <QueryView query={query} what="the dashboard">
+        {(dashboard) => (
+          <div className="stack">
+            <Notifications dashboard={dashboard} />
+            <QuickSetup dashboard={dashboard} />
+            <Gateways gateways={dashboard.payment_gateways} />
+            <section className="card" aria-labelledby="plan-title">
+              <h2 id="plan-title">Plan</h2>
+              <p>
+                You are on the <strong>{dashboard.plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.{' '}
+                {dashboard.plan === 'free' ? 'Card payments carry a 2% platform fee; the Pro plan has none and lets you connect your own keys.' : 'No platform fee.'}
+              </p>
+              <p>
+                {dashboard.templates.form_templates} form templates, {dashboard.templates.imported_forms} forms created from templates.
+              </p>
+            </section>
+            <Upgrades upgrades={dashboard.upgrades} />
+          </div>
+        )}
+      </QueryView>
+    </Page>
+  );
+}
+
+function Notifications({ dashboard }: { dashboard: Dashboard }) {
+  const queries = useQueryClient();
+  const dismiss = useMutation({
+    mutationFn: async (id: string) => unwrap(await api.POST('/administration/dismiss-notification', { body: { id } })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
+  });
+  if (dashboard.notifications.length === 0) return null;
+  return (
+    <section aria-labelledby="notifications-title" className="stack">
+      <h2 id="notifications-title" className="visually-hidden">
+        Notifications
+      </h2>
+      {dismiss.isError && <ErrorNotice error={dismiss.error} />}
+      {dashboard.notifications.map((notification) => (
+        <div key={notification.id} className={`notice notice-${notification.severity}`} role={notification.severity === 'error' ? 'alert' : undefined}>
+          <p>{notification.message}</p>
+          {notification.setting && (
+            <p className="muted">
+              Setting: <code>{notification.setting}</code>
+            </p>
+          )}
+          <button type="button" className="button button-quiet" disabled={dismiss.isPending} onClick={() => dismiss.mutate(notification.id)}>
+            Dismiss<span className="visually-hidden"> “{notification.message}”</span>
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
+  const queries = useQueryClient();
+  const skip = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/administration/set-quick-setup-skip', { body: {} })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
+  });
+  const steps = dashboard.quick_setup_steps;
+  const done = steps.filter((step) => step.is_complete === 1).length;
+  if (dashboard.skipped_quick_setup === 1 || done === steps.length) return null;
+  return (
+    <section className="card" aria-labelledby="setup-title">
+      <h2 id="setup-title">Quick setup</h2>
+      <p>
+        <progress max={steps.length} value={done} aria-labelledby="setup-progress" /> <span id="setup-progress">{done} of {steps.length} steps done</span>
+      </p>
+      <ol className="steps">
+        {steps.map((step) => {
+          const text = STEP_TEXT[step.id] ?? { title: label(step.id), to: '/' };
+          return (
+            <li key={step.id} className={step.is_complete ? 'step step-done' : 'step'}>
+              <span className="step-state">{step.is_complete ? 'Done' : 'To do'}</span> {step.is_complete ? text.title : <Link to={text.to}>{text.title}</Link>}
+            </li>
+          );
+        })}
+      </ol>
+      {skip.isError && <ErrorNotice error={skip.error} />}
+      <button type="button" className="button button-quiet" disabled={skip.isPending} onClick={() => skip.mutate()}>
+        Skip quick setup
+      </button>
+    </section>
+  );
+}
+
+function Gateways({ gateways }: { gateways: Record<string, GatewayFacts> }) {
+  return (
+    <section className="card" aria-labelledby="gateways-title">
+      <h2 id="gateways-title">Gateways</h2>
+      <TableScroll label="Gateways per mode">
+        <table>
+          <caption className="visually-hidden">Gateways per mode</caption>
+          <thead>
+            <tr>
+              <th scope="col">Gateway</th>
+              <th scope="col">Mode in use</th>
+              <th scope="col">Test mode</th>
+              <th scope="col">Live mode</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(gateways).map(([id, gateway]) => (
+              <tr key={id}>
+                <th scope="row">{label(gateway.label)}</th>
+                <td>
+                  {gateway.mode}
+                  {gateway.checkout_paused ? ' (checkout paused)' : ''}
+                </td>
+                <td>{modeSummary(gateway.modes.test)}</td>
+                <td>{modeSummary(gateway.modes.live)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <p>
+        <Link to="/gateways">Manage gateways</Link>
+      </p>
+    </section>
+  );
+}
+
+function modeSummary(mode: components['schemas']['DashboardGatewayModeDto']): string {
+  if (!mode.is_connected) return 'Not connected';
+  const contract = mode.webhook_contract;
+  if (!contract) return mode.webhook_configured ? 'Connected, webhook set' : 'Connected, webhook missing';
+  return `Connected, webhook ${contract.state}${contract.last_error ? ` (${contract.last_error})` : ''}`;
+}
+
+function Upgrades({ upgrades }: { upgrades: Dashboard['upgrades'] }) {
+  if (upgrades.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="upgrades-title">
+      <h2 id="upgrades-title">Upgrade tasks</h2>
+      <ul>
+        {upgrades.map((upgrade) => (
+          <li key={upgrade.task}>
+            {label(upgrade.task)} ({upgrade.release}): <strong>{upgrade.status}</strong>, attempt {upgrade.attempts} of {upgrade.max_attempts}
+            {upgrade.last_error ? ` — ${upgrade.last_error}` : ''}
+            {upgrade.finished_at ? `, finished ${when(upgrade.finished_at)}` : ''}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

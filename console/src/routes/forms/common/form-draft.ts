@@ -1,0 +1,350 @@
+import type { components } from '../../../../../clients/typescript/index';
+import { CORE_FIELDS, type CoreField } from '../../../api/vocabulary';
+import { fromAmountInput, toAmountInput } from '../../../format';
+import { type BuilderRules, RULE_KEYS } from './builder-rules';
+
+export type PaymentForm = components['schemas']['PaymentFormDto'];
+export type FormSettings = components['schemas']['PaymentFormSettingsDto'];
+type Price = components['schemas']['FormPriceDto'];
+type Field = components['schemas']['FormFieldDto'];
+export type Currency = Price['currency'];
+export type Frequency = Price['frequency'];
+export type FieldType = Field['type'];
+export type SubmitAction = FormSettings['submit_actions'][number];
+export type FormStatus = PaymentForm['status'];
+type Layout = NonNullable<NonNullable<FormSettings['display']>['layout']>;
+
+/** The interface's one non-recurring frequency; every other one is a subscription interval. */
+export const ONE_TIME: Frequency = 'one-time';
+/** Of the payer fields every form may have (CORE_FIELDS), the one it must. */
+export const REQUIRED_FIELD = 'email_address' satisfies CoreField;
+
+/** A price as the editor holds it: amounts as the decimal text the admin typed ("12.50"), in the price's currency. */
+export interface PriceDraft {
+  id: number;
+  amount: string;
+  currency: Currency;
+  frequency: Frequency;
+  /** Setup fee of a recurring price; empty for none */
+  setupFee: string;
+  /** The payer enters the amount between `customMin` and `customMax`; `amount` is then the suggestion */
+  customAmount: boolean;
+  customMin: string;
+  customMax: string;
+}
+
+export interface PlanDraft {
+  id: number;
+  title: string;
+  prices: PriceDraft[];
+}
+
+export interface FieldDraft {
+  id: number;
+  name: string;
+  type: FieldType;
+  label: string;
+  required: boolean;
+  /** Choices of a select field, one per line */
+  options: string;
+}
+
+/** The whole editing state of one form (what the builder's inputs show). */
+export interface FormDraft {
+  title: string;
+  description: string;
+  showTitle: boolean;
+  buttonLabel: string;
+  /** `#rrggbb`, or empty to keep the default colour */
+  primaryColor: string;
+  layout: Layout | '';
+  plans: PlanDraft[];
+  /** Gateway id → enabled method ids (gateway ids come from the API, never from the console) */
+  methods: Record<string, string[]>;
+  fields: FieldDraft[];
+  submitActions: SubmitAction[];
+  redirectUrl: string;
+  successMessage: string;
+  email: FormSettings['email'];
+  /** The next id for a new plan, price or field (React keys that survive reordering) */
+  nextId: number;
+}
+
+/** The draft of a saved form. */
+export function draftFromForm(form: Pick<PaymentForm, 'title' | 'settings'>): FormDraft {
+  let nextId = 1;
+  const settings = form.settings;
+  const display = settings.display ?? {};
+  const plans = settings.plans.map((plan) => ({
+    id: nextId++,
+    title: plan.title,
+    prices: plan.prices.map((price) => priceDraft(nextId++, price)),
+  }));
+  const fields = settings.fields.map((field) => ({
+    id: nextId++,
+    name: field.name,
+    type: field.type,
+    label: field.label,
+    required: field.required,
+    options: (field.options ?? []).join('\n'),
+  }));
+  const methods: Record<string, string[]> = {};
+  for (const [gateway, enabled] of Object.entries(settings.payment_methods ?? {})) if (Array.isArray(enabled)) methods[gateway] = [...enabled];
+  return {
+    title: form.title,
+    description: display.description ?? '',
+    showTitle: display.show_title ?? true,
+    buttonLabel: display.button_label ?? '',
+    primaryColor: display.primary_color ?? '',
+    layout: display.layout ?? '',
+    plans,
+    methods,
+    fields,
+    submitActions: [...settings.submit_actions],
+    redirectUrl: settings.redirect_url ?? '',
+    successMessage: settings.success_message ?? '',
+    email: { ...settings.email },
+    nextId,
+  };
+}
+
+function priceDraft(id: number, price: Price): PriceDraft {
+  return {
+    id,
+    amount: toAmountInput(price.amount, price.currency),
+    currency: price.currency,
+    frequency: price.frequency,
+    setupFee: price.setup_amount ? toAmountInput(price.setup_amount, price.currency) : '',
+    customAmount: price.custom_amount !== undefined,
+    customMin: price.custom_amount ? toAmountInput(price.custom_amount.min, price.currency) : '',
+    customMax: price.custom_amount ? toAmountInput(price.custom_amount.max, price.currency) : '',
+  };
+}
+
+/** A new price: in the currency of the price it follows, the server's default amount for a new item. */
+export interface NewItemDefaults {
+  planTitle: string;
+  amount: number;
+  currency: Currency;
+}
+
+export type DraftAction =
+  | { type: 'update'; patch: Partial<Omit<FormDraft, 'plans' | 'fields' | 'methods' | 'nextId' | 'email'>> }
+  | { type: 'email'; patch: Partial<FormSettings['email']> }
+  | { type: 'plan-title'; plan: number; title: string }
+  | { type: 'add-plan'; defaults: NewItemDefaults }
+  | { type: 'remove-plan'; plan: number }
+  | { type: 'add-price'; plan: number; defaults: NewItemDefaults }
+  | { type: 'remove-price'; plan: number; price: number }
+  | { type: 'price'; plan: number; price: number; patch: Partial<Omit<PriceDraft, 'id'>> }
+  | { type: 'method'; gateway: string; method: string; enabled: boolean; order: readonly string[] }
+  | { type: 'add-field'; name?: string }
+  | { type: 'remove-field'; field: number }
+  | { type: 'move-field'; field: number; by: -1 | 1 }
+  | { type: 'field'; field: number; patch: Partial<Omit<FieldDraft, 'id'>> }
+  | { type: 'action'; action: SubmitAction; enabled: boolean; order: readonly SubmitAction[] };
+
+/** The editor's reducer: every change the builder's controls make. Items are addressed by their ids. */
+export function draftReducer(draft: FormDraft, action: DraftAction): FormDraft {
+  switch (action.type) {
+    case 'update':
+      return { ...draft, ...action.patch };
+    case 'email':
+      return { ...draft, email: { ...draft.email, ...action.patch } };
+    case 'plan-title':
+      return mapPlan(draft, action.plan, (plan) => ({ ...plan, title: action.title }));
+    case 'add-plan': {
+      const currency = draft.plans[0]?.prices[0]?.currency ?? action.defaults.currency;
+      const plan: PlanDraft = { id: draft.nextId, title: action.defaults.planTitle, prices: [newPrice(draft.nextId + 1, currency, action.defaults.amount)] };
+      return { ...draft, plans: [...draft.plans, plan], nextId: draft.nextId + 2 };
+    }
+    case 'remove-plan':
+      if (draft.plans.length <= 1) return draft;
+      return { ...draft, plans: draft.plans.filter((plan) => plan.id !== action.plan) };
+    case 'add-price':
+      return {
+        ...mapPlan(draft, action.plan, (plan) => {
+          const last = plan.prices[plan.prices.length - 1];
+          // Another price of a plan is most often the same amount at another interval: start from the last one.
+          const price: PriceDraft = last ? { ...last, id: draft.nextId } : newPrice(draft.nextId, action.defaults.currency, action.defaults.amount);
+          return { ...plan, prices: [...plan.prices, price] };
+        }),
+        nextId: draft.nextId + 1,
+      };
+    case 'remove-price':
+      return mapPlan(draft, action.plan, (plan) => (plan.prices.length <= 1 ? plan : { ...plan, prices: plan.prices.filter((price) => price.id !== action.price) }));
+    case 'price':
+      return mapPlan(draft, action.plan, (plan) => ({ ...plan, prices: plan.prices.map((price) => (price.id === action.price ? { ...price, ...action.patch } : price)) }));
+    case 'method': {
+      const current = new Set(draft.methods[action.gateway] ?? []);
+      if (action.enabled) current.add(action.method);
+      else current.delete(action.method);
+      // Kept in the catalog's order, so a save changes nothing when nothing changed.
+      return { ...draft, methods: { ...draft.methods, [action.gateway]: action.order.filter((method) => current.has(method)) } };
+    }
+    case 'add-field': {
+      const name = action.name ?? freeFieldName(draft.fields);
+      const field: FieldDraft = { id: draft.nextId, name, type: coreFieldType(name) ?? 'text', label: fieldLabel(name), required: false, options: '' };
+      return { ...draft, fields: [...draft.fields, field], nextId: draft.nextId + 1 };
+    }
+    case 'remove-field':
+      return { ...draft, fields: draft.fields.filter((field) => field.id !== action.field || field.name === REQUIRED_FIELD) };
+    case 'move-field': {
+      const index = draft.fields.findIndex((field) => field.id === action.field);
+      const target = index + action.by;
+      if (index < 0 || target < 0 || target >= draft.fields.length) return draft;
+      const fields = [...draft.fields];
+      [fields[index], fields[target]] = [fields[target], fields[index]];
+      return { ...draft, fields };
+    }
+    case 'field':
+      return { ...draft, fields: draft.fields.map((field) => (field.id === action.field ? { ...field, ...action.patch } : field)) };
+    case 'action': {
+      const current = new Set(draft.submitActions);
+      if (action.enabled) current.add(action.action);
+      else current.delete(action.action);
+      return { ...draft, submitActions: action.order.filter((name) => current.has(name)) };
+    }
+  }
+}
+
+function mapPlan(draft: FormDraft, id: number, change: (plan: PlanDraft) => PlanDraft): FormDraft {
+  return { ...draft, plans: draft.plans.map((plan) => (plan.id === id ? change(plan) : plan)) };
+}
+
+function newPrice(id: number, currency: Currency, amount: number): PriceDraft {
+  return { id, amount: toAmountInput(amount, currency), currency, frequency: ONE_TIME, setupFee: '', customAmount: false, customMin: '', customMax: '' };
+}
+
+/** `custom_field_1`, `custom_field_2`, …: the first name no field of the form has. */
+function freeFieldName(fields: FieldDraft[]): string {
+  const taken = new Set(fields.map((field) => field.name));
+  let n = 1;
+  while (taken.has(`custom_field_${n}`)) n++;
+  return `custom_field_${n}`;
+}
+
+function fieldLabel(name: string): string {
+  return name.replace(/_/g, ' ').replace(/^\w/, (first) => first.toUpperCase());
+}
+
+/** The core fields a draft does not have yet (the editor offers to add them back). */
+export function missingCoreFields(draft: Pick<FormDraft, 'fields'>): string[] {
+  const present = new Set(draft.fields.map((field) => field.name));
+  return CORE_FIELDS.filter((name) => !present.has(name));
+}
+
+export function isCoreField(name: string): boolean {
+  return (CORE_FIELDS as readonly string[]).includes(name);
+}
+
+/** The type a core field must keep (the API refuses another). */
+export function coreFieldType(name: string): FieldType | undefined {
+  if (name === REQUIRED_FIELD) return 'email';
+  return isCoreField(name) ? 'text' : undefined;
+}
+
+/** The body of `PUT /administration/payment-forms/{id}` (and of the live preview). */
+export interface FormBody {
+  title: string;
+  settings: FormSettings;
+}
+
+/** Problems found before anything is sent, by the path the API would name them with. */
+export type FieldProblems = Record<string, string>;
+
+/**
+ * The draft as the API's settings. Amounts are converted exactly from the decimal text in each
+ * price's currency (the shared money rules) and checked against the server's bounds from the
+ * builder data; an amount that is not one is reported under the path the API uses for that field
+ * (`settings.plans.0.prices.1.amount`), so the editor shows both kinds of error the same way.
+ * Everything else is left to the server's validation.
+ */
+export function toFormBody(draft: FormDraft, rules?: BuilderRules): { body: FormBody; problems?: undefined } | { body?: undefined; problems: FieldProblems } {
+  const problems: FieldProblems = {};
+  const plans = draft.plans.map((plan, p) => ({
+    title: plan.title,
+    prices: plan.prices.map((price, i) => {
+      const at = `settings.plans.${p}.prices.${i}`;
+      const amount = readAmount(price.amount, price.currency, rules?.get(RULE_KEYS.amount), `${at}.amount`, problems);
+      const out: Price = { amount: amount ?? 0, currency: price.currency, frequency: price.frequency };
+      if (price.frequency !== ONE_TIME && price.setupFee.trim() !== '') {
+        const fee = readAmount(price.setupFee, price.currency, rules?.get(RULE_KEYS.setupFee), `${at}.setup_amount`, problems);
+        if (fee !== undefined && fee > 0) out.setup_amount = fee;
+      }
+      if (price.customAmount) {
+        const min = readAmount(price.customMin, price.currency, rules?.get(RULE_KEYS.customMin), `${at}.custom_amount.min`, problems);
+        const max = readAmount(price.customMax, price.currency, rules?.get(RULE_KEYS.customMax), `${at}.custom_amount.max`, problems);
+        out.custom_amount = { min: min ?? 0, max: max ?? 0 };
+      }
+      return out;
+    }),
+  }));
+  if (Object.keys(problems).length > 0) return { problems };
+
+  const display: NonNullable<FormSettings['display']> = { show_title: draft.showTitle };
+  if (draft.description.trim() !== '') display.description = draft.description;
+  if (draft.buttonLabel.trim() !== '') display.button_label = draft.buttonLabel;
+  if (draft.primaryColor !== '') display.primary_color = draft.primaryColor;
+  if (draft.layout !== '') display.layout = draft.layout;
+
+  const settings: FormSettings = {
+    plans,
+    // The generated type lists the catalog's gateways as properties; the console holds them as data.
+    payment_methods: Object.fromEntries(Object.entries(draft.methods).filter(([, methods]) => methods.length > 0)) as FormSettings['payment_methods'],
+    fields: draft.fields.map((field) => {
+      const out: Field = { name: field.name, type: field.type, label: field.label, required: field.required };
+      if (field.type === 'select') out.options = optionLines(field.options);
+      return out;
+    }),
+    submit_actions: [...draft.submitActions],
+    email: { ...draft.email },
+    display,
+  };
+  if (draft.redirectUrl.trim() !== '' || draft.submitActions.includes('redirect')) settings.redirect_url = draft.redirectUrl.trim();
+  if (draft.successMessage.trim() !== '' || draft.submitActions.includes('message')) settings.success_message = draft.successMessage;
+  return { body: { title: draft.title, settings } };
+}
+
+/** The lines of a choices text area, trimmed, without blank lines. */
+export function optionLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function readAmount(text: string, currency: Currency, rule: { min?: number; max?: number } | undefined, path: string, problems: FieldProblems): number | undefined {
+  if (text.trim() === '') {
+    problems[path] = 'Enter an amount.';
+    return undefined;
+  }
+  const parsed = fromAmountInput(text, currency);
+  if ('error' in parsed) {
+    problems[path] = `${sentence(parsed.error)} (${currency}).`;
+    return undefined;
+  }
+  if (rule?.min !== undefined && parsed.minor < rule.min) {
+    problems[path] = rule.min <= 0 ? 'Enter an amount that is not negative.' : `Enter at least ${toAmountInput(rule.min, currency)} ${currency}.`;
+    return undefined;
+  }
+  if (rule?.max !== undefined && parsed.minor > rule.max) {
+    problems[path] = `Enter at most ${toAmountInput(rule.max, currency)} ${currency}.`;
+    return undefined;
+  }
+  return parsed.minor;
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A fingerprint of what the admin can change (ids left out): equal fingerprints, nothing to save. */
+export function draftFingerprint(draft: FormDraft): string {
+  return JSON.stringify({
+    ...draft,
+    nextId: undefined,
+    plans: draft.plans.map((plan) => ({ ...plan, id: undefined, prices: plan.prices.map((price) => ({ ...price, id: undefined })) })),
+    fields: draft.fields.map((field) => ({ ...field, id: undefined })),
+  });
+}

@@ -1,0 +1,201 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Link, useBlocker, useLocation, useParams } from 'react-router';
+import type { components } from '../../../../../clients/typescript/index';
+import { ApiError, unwrap } from '../../../api/api-error';
+import { api } from '../../../api/client';
+import { builderDataQuery, formKeys, formQuery, hostedPageUrl } from '../../../api/forms';
+import { catalogQuery } from '../../../api/gateways';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmbedSnippet } from '../../../components/embed-snippet';
+import { Page } from '../../../components/page';
+import { ErrorNotice, QueryView, Success } from '../../../components/status';
+import { when } from '../../../format';
+import { BuilderRules } from '../common/builder-rules';
+import { type PlacedErrors, placeErrors } from '../common/field-paths';
+import { type DraftAction, draftFingerprint, draftFromForm, draftReducer, type FormBody, type FormStatus, toFormBody } from '../common/form-draft';
+import { StatusBadge } from '../form-list/form-list';
+import { NotFound } from '../../not-found/not-found';
+import { AfterPaymentSection, DisplaySection, EmailSection, FieldsSection, GeneralSection, MethodsSection, PlansSection } from './editor';
+import { ErrorSummary } from './error-summary';
+import { FieldErrors } from './inputs';
+import { LivePreview } from './live-preview';
+import { TestEmail } from './test-email';
+
+type PaymentForm = components['schemas']['PaymentFormDto'];
+type BuilderData = components['schemas']['BuilderDataDto'];
+type Catalog = components['schemas']['GatewayCatalogDto'];
+
+/** One form in the builder: its settings, the live preview, publishing, a test email and how to share it. */
+export function FormBuilderScreen() {
+  const id = Number(useParams().id);
+  const valid = Number.isInteger(id) && id > 0;
+  const form = useQuery({ ...formQuery(id), enabled: valid });
+  const builderData = useQuery({ ...builderDataQuery(id), enabled: valid });
+  const catalog = useQuery(catalogQuery);
+  if (!valid) return <NotFound />;
+  return (
+    <Page title={`Edit form #${id}`} actions={<Link to="/forms">All forms</Link>}>
+      <QueryView queries={[form, builderData, catalog]} what="the form">
+        {/* A new draft for each form (and when another admin's change is loaded on purpose). */}
+        {([formData, builderDataData, catalogData]) => <Builder key={id} form={formData} builderData={builderDataData} catalog={catalogData} />}
+      </QueryView>
+    </Page>
+  );
+}
+
+interface SaveRequest {
+  /** The editor's title and settings; none: the status only */
+  body?: FormBody;
+  status?: FormStatus;
+  /** The fingerprint of the draft that was sent: what "saved" means once the answer arrives */
+  fingerprint: string;
+}
+
+function Builder({ form, builderData, catalog }: { form: PaymentForm; builderData: BuilderData; catalog: Catalog }) {
+  const queries = useQueryClient();
+  const location = useLocation();
+  const rules = useMemo(() => new BuilderRules(builderData), [builderData]);
+  const gatewayLabels = useMemo(() => Object.fromEntries(catalog.gateways.map((gateway) => [gateway.id, gateway.label])), [catalog]);
+  const [draft, dispatch] = useReducer(draftReducer, form, draftFromForm);
+  const [savedFingerprint, setSavedFingerprint] = useState(() => draftFingerprint(draftFromForm(form)));
+  const [errors, setErrors] = useState<PlacedErrors | null>(null);
+  const [notice, setNotice] = useState<string | null>((location.state as { created?: boolean } | null)?.created ? 'Created from the template as a draft. Change what you need, save, then publish it.' : null);
+  const summary = useRef<HTMLDivElement>(null);
+  const dirty = draftFingerprint(draft) !== savedFingerprint;
+  const current = useMemo(() => toFormBody(draft, rules), [draft, rules]);
+
+  const save = useMutation({
+    mutationFn: async (request: SaveRequest) =>
+      unwrap(await api.PUT('/administration/payment-forms/{id}', { params: { path: { id: form.id } }, body: { ...request.body, ...(request.status ? { status: request.status } : {}) } })),
+    onSuccess: (saved, request) => {
+      if (request.body) setSavedFingerprint(request.fingerprint);
+      setErrors(null);
+      setNotice(
+        request.status === 'publish'
+          ? `Published: payers can pay at ${hostedPageUrl(saved.id)}.`
+          : request.status === 'draft'
+            ? 'Unpublished: the payment page answers “not found” until you publish again.'
+            : 'Saved.',
+      );
+      queries.setQueryData(formKeys.detail(form.id), saved);
+      void queries.invalidateQueries({ queryKey: formKeys.lists });
+      void queries.invalidateQueries({ queryKey: formKeys.builderData(form.id), refetchType: 'none' });
+    },
+    onError: (error) => {
+      setNotice(null);
+      if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, gatewayLabels));
+      else setErrors({ byPath: {}, summary: [] });
+    },
+  });
+
+  /** Saves the draft (optionally with a new status); problems the editor finds itself stop it before any request. */
+  function submit(status?: FormStatus) {
+    save.reset();
+    const result = toFormBody(draft, rules);
+    if (result.problems) {
+      setNotice(null);
+      setErrors(placeErrors(result.problems, draft, gatewayLabels));
+      return;
+    }
+    save.mutate({ body: result.body, status, fingerprint: draftFingerprint(draft) });
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    submit();
+  }
+
+  // The summary takes focus when a save is refused, so keyboard and screen-reader users hear what to fix.
+  useEffect(() => {
+    if (errors && (errors.summary.length > 0 || save.isError)) {
+      summary.current?.scrollIntoView({ block: 'start' });
+      summary.current?.focus();
+    }
+  }, [errors, save.isError]);
+
+  // A structural change (a plan, price or field added, removed or moved) shifts the paths errors were placed on.
+  function change(action: DraftAction) {
+    if (errors && !['update', 'email', 'plan-title', 'price', 'field', 'method', 'action'].includes(action.type)) setErrors(null);
+    dispatch(action);
+  }
+
+  const published = form.status === 'publish';
+  const leaving = useBlocker(({ currentLocation, nextLocation }) => dirty && !save.isPending && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  return (
+    <FieldErrors.Provider value={errors?.byPath ?? {}}>
+      <div className="builder-head">
+        <p>
+          <strong>{form.title}</strong> <StatusBadge status={form.status} /> <span className="muted">Updated {when(form.updated_at)}</span>
+        </p>
+        <div className="button-row">
+          {published ? (
+            <>
+              <a className="button" href={hostedPageUrl(form.id)} target="_blank" rel="noopener">
+                Open the payment page<span className="visually-hidden"> (new tab)</span>
+              </a>
+              <button type="button" className="button" disabled={save.isPending} onClick={() => save.mutate({ status: 'draft', fingerprint: savedFingerprint })}>
+                Unpublish
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button button-primary" disabled={save.isPending} onClick={() => submit('publish')}>
+              {dirty ? 'Save and publish' : 'Publish'}
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="status-area">
+        {errors && (errors.summary.length > 0 || save.isError) ? (
+          errors.summary.length > 0 ? (
+            <ErrorSummary ref={summary} items={errors.summary} />
+          ) : (
+            <div ref={summary} tabIndex={-1} className="focus-target">
+              <ErrorNotice error={save.error} />
+            </div>
+          )
+        ) : (
+          notice && <Success>{notice}</Success>
+        )}
+      </div>
+      <div className="split builder">
+        <form className="stack builder-form" onSubmit={onSubmit} noValidate aria-label="Form settings">
+          <GeneralSection draft={draft} dispatch={change} rules={rules} />
+          <PlansSection draft={draft} dispatch={change} rules={rules} />
+          <MethodsSection draft={draft} dispatch={change} catalog={catalog} />
+          <FieldsSection draft={draft} dispatch={change} rules={rules} />
+          <AfterPaymentSection draft={draft} dispatch={change} rules={rules} />
+          <EmailSection draft={draft} dispatch={change} rules={rules} />
+          <DisplaySection draft={draft} dispatch={change} rules={rules} />
+          <div className="save-bar">
+            <button type="submit" className="button button-primary" disabled={save.isPending}>
+              {save.isPending ? 'Saving…' : 'Save changes'}
+            </button>
+            <span className="muted">{dirty ? 'You have unsaved changes.' : 'All changes are saved.'}</span>
+          </div>
+        </form>
+        <div className="stack builder-aside">
+          <LivePreview formId={form.id} body={current.body ?? null} problem={current.problems ? Object.values(current.problems)[0] : undefined} />
+          <EmbedSnippet formId={form.id} published={published} />
+          <TestEmail formId={form.id} unsaved={dirty} />
+        </div>
+      </div>
+      <ConfirmDialog
+        open={leaving.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave without saving"
+        onCancel={() => leaving.reset?.()}
+        onConfirm={() => leaving.proceed?.()}
+      >
+        <p>Your changes to this form are not saved yet.</p>
+      </ConfirmDialog>
+    </FieldErrors.Provider>
+  );
+}

@@ -1,0 +1,181 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import type { components } from '../../../../clients/typescript/index';
+import { dashboardQuery } from '../../api/dashboard';
+import { catalogQuery, gatewayListQuery } from '../../api/gateways';
+import { MODES } from '../../api/vocabulary';
+import { Page } from '../../components/page';
+import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
+import { TableScroll } from '../../components/table-scroll';
+import { label } from '../../format';
+import { FieldsForm } from './fields-form';
+import { saveConnectKind, setMode } from './gateway-calls';
+import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, otherMode, type Plan } from './gateway-logic';
+import { useGatewayMutation } from './gateway-mutation';
+import { ModePanel } from './mode-panel';
+import { PaymentMethods } from './methods';
+
+type DashboardGateway = components['schemas']['DashboardGatewayDto'];
+
+/**
+ * The gateways screen: every gateway the catalog lists, drawn from its data (connect kinds and
+ * their fields, methods), with its state per mode from the dashboard.
+ */
+export function GatewaysScreen() {
+  const catalog = useQuery(catalogQuery);
+  const dashboard = useQuery(dashboardQuery);
+  const outcomes = useConnectReturn(catalog.data?.gateways);
+
+  return (
+    <Page title="Gateways">
+      {outcomes.map((outcome) => (
+        <div key={outcome.message} className={`notice notice-${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'}>
+          <p>{outcome.message}</p>
+        </div>
+      ))}
+      <QueryView queries={[catalog, dashboard]} what="the gateways">
+        {([{ gateways, plan }, { payment_gateways: facts }]) =>
+          gateways.length === 0 ? (
+            <Empty>This service has no payment gateway.</Empty>
+          ) : (
+            <div className="stack">
+              <p>
+                This site is on the <strong>{plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.
+                {plan === 'pro' ? ' You can connect with your own keys and use every payment method.' : ' Methods marked Pro need the Pro plan.'}
+              </p>
+              {gateways.map((gateway) => (
+                <GatewayCard key={gateway.id} gateway={gateway} facts={facts[gateway.id]} plan={plan} />
+              ))}
+              <GatewayListTable gateways={gateways} />
+            </div>
+          )
+        }
+      </QueryView>
+    </Page>
+  );
+}
+
+/**
+ * The outcome of an OAuth round trip (`?<gateway id>_connected=…` / `…_error=…` on the address
+ * the service sent the browser back to), kept as notices while the parameters leave the address,
+ * so a reload or a shared link does not announce it again.
+ */
+function useConnectReturn(gateways: readonly CatalogGateway[] | undefined): ConnectOutcome[] {
+  const [params, setParams] = useSearchParams();
+  const [outcomes, setOutcomes] = useState<ConnectOutcome[]>([]);
+  useEffect(() => {
+    if (!gateways) return;
+    const read = connectOutcomes(params, gateways);
+    if (read.consumed.length === 0) return;
+    setOutcomes(read.outcomes);
+    const rest = new URLSearchParams(params);
+    for (const name of read.consumed) rest.delete(name);
+    setParams(rest, { replace: true });
+  }, [gateways, params, setParams]);
+  return outcomes;
+}
+
+/**
+ * The service sends the browser back from a connect to ADMIN_URL (by default the console's first
+ * screen): with a connect outcome in the address, it goes on to this screen, outcome and all.
+ */
+export function ConnectReturn({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  if (isConnectReturn(new URLSearchParams(location.search))) return <Navigate to={{ pathname: '/gateways', search: location.search }} replace />;
+  return <>{children}</>;
+}
+
+function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts: DashboardGateway | undefined; plan: Plan }) {
+  const credentials = connectKind(gateway, 'credentials');
+  const titleId = `${gateway.id}-title`;
+  return (
+    <section className="card gateway" aria-labelledby={titleId}>
+      <header className="gateway-header">
+        <h2 id={titleId}>{gateway.label}</h2>
+        <span className="badge">{gateway.kind === 'card' ? 'Cards' : 'Wallet'}</span>
+        {facts?.checkout_paused && <span className="badge badge-failed">Checkout paused</span>}
+      </header>
+      <ModeSwitch gateway={gateway} />
+      <div className="modes">
+        {MODES.map((mode) => (
+          <ModePanel key={mode} gateway={gateway} mode={mode} facts={facts?.modes[mode]} plan={plan} />
+        ))}
+      </div>
+      {credentials && (
+        <section className="credentials" aria-labelledby={`${gateway.id}-credentials-title`}>
+          <h3 id={`${gateway.id}-credentials-title`}>Credentials for {modeName(gateway.mode).toLowerCase()} (the mode in use)</h3>
+          <FieldsForm
+            idPrefix={`${gateway.id}-credentials`}
+            fields={credentials.fields}
+            submitLabel="Save credentials"
+            save={(values) => saveConnectKind('credentials', gateway.id, gateway.mode, values)}
+          >
+            <p className="field-help">
+              Saved for the mode in use; switch the mode first to enter the other mode’s credentials. The service checks them with {gateway.label} before it stores them.
+            </p>
+          </FieldsForm>
+        </section>
+      )}
+      <PaymentMethods gateway={gateway} plan={plan} />
+    </section>
+  );
+}
+
+function ModeSwitch({ gateway }: { gateway: CatalogGateway }) {
+  const next = otherMode(gateway.mode);
+  const mutation = useGatewayMutation(() => setMode(gateway.id, next));
+  return (
+    <div className="mode-switch">
+      <p>
+        Payments use <strong>{modeName(gateway.mode).toLowerCase()}</strong>.
+      </p>
+      <button type="button" className="button" disabled={mutation.isPending} onClick={() => mutation.mutate(undefined)}>
+        Switch to {modeName(next).toLowerCase()}
+      </button>
+      {mutation.isError && <ErrorNotice error={mutation.error} />}
+      {mutation.isSuccess && mutation.data.mode === gateway.mode && (
+        <Success>
+          {gateway.label} now takes payments in {modeName(gateway.mode).toLowerCase()}.
+        </Success>
+      )}
+    </div>
+  );
+}
+
+/** Section B's gateway list: whether each gateway takes payments now, as API clients see it. */
+function GatewayListTable({ gateways }: { gateways: readonly CatalogGateway[] }) {
+  const list = useQuery(gatewayListQuery);
+  const labels = Object.fromEntries(gateways.map((gateway) => [gateway.id as string, gateway.label]));
+  return (
+    <section className="card" aria-labelledby="gateway-list-title">
+      <h2 id="gateway-list-title">Taking payments now</h2>
+      <p className="field-help">The gateway list API clients read (section B’s GET /gateway/list).</p>
+      <QueryView query={list} what="the gateway list">
+        {(entries) => (
+          <TableScroll label="Gateway list">
+            <table>
+              <caption className="visually-hidden">Gateways and whether each is enabled</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Gateway</th>
+                  <th scope="col">Enabled</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <tr key={entry.gateway}>
+                    <th scope="row">
+                      {labels[entry.gateway] ?? label(entry.gateway)} <code>{entry.gateway}</code>
+                    </th>
+                    <td>{entry.enabled ? 'Yes' : 'No'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,328 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Route, Routes } from 'react-router';
+import { CURRENCY_CODES } from '../../../../src/common/money/index';
+import { unwrap } from '../../api/api-error';
+import { api } from '../../api/client';
+import { formErrorsOf } from '../../api/field-errors';
+import { gatewayListQuery, useGatewayLabels } from '../../api/gateways';
+import { settingsKeys, settingsQuery } from '../../api/settings';
+import { tagKeys, tagsQuery } from '../../api/tags';
+import { label } from '../../format';
+import { Page } from '../../components/page';
+import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
+import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
+import { TableScroll } from '../../components/table-scroll';
+import { FeatureRequestsScreen } from './feature-requests';
+import { NotFound } from '../not-found/not-found';
+import { SettingsNav } from './settings-nav';
+import { draftOf, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
+
+/** `/settings/*`: section B's general settings, the tag vocabulary and the feature-request areas. */
+export function SettingsScreens() {
+  return (
+    <Routes>
+      <Route index element={<GeneralSettingsScreen />} />
+      <Route path="tags" element={<TagsScreen />} />
+      <Route path="features" element={<FeatureRequestsScreen />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+const SETTINGS_FIELDS = ['currency', 'payment_gateway', 'api_key', 'debug_mode'] as const;
+
+function GeneralSettingsScreen() {
+  const settings = useQuery(settingsQuery);
+  const [done, setDone] = useState<string | null>(null);
+  // Bumped after a reset has been read back: the form starts again from the defaults.
+  const [generation, setGeneration] = useState(0);
+  return (
+    <Page title="Settings">
+      <SettingsNav />
+      {done && <Success>{done}</Success>}
+      <QueryView query={settings} what="the settings">
+        {(current) => (
+          <div className="stack">
+            <SettingsForm key={generation} current={current} onDone={setDone} />
+            <ResetSettings
+              onDone={setDone}
+              onReset={() => setGeneration((count) => count + 1)}
+            />
+          </div>
+        )}
+      </QueryView>
+    </Page>
+  );
+}
+
+function SettingsForm({ current, onDone }: { current: Settings; onDone: (message: string | null) => void }) {
+  const queries = useQueryClient();
+  const gatewayLabels = useGatewayLabels();
+  const gateways = useQuery(gatewayListQuery);
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(current));
+  const [unchanged, setUnchanged] = useState(false);
+  const save = useMutation({
+    mutationFn: async (body: NonNullable<ReturnType<typeof settingsChanges>>) => unwrap(await api.POST('/settings', { body })),
+    onMutate: () => onDone(null),
+    onSuccess: (answer) => {
+      onDone(answer.message);
+      // The key typed is stored now: the field empties, the mask below it comes from the new answer.
+      setDraft((before) => ({ ...before, api_key: '' }));
+      return queries.invalidateQueries({ queryKey: settingsKeys.all });
+    },
+  });
+  const errors = formErrorsOf(save.error, SETTINGS_FIELDS);
+  useFocusFirstInvalid(save.error, errors.first, 'settings');
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body = settingsChanges(current, draft);
+    setUnchanged(body === null);
+    if (body) save.mutate(body);
+  }
+
+  const gatewayOptions = gateways.data ?? [{ gateway: current.payment_gateway, enabled: true }];
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="general-title" noValidate>
+      <h2 id="general-title">General</h2>
+      {errors.notice && save.isError && <ErrorNotice error={save.error} />}
+      <label className="field">
+        <span className="field-label">Currency</span>
+        <select
+          id="settings-currency"
+          value={draft.currency}
+          onChange={(event) => setDraft({ ...draft, currency: event.target.value })}
+          {...invalid(errors.fields.currency, 'settings-currency')}
+        >
+          {!CURRENCY_CODES.includes(draft.currency) && <option value={draft.currency}>{draft.currency}</option>}
+          {CURRENCY_CODES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+        <FieldError id="settings-currency" message={errors.fields.currency} />
+      </label>
+      <label className="field">
+        <span className="field-label">Default payment gateway</span>
+        <select
+          id="settings-payment_gateway"
+          value={draft.payment_gateway}
+          onChange={(event) => {
+            const chosen = gatewayOptions.find((option) => option.gateway === event.target.value);
+            if (chosen) setDraft({ ...draft, payment_gateway: chosen.gateway });
+          }}
+          {...invalid(errors.fields.payment_gateway, 'settings-payment_gateway')}
+        >
+          {gatewayOptions.map((option) => (
+            <option key={option.gateway} value={option.gateway}>
+              {gatewayLabels[option.gateway] ?? label(option.gateway)}
+              {option.enabled ? '' : ' (not set up)'}
+            </option>
+          ))}
+        </select>
+        {gateways.isError && <span className="field-help">The list of gateways could not be read: {gateways.error.message}</span>}
+        <FieldError id="settings-payment_gateway" message={errors.fields.payment_gateway} />
+      </label>
+      <label className="field">
+        <span className="field-label">API key</span>
+        <input
+          id="settings-api_key"
+          type="password"
+          autoComplete="new-password"
+          spellCheck={false}
+          minLength={8}
+          maxLength={255}
+          value={draft.api_key}
+          onChange={(event) => setDraft({ ...draft, api_key: event.target.value })}
+          aria-describedby={['settings-api_key-help', errors.fields.api_key ? 'settings-api_key-error' : ''].filter(Boolean).join(' ')}
+          aria-invalid={errors.fields.api_key ? true : undefined}
+        />
+        <span className="field-help" id="settings-api_key-help">
+          {current.api_key ? (
+            <>
+              Stored: <code>{current.api_key}</code> (only ever shown masked). Type a new key to replace it; leave empty to keep it.
+            </>
+          ) : (
+            'None stored. It is write-only: once saved it is only ever shown masked.'
+          )}
+        </span>
+        <FieldError id="settings-api_key" message={errors.fields.api_key} />
+      </label>
+      <label className="check">
+        <input
+          id="settings-debug_mode"
+          type="checkbox"
+          checked={draft.debug_mode}
+          onChange={(event) => setDraft({ ...draft, debug_mode: event.target.checked })}
+          {...invalid(errors.fields.debug_mode, 'settings-debug_mode')}
+        />
+        Debug mode
+      </label>
+      <FieldError id="settings-debug_mode" message={errors.fields.debug_mode} />
+      {unchanged && (
+        <p className="muted" role="status">
+          Nothing changed: there is nothing to save.
+        </p>
+      )}
+      <button type="submit" className="button button-primary" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save settings'}
+      </button>
+    </form>
+  );
+}
+
+/** DELETE /settings, after the admin confirms: every general setting back to its default, the API key removed. */
+function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) => void; onReset: () => void }) {
+  const queries = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const reset = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/settings')),
+    onMutate: () => onDone(null),
+    onSuccess: async (answer) => {
+      await queries.invalidateQueries({ queryKey: settingsKeys.all });
+      setConfirming(false);
+      onDone(answer.message);
+      onReset();
+    },
+  });
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    // Into the confirmation: focus on its button; out of it (cancelled or done): back to the opener.
+    if (confirming) confirmButton.current?.focus();
+    else if (wasConfirming.current) opener.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+  return (
+    <section className="card" aria-labelledby="reset-title">
+      <h2 id="reset-title">Restore defaults</h2>
+      <p>Currency, default gateway, API key and debug mode go back to the service's defaults; a stored API key is deleted.</p>
+      {reset.isError && <ErrorNotice error={reset.error} />}
+      {confirming ? (
+        <div className="notice notice-warning" role="group" aria-labelledby="reset-confirm-text">
+          <p id="reset-confirm-text">Restore every general setting to its default? The stored API key is deleted.</p>
+          <div className="actions">
+            <button ref={confirmButton} type="button" className="button button-danger" disabled={reset.isPending} onClick={() => reset.mutate()}>
+              {reset.isPending ? 'Restoring…' : 'Yes, restore defaults'}
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button ref={opener} type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+          Restore defaults…
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** Section B's tag vocabulary: list, add (names unique regardless of case), delete. */
+function TagsScreen() {
+  const queries = useQueryClient();
+  const tags = useQuery(tagsQuery);
+  const [name, setName] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: async (tag: string) => ({ tag, answer: unwrap(await api.POST('/tags', { body: { tag } })) }),
+    onMutate: () => setDone(null),
+    onSuccess: ({ tag }) => {
+      setName('');
+      setDone(`Tag “${tag.trim()}” created.`);
+      return queries.invalidateQueries({ queryKey: tagKeys.all });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: async (tag: { tag_id: number; tag: string }) => ({ tag, answer: unwrap(await api.DELETE('/tags/{tag_id}', { params: { path: { tag_id: tag.tag_id } } })) }),
+    onMutate: () => setDone(null),
+    onSuccess: ({ tag }) => setDone(`Tag “${tag.tag}” deleted.`),
+    // Deleted here or elsewhere (a 404): the list is read again either way.
+    onSettled: () => queries.invalidateQueries({ queryKey: tagKeys.all }),
+  });
+  // A duplicate name (409) or a refused one (400) is about the one field of the form.
+  const errors = formErrorsOf(create.error, ['tag'] as const, 'tag');
+  useFocusFirstInvalid(create.error, errors.first, 'tags');
+
+  return (
+    <Page title="Tags">
+      <SettingsNav />
+      {done && <Success>{done}</Success>}
+      <div className="stack">
+        <form
+          className="card"
+          aria-labelledby="new-tag-title"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate(name);
+          }}
+        >
+          <h2 id="new-tag-title">Add a tag</h2>
+          {errors.notice && create.isError && <ErrorNotice error={create.error} />}
+          <label className="field">
+            <span className="field-label">Tag name</span>
+            <input
+              id="tags-tag"
+              value={name}
+              maxLength={100}
+              onChange={(event) => setName(event.target.value)}
+              aria-invalid={errors.fields.tag ? true : undefined}
+              aria-describedby={errors.fields.tag ? 'tags-tag-error tags-tag-help' : 'tags-tag-help'}
+            />
+            <span className="field-help" id="tags-tag-help">
+              Unique, whatever the case; at most 100 characters.
+            </span>
+            <FieldError id="tags-tag" message={errors.fields.tag} />
+          </label>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? 'Adding…' : 'Add tag'}
+          </button>
+        </form>
+        <section className="card" aria-labelledby="tag-list-title">
+          <h2 id="tag-list-title">All tags</h2>
+          {remove.isError && <ErrorNotice error={remove.error} />}
+          <QueryView query={tags} what="the tags">
+            {(list) =>
+              list.length === 0 ? (
+                <Empty>No tags yet. Add the first one above.</Empty>
+              ) : (
+                <TableScroll label="Tags">
+                  <table>
+                    <caption className="visually-hidden">Tags, oldest first</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Tag</th>
+                        <th scope="col">Id</th>
+                        <th scope="col">
+                          <span className="visually-hidden">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {list.map((tag) => (
+                        <tr key={tag.tag_id}>
+                          <th scope="row">{tag.tag}</th>
+                          <td>{tag.tag_id}</td>
+                          <td className="number">
+                            <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => remove.mutate(tag)}>
+                              Delete<span className="visually-hidden"> tag “{tag.tag}”</span>
+                            </button>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
+              )
+            }
+          </QueryView>
+        </section>
+      </div>
+    </Page>
+  );
+}
