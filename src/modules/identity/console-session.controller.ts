@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResp
 import type { Request, Response } from 'express';
 import { CONSOLE_SESSION_COOKIE, COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../common/auth/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
+import { servedOverHttps } from '../../common/http/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { readSessionToken, sessionCookieOptions } from './console-session-cookie.js';
@@ -133,7 +134,7 @@ export class ConsoleSessionController {
 
   /** HTTPS as the browser sees it: the request's scheme (X-Forwarded-Proto behind TRUST_PROXY) or an https PUBLIC_BASE_URL. */
   private secure(req: Request): boolean {
-    return req.secure || this.config.publicBaseUrl.startsWith('https:');
+    return servedOverHttps(req, this.config.publicBaseUrl);
   }
 }
 
