@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { APP_CONFIG, type AppConfig, CHECKOUT_NAME, CHECKOUT_VERSION, REST_NAMESPACE } from '../../config/index.js';
 import { COOKIE_AUTH_SCHEME, CONSOLE_SESSION_COOKIE, NONCE_AUTH_SCHEME } from '../auth/index.js';
 import { finishOpenApiDocument } from '../openapi/index.js';
+import { servedOverHttps } from './https.js';
 
 /** Routes served outside the REST namespace (bootstrap.ts excludes them from the global prefix). */
 export const ROOT_PATHS = ['/healthz', '/readyz'] as const;
@@ -61,15 +63,51 @@ function withUniqueOperationIds(document: OpenAPIObject): OpenAPIObject {
 }
 
 /**
+ * Swagger UI's page (`/docs`, its scripts and styles under `/docs/`) and the document
+ * (`/docs-json`). What the page needs, checked in chromium (`swagger-ui.browser-spec`): its three
+ * scripts from this origin (no inline script; the bundle's `Function("return this")` is only a
+ * fallback for browsers without `globalThis`, so no `'unsafe-eval'`); inline styles (the page's two
+ * `<style>` blocks and the style attributes of its markup, which hashes would tie to
+ * `@nestjs/swagger`'s template byte for byte; the page shows no text but the service's own
+ * document, so inline style gives an attacker nothing); `data:` images of its stylesheet; "Try it
+ * out" calls this origin only. Never framed (the Authorize dialog takes an application password).
+ */
+export const SWAGGER_UI_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** One year, this host only: the operator decides about subdomains and preload lists. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+/**
  * Swagger UI at /docs and the OpenAPI 3 JSON at /docs-json. The credentials entered under
  * Authorize stay in the page's memory only: `persistAuthorization` would keep the admin's
  * application password in the browser's localStorage across reloads, readable by any script of
- * this origin and left on shared machines.
+ * this origin and left on shared machines. `validatorUrl: null`: the page never asks
+ * swagger.io's validator about this document (it would send the document's address away, and
+ * the CSP refuses its badge anyway).
  */
 export function installOpenApi(app: INestApplication): void {
+  const { publicBaseUrl } = app.get<AppConfig>(APP_CONFIG);
+  // Before SwaggerModule registers its handlers, so every answer under /docs carries these.
+  app.use(['/docs', '/docs-json'], (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', SWAGGER_UI_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    if (servedOverHttps(req, publicBaseUrl)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    next();
+  });
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
-    swaggerOptions: { persistAuthorization: false },
+    swaggerOptions: { persistAuthorization: false, validatorUrl: null },
     customSiteTitle: `${CHECKOUT_NAME} API`,
   });
 }

@@ -3,7 +3,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pinoHttp, type Options } from 'pino-http';
-import { logAsRoutine, loggerOptions, REDACTED } from './logger-options.js';
+import { createHash } from 'node:crypto';
+import { hashedValue, logAsRoutine, loggerOptions, REDACTED } from './logger-options.js';
 
 interface LogLine {
   level: number;
@@ -97,6 +98,20 @@ describe('request log options', () => {
     expect(line.res.headers['set-cookie']).toBe(REDACTED);
     const text = JSON.stringify(line);
     for (const value of [...Object.values(secrets), 'sid=set-cookie-secret']) expect(text).not.toContain(value);
+  });
+
+  it('logs an Idempotency-Key only as a hash of it (the same key, the same hash)', async () => {
+    const key = 'b6f0c5a2-1d3e-4f5a-9b8c-7d6e5f4a3b2c';
+    const [first] = await logOf({ 'idempotency-key': key }, '/wp-json/checkout/v1/payment/sync-details');
+    const [again] = await logOf({ 'idempotency-key': key }, '/wp-json/checkout/v1/payment/sync-details');
+    const [other] = await logOf({ 'idempotency-key': `${key}-2` }, '/wp-json/checkout/v1/payment/sync-details');
+    const expected = `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+    expect(first.req.headers['idempotency-key']).toBe(expected);
+    expect(hashedValue(key)).toBe(expected);
+    expect(again.req.headers['idempotency-key']).toBe(expected);
+    expect(other.req.headers['idempotency-key']).not.toBe(expected);
+    expect(JSON.stringify(first)).not.toContain(key);
+    expect(JSON.stringify(first)).not.toContain(key.slice(0, 8));
   });
 
   it('leaves the request headers themselves untouched (the redaction works on a copy)', async () => {

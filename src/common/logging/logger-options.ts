@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { Params } from 'nestjs-pino';
@@ -20,6 +20,13 @@ export function logAsRoutine(response: object): void {
 
 /** Request headers that carry credentials or signatures: logged as `[redacted]` when present. */
 const SECRET_REQUEST_HEADERS: readonly string[] = ['authorization', 'cookie', 'x-wp-nonce', 'gateway-a-signature', 'stripe-signature', 'checkout-signature', 'paypal-transmission-sig'];
+/**
+ * Request headers whose value is worth something to whoever reads the log but which an operator
+ * still needs to follow: logged as `sha256:` and the first 16 hex digits of the value's SHA-256.
+ * An `Idempotency-Key` replays a creation (with the same client and body) for 24 hours; its hash
+ * still shows two lines are one key, and an operator finds a client's key by hashing it.
+ */
+const HASHED_REQUEST_HEADERS: readonly string[] = ['idempotency-key'];
 /** Response headers that carry credentials. */
 const SECRET_RESPONSE_HEADERS: readonly string[] = ['set-cookie'];
 export const REDACTED = '[redacted]';
@@ -54,7 +61,7 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): Params {
           id: req.id,
           method: req.method,
           path: pathOf(req.url),
-          headers: redactHeaders(req.headers, SECRET_REQUEST_HEADERS),
+          headers: redactHeaders(req.headers, SECRET_REQUEST_HEADERS, HASHED_REQUEST_HEADERS),
         }),
         res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
           statusCode: res.statusCode,
@@ -70,8 +77,11 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** The headers as they are, or a copy with each secret one that is present replaced by `[redacted]`. */
-export function redactHeaders(headers: Record<string, unknown> | undefined, secret: readonly string[]): Record<string, unknown> | undefined {
+/**
+ * The headers as they are, or a copy with each secret one that is present replaced by
+ * `[redacted]` and each `hashed` one by its `hashedValue`.
+ */
+export function redactHeaders(headers: Record<string, unknown> | undefined, secret: readonly string[], hashed: readonly string[] = []): Record<string, unknown> | undefined {
   if (!headers) return headers;
   let copy: Record<string, unknown> | undefined;
   for (const name of secret) {
@@ -79,5 +89,16 @@ export function redactHeaders(headers: Record<string, unknown> | undefined, secr
     copy ??= { ...headers };
     copy[name] = REDACTED;
   }
+  for (const name of hashed) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    copy ??= { ...headers };
+    copy[name] = hashedValue(Array.isArray(value) ? value.join(', ') : String(value));
+  }
   return copy ?? headers;
+}
+
+/** `sha256:` and 64 bits of the value's SHA-256 in hex: enough to tell keys apart in a log. */
+export function hashedValue(value: string): string {
+  return `sha256:${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
 }

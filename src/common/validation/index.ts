@@ -1,7 +1,7 @@
 export { createValidationPipe, MAX_REPORTED_PARAMS, validationFailure } from './validation.pipe.js';
 export { declaredFields, pickDeclaredFields } from './declared-fields.js';
 export { ToBoolean, ToInteger, Trim } from './transforms.js';
-export { PositiveIntPipe } from './positive-int.pipe.js';
+export { IdParam, PositiveIntPipe, positiveIdOf } from './positive-int.pipe.js';
 export { IsOmittable } from './omittable.js';
 export { acceptValid, FastAccept } from './fast-accept.js';
 export { instantMessage, IsIsoInstant } from './instant.js';

@@ -43,6 +43,10 @@ class CheckoutValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A path param reaches its own pipe as the client sent it (`IdParam`, the webhook mode):
+    // Nest's primitive conversion (`+value` for a `number` param) reads `0x1`, `1e0`, `1.0` and
+    // ` 1` as 1, which the id's own check could then no longer refuse.
+    if (metadata.type === 'param' && metadata.data !== undefined) return value;
     const { metatype } = metadata;
     if (!metatype || !isPlainObject(value) || !this.toValidate(metadata)) return super.transform(value, metadata);
     const fields = declaredFields(metatype);

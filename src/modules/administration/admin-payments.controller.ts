@@ -1,4 +1,4 @@
-import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { AdminRoute } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { PositiveIntPipe } from '../../common/validation/index.js';
+import { IdParam } from '../../common/validation/index.js';
 import { AdminPaymentDetailDto, AdminPaymentDto, AdminPaymentsFilterDto, AdminPaymentsQueryDto, PaymentQueriesService } from '../payments/index.js';
 import { PAYMENT_EXPORT_LIMITS, paymentCsvChunks, paymentCsvFileName } from './payments-csv.js';
 
@@ -99,7 +99,7 @@ export class AdminPaymentsController {
   })
   @ApiOkResponse({ type: AdminPaymentDetailDto })
   @ApiErrorResponses(400, 404)
-  detail(@Param('id', new PositiveIntPipe('id')) id: number): Promise<AdminPaymentDetailDto> {
+  detail(@IdParam('id') id: number): Promise<AdminPaymentDetailDto> {
     return this.queries.adminDetail(id);
   }
 }

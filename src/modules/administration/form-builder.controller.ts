@@ -1,10 +1,10 @@
-import { All, Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { All, Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
-import { PositiveIntPipe } from '../../common/validation/index.js';
+import { IdParam } from '../../common/validation/index.js';
 import { BuilderDataDto, LivePreviewDto, TestEmailDto, TestEmailResultDto } from './form-builder.dto.js';
 import { FormBuilderService } from './form-builder.service.js';
 
@@ -21,7 +21,7 @@ export class FormBuilderController {
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: BuilderDataDto })
   @ApiOperation({ operationId: 'administrationBuilderData', description: 'What the form builder needs to draw the editor of one form: its sections, groups and fields, each with the value a new form starts with and the value saved on this form. Needs edit access to the form.', summary: 'Form-builder field map of a form: sections, groups, fields with defaults and values' })
-  builderData(@Param('id', new PositiveIntPipe('id')) id: number): Promise<BuilderDataDto> {
+  builderData(@IdParam('id') id: number): Promise<BuilderDataDto> {
     return this.builder.builderData(id);
   }
 
@@ -51,7 +51,7 @@ export class FormBuilderController {
     summary: 'Live preview of a form as HTML, optionally with unsaved settings (validated, never stored); any HTTP method',
   })
   async livePreview(
-    @Param('id', new PositiveIntPipe('id')) id: number,
+    @IdParam('id') id: number,
     @Body() body: LivePreviewDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
@@ -80,7 +80,7 @@ export class FormBuilderController {
   })
   sendTestEmail(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new PositiveIntPipe('id')) id: number,
+    @IdParam('id') id: number,
     @Body() body: TestEmailDto,
   ): Promise<TestEmailResultDto> {
     return this.builder.sendTestEmail(user, id, body);

@@ -1,11 +1,11 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PublicRoute } from '../../common/auth/index.js';
 import { NotFoundError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
-import { PositiveIntPipe } from '../../common/validation/index.js';
+import { IdParam } from '../../common/validation/index.js';
 import { FormViewService } from './form-view.service.js';
 import { PublicFormDto } from './public-form.dto.js';
 import { publicFormEtag, toPublicFormDto } from './public-form.mapper.js';
@@ -43,7 +43,7 @@ export class PublicFormController {
   })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' })
   @ApiErrorResponses(400, 404, 429)
-  async read(@Param('form_id', new PositiveIntPipe('form_id')) formId: number, @Res({ passthrough: true }) res: Response): Promise<PublicFormDto> {
+  async read(@IdParam('form_id') formId: number, @Res({ passthrough: true }) res: Response): Promise<PublicFormDto> {
     const view = await this.views.published(formId);
     if (!view) throw new NotFoundError('Payment form');
     const body = toPublicFormDto(view);

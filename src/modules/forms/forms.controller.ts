@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { PositiveIntPipe } from '../../common/validation/index.js';
+import { IdParam } from '../../common/validation/index.js';
 import { toFormSettings, toPaymentFormDto } from './form-settings.mapper.js';
 import { FormsService } from './forms.service.js';
 import {
@@ -76,7 +76,7 @@ export class FormsController {
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsGet', description: 'One payment form with all its settings.', summary: 'Read a payment form' })
-  async get(@Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDto> {
+  async get(@IdParam('id') id: number): Promise<PaymentFormDto> {
     return toPaymentFormDto(await this.forms.getById(id));
   }
 
@@ -93,7 +93,7 @@ export class FormsController {
   @ApiOperation({ operationId: 'formsUpdate', description: 'Changes a form\'s title, status (draft or publish) or settings. Settings are replaced whole, so send all of them. Needs edit access to the form.', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
   async update(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new PositiveIntPipe('id')) id: number,
+    @IdParam('id') id: number,
     @Body() body: UpdatePaymentFormDto,
   ): Promise<PaymentFormDto> {
     const settings = body.settings ? toFormSettings(body.settings) : undefined;
@@ -105,7 +105,7 @@ export class FormsController {
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDeletedDto })
   @ApiOperation({ operationId: 'formsDelete', description: 'Deletes a payment form. Payments made with it are kept. Needs edit access to the form.', summary: 'Delete a payment form (needs edit access)' })
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', new PositiveIntPipe('id')) id: number): Promise<PaymentFormDeletedDto> {
+  async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('id') id: number): Promise<PaymentFormDeletedDto> {
     return { deleted: true, previous: toPaymentFormDto(await this.forms.remove(user, id)) };
   }
 }

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
+import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
 import { EmbedScript, HostedPageScript } from './hosted-page.script.js';
@@ -93,8 +94,8 @@ export class HostedPageController {
   async page(@Param('form_id') formId: string, @Query('embed') embed: unknown, @Res() res: Response): Promise<void> {
     const nonce = randomBytes(18).toString('base64');
     const origins = this.config.embedOrigins;
-    const id = /^[1-9]\d{0,9}$/.test(formId) ? Number(formId) : null;
-    const view = id !== null && id <= 2_147_483_647 ? await this.views.published(id) : null;
+    const id = positiveIdOf(formId);
+    const view = id !== null ? await this.views.published(id) : null;
     if (!view) {
       setPageHeaders(res, hostedPageCsp(nonce, [], origins), origins);
       res.status(404).type('html').send(notFoundPage());

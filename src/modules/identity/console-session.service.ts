@@ -7,6 +7,7 @@ import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { Clock } from '../../common/clock/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
+import { servedOverHttps } from '../../common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { readDatetime, selectRows } from '../../database/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
@@ -120,8 +121,7 @@ export class ConsoleSessionService {
    * PUBLIC_BASE_URL).
    */
   cookieFor(request: Pick<Request, 'secure'>, maxAgeSeconds?: number): SessionCookie {
-    const secure = request.secure || this.config.publicBaseUrl.startsWith('https:');
-    return sessionCookie(secure, this.restPath, maxAgeSeconds);
+    return sessionCookie(servedOverHttps(request, this.config.publicBaseUrl), this.restPath, maxAgeSeconds);
   }
 
   /** The session tokens the request carries under this request's cookie name (several when some were planted). */

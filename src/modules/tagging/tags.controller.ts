@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
-import { PositiveIntPipe } from '../../common/validation/index.js';
+import { IdParam } from '../../common/validation/index.js';
 import { CreateTagDto, TagCreatedDto, TagDto } from './tags.dto.js';
 import { TagsService } from './tags.service.js';
 
@@ -35,7 +35,7 @@ export class TagsController {
   @ApiErrorResponses(400, 404)
   @ApiOperation({ operationId: 'tagsDelete', description: 'Removes a tag from the vocabulary. An unknown tag id answers 404.', summary: 'Delete a tag' })
   @ApiOkResponse({ type: AcknowledgementDto })
-  async remove(@Param('tag_id', new PositiveIntPipe('tag_id')) tagId: number): Promise<AcknowledgementDto> {
+  async remove(@IdParam('tag_id') tagId: number): Promise<AcknowledgementDto> {
     await this.tags.remove(tagId);
     return { success: true, message: 'Tag deleted.' };
   }
