@@ -35,7 +35,9 @@ export function checkoutLintConfig(root) {
         // otherwise silently switch off no-cycle and the boundary zones (both skip what they
         // cannot resolve).
         'import-x/resolver': undefined,
-        'import-x/resolver-next': [createTypeScriptImportResolver({ project: [join(root, 'tsconfig.json'), join(root, 'console', 'tsconfig.json')], noWarnOnMultipleProjects: true })],
+        'import-x/resolver-next': [
+          createTypeScriptImportResolver({ project: [join(root, 'tsconfig.json'), join(root, 'tsconfig.browser.json'), join(root, 'console', 'tsconfig.json')], noWarnOnMultipleProjects: true }),
+        ],
       },
       rules: {
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -61,9 +63,10 @@ export function checkoutLintConfig(root) {
       rules: { '@typescript-eslint/no-require-imports': 'off' },
     },
     {
-      // Scripts served to browsers as they are (the hosted payment page's script).
-      files: ['src/**/assets/*.js'],
-      languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+      // Code bundled for the payer's browser (tsconfig.browser.json): the hosted page's script and
+      // the gateway slices' drivers.
+      files: ['src/common/browser-driver/**/*.ts', 'src/modules/hosted-page/page/**/*.ts', 'src/modules/*/browser/driver/**/*.ts', 'test/**/browser/driver/**/*.ts'],
+      languageOptions: { globals: { ...globals.browser } },
     },
     {
       files: ['**/*.mjs'],

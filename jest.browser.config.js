@@ -14,7 +14,7 @@ module.exports = {
   displayName: 'browser',
   testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
   testTimeout: 60000,
-  // The console tests drive the built admin console (dist/console).
+  // The console tests drive the built admin console (dist/console), the hosted-page tests the built page scripts (dist/pay).
   globalSetup: '<rootDir>/test/browser/support/build-console.js',
   reporters: base.reporters,
 };

@@ -143,7 +143,7 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(first.text).toContain('<link rel="stylesheet" href="/pay/assets/form.css">');
 
       const scripts = scriptTags(first.text);
-      expect(scripts).toEqual([{ tag: `<script src="/pay/assets/hosted-page.js" nonce="${nonce}" defer></script>`, inline: false }]);
+      expect(scripts).toEqual([{ tag: expect.stringMatching(new RegExp(`^<script src="/pay/assets/hosted-page-[A-Za-z0-9]{12}\\.js" nonce="${nonce}" defer></script>$`)), inline: false }]);
       expect(first.text).not.toMatch(/\son[a-z]+=/i);
 
       const secrets: string[] = [];
@@ -177,14 +177,40 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       }
     });
 
-    it('serves its script as a static file', async () => {
-      const res = await request(t.http).get('/pay/assets/hosted-page.js');
+    it("serves its script and each gateway's driver as built bundles named by their content hash, cached as immutable", async () => {
+      const form = await createPaymentForm(t);
+      const page = await request(t.http).get(`/pay/${form.id}`);
+      const scriptPath = /<script src="(\/pay\/assets\/hosted-page-[A-Za-z0-9]{12}\.js)"/.exec(page.text)![1];
+      const res = await request(t.http).get(scriptPath);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.text).toContain('/payment/sync-details');
       expect(res.headers.etag).toBeDefined();
-      // The script knows gateways only by the page's data attributes, not by name.
-      expect(res.text).not.toMatch(/['"]gateway_[a-z]['"]/);
+      // The script knows gateways only by the page's data attributes: no gateway id, slice route or provider library.
+      expect(res.text).not.toMatch(/['"]gateway_[a-z]['"]|\/gateway-[a-z]\/|Stripe|paypal/);
+
+      // Each gateway container names its driver's bundle and its slice's routes (data from the adapter).
+      const drivers = [...page.text.matchAll(/data-driver="([a-z_]+)"[^>]*data-driver-src="([^"]+)" data-routes="([^"]+)"/g)].map((match) => ({
+        driver: match[1],
+        src: match[2],
+        routes: JSON.parse(match[3].replace(/&quot;/g, '"')) as Record<string, string>,
+      }));
+      expect(drivers).toEqual([
+        { driver: 'payment_element', src: expect.stringMatching(/^\/pay\/assets\/driver-payment_element-[A-Za-z0-9]{12}\.js$/), routes: { intent: '/gateway-a/payment-intent-or-setup', checkout: '/gateway-a/checkout' } },
+        { driver: 'wallet_buttons', src: expect.stringMatching(/^\/pay\/assets\/driver-wallet_buttons-[A-Za-z0-9]{12}\.js$/), routes: { order: '/gateway-b/order', capture: '/gateway-b/order/capture' } },
+      ]);
+      for (const { driver, src } of drivers) {
+        const bundle = await request(t.http).get(src);
+        expect(bundle.status).toBe(200);
+        expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(bundle.text).toContain(`defineCheckoutDriver("${driver}"`);
+      }
+      // Only the built files are served: the old unhashed name and anything else are not found.
+      for (const path of ['/pay/assets/hosted-page.js', '/pay/assets/manifest.json', '/pay/assets/embed.js', '/pay/assets/..%2Fmanifest.json']) {
+        expect({ path, status: (await request(t.http).get(path)).status }).toEqual({ path, status: 404 });
+      }
     });
 
     it('serves the form stylesheet and one accent stylesheet per colour, revalidated by ETag', async () => {
@@ -225,7 +251,7 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers.etag).toBeDefined();
     expect((await request(t.http).get('/pay/embed.js').set('If-None-Match', res.headers.etag)).status).toBe(304);
-    expect(res.text).toContain("'/pay/' + formId + '?embed=1'");
+    expect(res.text).toContain('"/pay/" + formId + "?embed=1"');
     expect(res.text).toContain('event.origin !== origin || event.source !== frame.contentWindow');
     expect(res.text).not.toMatch(/['"]gateway_[a-z]['"]/);
   });

@@ -163,7 +163,7 @@ describe('response headers and the request log of every answer', () => {
     });
 
     it('a public answer meant to be cached keeps its own Cache-Control (and nosniff)', async () => {
-      const script = await request(t.http).get('/pay/assets/hosted-page.js');
+      const script = await request(t.http).get('/pay/embed.js');
       expect(script.status).toBe(200);
       expect(script.headers['cache-control']).toBe('public, max-age=300');
       expect(script.headers['x-content-type-options']).toBe('nosniff');

@@ -27,9 +27,9 @@ export interface ServiceBuild {
  * The service's sources compiled to a temporary directory (about a second), for e2e tests that
  * must run it as a separate process (a real SIGKILL) without depending on a fresh `npm run build`.
  * Compiled file by file as the unit tests are; unlike `nest build` without the OpenAPI plugin's
- * metadata, which the service only uses to describe its routes. Assets (`assets/*.js|css`, as
- * nest-cli.json copies them) are copied and
- * `node_modules` is linked.
+ * metadata, which the service only uses to describe its routes. Assets (`assets/*.css`, as
+ * nest-cli.json copies them) are copied and `node_modules` is linked; the hosted page's browser
+ * bundles are not built (the page answers 503 there: these tests do not pay on it).
  */
 export function buildServiceForTest(): ServiceBuild {
   const out = mkdtempSync(join(tmpdir(), 'checkout-build-'));
@@ -45,7 +45,7 @@ export function buildServiceForTest(): ServiceBuild {
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target.replace(/\.ts$/, '.js'), transformFileSync(path, { ...SWC_OPTIONS, filename: path }).code);
       } else if (/\/assets\/[^/]+\.(js|css)$/.test(path)) {
-        // The files nest-cli.json copies as assets (the hosted page's script, the form stylesheet).
+        // The files nest-cli.json copies as assets (the form stylesheet).
         mkdirSync(dirname(target), { recursive: true });
         copyFileSync(path, target);
       }

@@ -99,7 +99,7 @@ describe('renderFormPage', () => {
     const html = renderFormPage(form, {
       purpose: 'payment',
       methods: [{ ...card[0], driver: 'payment_element', driverOptions: { elements: { paymentMethodTypes: ['card'] }, leaves_page: false }, testMode: false }],
-      head: ['<script src="/pay/assets/hosted-page.js" nonce="n" defer></script>'],
+      head: ['<script src="/pay/assets/hosted-page-abc123.js" nonce="n" defer></script>'],
       formData: { 'form-id': 7, 'rest-base': '/wp-json/checkout/v1', 'redirect-url': form.redirectUrl! },
       gatewayContainers: '<div class="provider" data-gateway="gateway_a" hidden></div>',
     });

@@ -50,14 +50,14 @@ export interface FormPageOptions {
  * `escapeHtml`; there is no inline script, no inline style and no style attribute (the styles are
  * `form.css` and the accent stylesheet), so both answers can send a CSP without 'unsafe-inline'.
  *
- * The markup is the contract with the hosted page's script (assets/hosted-page.js) and with
+ * The markup is the contract with the hosted page's script (hosted-page/page/) and with
  * docs/hosted-page.md: `form#checkout-form` with `data-form-id`, `data-rest-base`,
  * `data-redirect-url`; price radios `input[name=price]` with `data-plan-index`, `data-price-index`,
  * `data-currency`, `data-exponent`, `data-frequency` and, for a customer-entered amount,
  * `data-custom-min`/`-max` and a `label.custom-amount[data-for=<price id>]`; payer fields
  * `[data-field=core|custom]`; method radios `input[name=method]` with `data-gateway`, `data-method`,
  * `data-driver`, `data-driver-options`, `data-mode`, `data-one-time-only`; then the gateway
- * containers, `#pay-button` (its text names the amount: each price radio carries `data-amount`,
+ * containers (drawn by the hosted page: `data-driver`, `data-driver-src`, `data-routes`, …), `#pay-button` (its text names the amount: each price radio carries `data-amount`,
  * `data-display-digits`, `data-pay-verb` and `data-pay-suffix`),
  * `#status`, `#error-summary` (its `ul`), one `#error-<field>` per payer field, `#failure`
  * (`#failure-message`, `#retry-button`) and `#success` (`#success-message`, `#success-amount`,

@@ -53,8 +53,8 @@ export interface PaymentGatewayAdapter {
   browserConfig?(mode: GatewayMode): Promise<BrowserConfig | null>;
   /**
    * How the hosted payment page pays through this gateway in the payer's browser: its browser
-   * library (URL, CSP needs), which of the page script's drivers runs it and which methods that
-   * driver can take. Absent: the page offers none of the gateway's methods.
+   * library (URL, CSP needs), the slice's browser driver that runs it, the routes that driver
+   * calls and which methods it can take. Absent: the page offers none of the gateway's methods.
    */
   readonly hostedCheckout?: HostedCheckout;
   /** The fields of POST /payment-gateway/save-webhook-settings this gateway takes (its own subset). */
@@ -80,16 +80,6 @@ export interface BrowserConfig {
   client_id?: string;
 }
 
-/**
- * The hosted page script's ways of paying in the browser (src/modules/hosted-page/assets/):
- * `payment_element` mounts the card gateway's payment element in deferred-intent mode (amount,
- * currency and mode from the chosen price, the rest from the method's `methodOptions`) and pays
- * with the page's Pay button; `wallet_buttons` renders the wallet's own buttons, which replace
- * the Pay button.
- */
-export const BROWSER_DRIVERS = ['payment_element', 'wallet_buttons'] as const;
-export type BrowserDriver = (typeof BROWSER_DRIVERS)[number];
-
 /** Sources a provider's browser library needs besides its own origin, per CSP directive. */
 export interface BrowserLibraryCsp {
   script: readonly string[];
@@ -102,10 +92,26 @@ export interface BrowserLibraryCsp {
   styleAttributes: boolean;
 }
 
+/**
+ * How the hosted page pays through a gateway in the payer's browser. The page script names no
+ * gateway: it loads the slice's own browser driver by `driver` and gives it the rest as data.
+ */
 export interface HostedCheckout {
-  readonly driver: BrowserDriver;
+  /**
+   * The name of the slice's browser driver: its file is `browser/driver/<driver>.driver.ts` in the
+   * slice's folder, bundled by `npm run build` (scripts/build-hosted-page.mjs finds it there; no
+   * central list) and defined under the same name (`defineCheckoutDriver`, common/browser-driver).
+   * Gateway A: `payment_element`; gateway B: `wallet_buttons`. Unique across slices.
+   */
+  readonly driver: string;
   /** The gateway's methods this driver can take (gateway A: `ccard`; gateway B: `standard_checkout`) */
   readonly methods: readonly string[];
+  /**
+   * The slice's public routes its driver calls, by the names the driver uses, as paths under the
+   * REST base (gateway A: `{intent: '/gateway-a/payment-intent-or-setup', checkout: …}`): the page
+   * passes them on without reading them (the container's `data-routes`).
+   */
+  readonly routes: Readonly<Record<string, string>>;
   /** Where the page loads the provider's library from (from configuration: GATEWAY_A_JS_URL, GATEWAY_B_JS_URL) */
   readonly libraryUrl: string;
   /** The provider's CSP guidance for its real library; a stand-in at another origin needs nothing beyond its own origin */

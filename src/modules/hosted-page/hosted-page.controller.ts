@@ -7,8 +7,8 @@ import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
-import { EmbedScript, HostedPageScript } from './hosted-page.script.js';
-import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage } from './hosted-page.renderer.js';
+import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage, unavailablePage } from './hosted-page.renderer.js';
+import { PageBundles } from './page-bundles.js';
 
 /**
  * Headers every answer of the page carries: no caching of a payment page, no sniffing, no
@@ -24,19 +24,19 @@ function setPageHeaders(res: Response, csp: string, embedOrigins: readonly strin
   res.setHeader('Cache-Control', 'no-store');
 }
 
-/** A static asset: the same bytes for every form, revalidated with its ETag. */
-function sendAsset(res: Response, type: string, asset: { source: string; etag: string }, maxAgeSeconds: number): void {
+/** A static asset: the same bytes for every form, revalidated with its ETag (`immutable`: a name that carries its content hash). */
+function sendAsset(res: Response, type: string, asset: { source: string; etag: string }, maxAgeSeconds: number, immutable = false): void {
   res.setHeader('Content-Type', type);
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}${immutable ? ', immutable' : ''}`);
   res.setHeader('ETag', asset.etag);
   res.send(asset.source);
 }
 
 /**
  * The hosted payment page (docs/decisions.md §14): `GET /pay/{form_id}` outside the REST namespace and
- * its static assets (the script, the form stylesheet shared with the builder's live preview, the
- * accent stylesheets). Public (a payer has no login), rate limited like the public payment
+ * its static assets (the built scripts: the page's and the gateway slices' drivers, the form
+ * stylesheet shared with the builder's live preview, the accent stylesheets). Public (a payer has no login), rate limited like the public payment
  * routes, and not part of the REST interface, so absent from the OpenAPI document.
  */
 @ApiExcludeController()
@@ -47,16 +47,8 @@ export class HostedPageController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly views: FormViewService,
-    private readonly script: HostedPageScript,
-    private readonly embedScript: EmbedScript,
+    private readonly bundles: PageBundles,
   ) {}
-
-  /** The page's script: a static file, the same for every form (it reads the form from the page). */
-  @Get('assets/hosted-page.js')
-  @PublicRoute()
-  asset(@Res() res: Response): void {
-    sendAsset(res, 'text/javascript; charset=utf-8', this.script, 300);
-  }
 
   /** The form's stylesheet (also linked by the builder's live preview). */
   @Get('assets/form.css')
@@ -78,6 +70,22 @@ export class HostedPageController {
   }
 
   /**
+   * A built script of the page (the page's own, a gateway slice's driver): the same for every form
+   * (it reads the form from the page). Its name carries its content hash, so it is cached for a
+   * year as immutable; a new build gives new names, which the page (no-store) names at once.
+   */
+  @Get('assets/:file')
+  @PublicRoute()
+  bundle(@Param('file') file: string, @Res() res: Response): void {
+    const script = this.bundles.file(file);
+    if (!script) {
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    sendAsset(res, 'text/javascript; charset=utf-8', script, 31_536_000, true);
+  }
+
+  /**
    * The embed script of a merchant's page (`<script src=…/pay/embed.js data-form-id=…>`): the same
    * for every form and every site. Whether a site may frame the page is the page's own
    * `frame-ancestors` (EMBED_ORIGINS), not this script's business.
@@ -85,7 +93,11 @@ export class HostedPageController {
   @Get('embed.js')
   @PublicRoute()
   embed(@Res() res: Response): void {
-    sendAsset(res, 'text/javascript; charset=utf-8', this.embedScript, 300);
+    if (!this.bundles.embed) {
+      res.status(404).type('text/plain').send('Not found');
+      return;
+    }
+    sendAsset(res, 'text/javascript; charset=utf-8', this.bundles.embed, 300);
   }
 
   @Get(':form_id')
@@ -101,8 +113,15 @@ export class HostedPageController {
       res.status(404).type('html').send(notFoundPage());
       return;
     }
-    setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view).map((entry) => entry.checkout), origins), origins);
+    const pageScript = this.bundles.pageScript;
+    if (pageScript === null) {
+      setPageHeaders(res, hostedPageCsp(nonce, [], origins), origins);
+      res.status(503).type('html').send(unavailablePage());
+      return;
+    }
+    const scripts = { pageScript, driver: (name: string) => this.bundles.driver(name) };
+    setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view, scripts).map((entry) => entry.checkout), origins), origins);
     // `?embed=1` only changes the layout (no page margins); a frame from an origin not listed is refused by the browser anyway.
-    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, { embedded: embed === '1', origins }));
+    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, scripts, { embedded: embed === '1', origins }));
   }
 }

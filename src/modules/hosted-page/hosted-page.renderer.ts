@@ -2,21 +2,26 @@ import { FORM_STYLESHEET_PATH, type PublicFormView, type RenderMethod, renderFor
 import type { HostedCheckout } from '../gateways/index.js';
 import { escapeHtml } from '../mail/index.js';
 
-/** Where the page's own script is served (outside the REST namespace, beside the page). */
-export const HOSTED_PAGE_SCRIPT_PATH = '/pay/assets/hosted-page.js';
+/** The addresses of the page's built scripts (PageBundles): the page script and the drivers by name. */
+export interface PageScripts {
+  readonly pageScript: string;
+  driver(name: string): string | null;
+}
 
-/** A gateway the page pays through: its id, the public values for its library and how the page drives it. */
+/** A gateway the page pays through: its id, the public values for its library, how the page drives it and where its driver's bundle is. */
 export interface PageGateway {
   gateway: string;
   browser: Record<string, string>;
   checkout: HostedCheckout;
+  driverScript: string;
 }
 
-/** The gateways of a read model the page can drive, and their methods the page can take. */
-export function pageGateways(view: PublicFormView): Array<PageGateway & { methods: RenderMethod[] }> {
+/** The gateways of a read model the page can drive (a built driver for the adapter's `hostedCheckout`), and their methods the page can take. */
+export function pageGateways(view: PublicFormView, scripts: PageScripts): Array<PageGateway & { methods: RenderMethod[] }> {
   return view.gateways.flatMap((gateway) => {
     const checkout = gateway.hostedCheckout;
-    if (!checkout) return [];
+    const driverScript = checkout ? scripts.driver(checkout.driver) : null;
+    if (!checkout || !driverScript) return [];
     const methods = gateway.methods
       .filter((method) => checkout.methods.includes(method.id))
       .map((method): RenderMethod => ({
@@ -30,7 +35,7 @@ export function pageGateways(view: PublicFormView): Array<PageGateway & { method
         testMode: gateway.mode === 'test',
       }));
     if (methods.length === 0) return [];
-    return [{ gateway: gateway.id, browser: { ...gateway.browser }, checkout, methods }];
+    return [{ gateway: gateway.id, browser: { ...gateway.browser }, checkout, driverScript, methods }];
   });
 }
 
@@ -68,22 +73,30 @@ export function hostedPageCsp(nonce: string, libraries: readonly HostedCheckout[
 
 /**
  * The hosted payment page of a published form: the shared form renderer (form-view/) with the
- * page's script (a static file carrying the nonce) and one container per gateway the page pays
- * through. Of the gateways only public values (publishable key, client id) reach the page, in
- * the containers' `data-browser-config`; the script knows gateways only by these attributes.
+ * page's script (a built bundle carrying the nonce) and one container per gateway the page pays
+ * through, naming the gateway's driver and its bundle. Of the gateways only public values
+ * (publishable key, client id) reach the page, in the containers' `data-browser-config`; the
+ * script knows gateways only by these attributes.
  */
-export function renderHostedPage(view: PublicFormView, nonce: string, restBase: string, embed: { embedded: boolean; origins: readonly string[] } = { embedded: false, origins: [] }): string {
-  const gateways = pageGateways(view);
+export function renderHostedPage(
+  view: PublicFormView,
+  nonce: string,
+  restBase: string,
+  scripts: PageScripts,
+  embed: { embedded: boolean; origins: readonly string[] } = { embedded: false, origins: [] },
+): string {
+  const gateways = pageGateways(view, scripts);
   const containers = gateways.map(
     (entry) =>
       `<div class="provider" id="provider-${escapeHtml(entry.gateway)}" data-gateway="${escapeHtml(entry.gateway)}" data-driver="${escapeHtml(entry.checkout.driver)}"` +
-      ` data-library-url="${escapeHtml(entry.checkout.libraryUrl)}" data-browser-config="${escapeHtml(JSON.stringify(entry.browser))}" hidden>` +
+      ` data-library-url="${escapeHtml(entry.checkout.libraryUrl)}" data-browser-config="${escapeHtml(JSON.stringify(entry.browser))}"` +
+      ` data-driver-src="${escapeHtml(entry.driverScript)}" data-routes="${escapeHtml(JSON.stringify(entry.checkout.routes))}" hidden>` +
       `<div class="provider-mount driver-${escapeHtml(entry.checkout.driver)}" id="mount-${escapeHtml(entry.gateway)}"></div></div>`,
   );
   return renderFormPage(view.form, {
     purpose: 'payment',
     methods: gateways.flatMap((entry) => entry.methods),
-    head: [`<script src="${HOSTED_PAGE_SCRIPT_PATH}" nonce="${escapeHtml(nonce)}" defer></script>`],
+    head: [`<script src="${escapeHtml(scripts.pageScript)}" nonce="${escapeHtml(nonce)}" defer></script>`],
     formData: {
       'form-id': view.form.id,
       'rest-base': restBase,
@@ -96,11 +109,21 @@ export function renderHostedPage(view: PublicFormView, nonce: string, restBase: 
   });
 }
 
-/** The page of an unknown or unpublished form: a person reads it, so HTML (styled by the form stylesheet, no inline style). */
-export function notFoundPage(): string {
+/** A page a person reads instead of the form (styled by the form stylesheet, no inline style). */
+function messagePage(title: string, text: string): string {
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Payment page not found</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${FORM_STYLESHEET_PATH}"></head>`,
-    '<body><main class="not-found"><h1>Payment page not found</h1><p>This payment form does not exist or is not published.</p></main></body></html>',
+    `<title>${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${FORM_STYLESHEET_PATH}"></head>`,
+    `<body><main class="not-found"><h1>${title}</h1><p>${text}</p></main></body></html>`,
   ].join('');
+}
+
+/** The page of an unknown or unpublished form. */
+export function notFoundPage(): string {
+  return messagePage('Payment page not found', 'This payment form does not exist or is not published.');
+}
+
+/** The page while the page's scripts are not built (a service started without `npm run build`). */
+export function unavailablePage(): string {
+  return messagePage('Payment page unavailable', 'This payment page cannot take payments right now. Please try again later.');
 }

@@ -11,9 +11,9 @@ export const HOSTED_PAGE_PATH = '/pay/{form_id}';
 
 /** The page's routes, served outside the REST prefix (bootstrap excludes them from the global prefix). */
 export const HOSTED_PAGE_ROUTES: Array<{ path: string; method: RequestMethod }> = [
-  { path: 'pay/assets/hosted-page.js', method: RequestMethod.GET },
   { path: 'pay/embed.js', method: RequestMethod.GET },
   { path: 'pay/assets/form.css', method: RequestMethod.GET },
   { path: 'pay/assets/accent/:file', method: RequestMethod.GET },
+  { path: 'pay/assets/:file', method: RequestMethod.GET },
   { path: 'pay/:form_id', method: RequestMethod.GET },
 ];

@@ -1,4 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gatewayAHostedCheckout } from './gateway-a-hosted-checkout.js';
+
+/** The POST routes the slice's checkout controller declares, as paths under the REST base (read from its source: importing it would boot half the service). */
+function checkoutRoutes(): string[] {
+  const source = readFileSync(join(__dirname, '..', 'checkout', 'gateway-a-checkout.controller.ts'), 'utf8');
+  const base = /@Controller\('([^']+)'\)/.exec(source)![1];
+  return [...source.matchAll(/@Post\('([^']+)'\)/g)].map((match) => `/${base}/${match[1]}`);
+}
 
 describe('gatewayAHostedCheckout', () => {
   it("gives Stripe.js its CSP guidance's origins and inline-style needs", () => {
@@ -36,5 +45,12 @@ describe('gatewayAHostedCheckout', () => {
       regional_wallet_1: expect.objectContaining({ elements: { excludedPaymentMethodTypes: ['card', 'sepa_debit', 'us_bank_account'] }, leaves_page: true }),
       regional_wallet_2: expect.objectContaining({ elements: { excludedPaymentMethodTypes: ['card', 'sepa_debit', 'us_bank_account'] }, leaves_page: true }),
     });
+  });
+
+  it("names a driver the slice brings (browser/driver/<name>.driver.ts) and gives it the slice's own checkout routes", () => {
+    const checkout = gatewayAHostedCheckout('https://example.test/lib.js');
+    expect(existsSync(join(__dirname, 'driver', `${checkout.driver}.driver.ts`))).toBe(true);
+    expect(Object.values(checkout.routes).length).toBeGreaterThan(0);
+    expect(checkoutRoutes()).toEqual(expect.arrayContaining(Object.values(checkout.routes)));
   });
 });

@@ -23,14 +23,17 @@ const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], im
 
 /**
  * How the hosted page pays through gateway A: Stripe.js from GATEWAY_A_JS_URL, its Payment
- * Element in deferred-intent mode (`payment_element`) for cards (with Link), the device wallets
- * and the regional wallets, each method with the element options that match the intent the
- * intent route creates for it (`paymentElementOptions`). Bank debit is not on the page.
+ * Element in deferred-intent mode (the slice's driver `payment_element`,
+ * `driver/payment_element.driver.ts`) for cards (with Link), the device wallets and the regional
+ * wallets, each method with the element options that match the intent the intent route creates
+ * for it (`paymentElementOptions`). Bank debit is not on the page.
  */
 export function gatewayAHostedCheckout(libraryUrl: string): HostedCheckout {
   return {
     driver: 'payment_element',
     methods: PAYMENT_ELEMENT_METHODS,
+    // The slice's routes the driver calls (gateway-a-checkout.controller.ts).
+    routes: { intent: '/gateway-a/payment-intent-or-setup', checkout: '/gateway-a/checkout' },
     libraryUrl,
     csp: new URL(libraryUrl).origin === STRIPE_JS_ORIGIN ? STRIPE_JS_CSP : STAND_IN_CSP,
     methodOptions: Object.fromEntries(PAYMENT_ELEMENT_METHODS.map((method) => [method, paymentElementOptions(method)])),

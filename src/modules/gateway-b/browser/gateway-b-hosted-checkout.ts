@@ -16,11 +16,16 @@ const PAYPAL_SDK_CSP: BrowserLibraryCsp = {
 /** A stand-in library (tests, a demo) gets exactly its own origin. */
 const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
 
-/** How the hosted page pays through gateway B: the JS SDK from GATEWAY_B_JS_URL and its buttons (`wallet_buttons`), one-time prices only. */
+/**
+ * How the hosted page pays through gateway B: the JS SDK from GATEWAY_B_JS_URL and its buttons
+ * (the slice's driver `wallet_buttons`, `driver/wallet_buttons.driver.ts`), one-time prices only.
+ */
 export function gatewayBHostedCheckout(libraryUrl: string): HostedCheckout {
   return {
     driver: 'wallet_buttons',
     methods: ['standard_checkout'],
+    // The slice's routes the driver calls (gateway-b-checkout.controller.ts).
+    routes: { order: '/gateway-b/order', capture: '/gateway-b/order/capture' },
     libraryUrl,
     csp: PAYPAL_SDK_ORIGINS.includes(new URL(libraryUrl).origin) ? PAYPAL_SDK_CSP : STAND_IN_CSP,
   };

@@ -10,19 +10,15 @@
  * those sites and shows the browser's refusal anywhere else. No cookie, no storage, nothing of
  * the merchant's page is read.
  */
-(function () {
-  'use strict';
-
-  var script = document.currentScript;
-  if (!script || !script.src) return;
-  var origin = new URL(script.src).origin;
-  var formId = String(script.dataset.formId || '');
+function embedForm(script: HTMLScriptElement): void {
+  const origin = new URL(script.src).origin;
+  const formId = String(script.dataset.formId || '');
   if (!/^[1-9]\d{0,9}$/.test(formId)) {
     if (window.console) window.console.warn('Checkout embed: data-form-id must be a form id, like data-form-id="12".');
     return;
   }
 
-  var frame = document.createElement('iframe');
+  const frame = document.createElement('iframe');
   frame.src = origin + '/pay/' + formId + '?embed=1';
   frame.title = script.dataset.title || 'Payment form';
   // Device wallets use the Payment Request API, which a cross-origin frame may call only when allowed.
@@ -37,15 +33,18 @@
   frame.style.minHeight = '24rem';
   frame.style.colorScheme = 'normal';
 
-  window.addEventListener('message', function (event) {
+  window.addEventListener('message', (event: MessageEvent) => {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
-    var data = event.data;
+    const data = event.data as { type?: unknown; form_id?: unknown; height?: unknown } | null;
     if (!data || data.type !== 'checkout:height' || String(data.form_id) !== formId) return;
-    var height = Number(data.height);
+    const height = Number(data.height);
     if (!isFinite(height) || height <= 0) return;
     frame.style.height = Math.min(Math.ceil(height), 20000) + 'px';
     frame.style.minHeight = '0';
   });
 
-  script.parentNode.insertBefore(frame, script.nextSibling);
-})();
+  script.parentNode?.insertBefore(frame, script.nextSibling);
+}
+
+const embedScript = document.currentScript;
+if (embedScript instanceof HTMLScriptElement && embedScript.src) embedForm(embedScript);
