@@ -3,7 +3,9 @@ import { TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { BootError } from '../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../config/index.js';
+import { installConflictRetry } from './conflict-retry.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { installGaleraSession } from './galera.js';
 import { runMigrations } from './run-migrations.js';
 import { installSqliteAccessGate } from './sqlite-access-gate.js';
 import { bindSqliteIntegerParameters } from './sqlite-integer-parameters.js';
@@ -36,6 +38,14 @@ type AppDataSourceOptions = TypeOrmModuleOptions & { migrationLockTimeoutSeconds
           installSqliteAccessGate(dataSource);
           // Ids as bound parameters: one prepared statement per query shape, not per row.
           bindSqliteIntegerParameters(dataSource);
+        } else {
+          // Conflicts (deadlocks, Galera certification failures) retried on every write path, and
+          // causal reads on a Galera node (docs/scaling.md "MariaDB Galera").
+          const logger = new Logger('Database');
+          installConflictRetry(dataSource, (what, { attempt, errno, delayMs }) =>
+            logger.warn({ attempt, errno, retry_in_ms: delayMs }, `${what} aborted by the database (error ${errno}); running it again`),
+          );
+          installGaleraSession(dataSource, (message) => logger.warn(message));
         }
         await dataSource.initialize();
         try {

@@ -1,6 +1,8 @@
 export { DatabaseModule } from './database.module.js';
 export { buildDataSourceOptions, databaseKind, type DatabaseKind } from './data-source-options.js';
 export { isDuplicateKeyError } from './errors.js';
+export { CONFLICT_RETRY, installConflictRetry, transactionOnce } from './conflict-retry.js';
+export { databaseReadiness, type DatabaseReadiness, installGaleraSession, isGalera } from './galera.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { forUpdate, locksRows, readDatetime, readNullableDatetime, runStatement, selectRows, sqlDialect, sqliteDatetime, sqlValue, sqlValues, type SqlDialect } from './hot-sql.js';
 export { EntityTable } from './entity-table.js';

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/index.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { installGaleraSession } from './galera.js';
 import { runMigrations } from './run-migrations.js';
 
 /**
@@ -11,6 +12,8 @@ import { runMigrations } from './run-migrations.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const dataSource = new DataSource(buildDataSourceOptions(config));
+  // Causal reads on a Galera node: the migrations table as the cluster committed it.
+  if (dataSource.options.type === 'mysql') installGaleraSession(dataSource, (message) => console.warn(message));
   await dataSource.initialize();
   try {
     const applied = await runMigrations(dataSource, { lockTimeoutSeconds: config.migrationLockTimeoutSeconds, logger: { log: (message) => console.log(message) } });

@@ -1,5 +1,5 @@
-import type { QueryRunner } from 'typeorm';
-import { MigrationLockTimeoutError, MYSQL_LOCK_SLICE_SECONDS, MysqlMigrationLock } from './migration-lock.js';
+import { type QueryRunner, QueryFailedError } from 'typeorm';
+import { ClusterMigrationLock, MigrationLockTimeoutError, MYSQL_LOCK_SLICE_SECONDS, MysqlMigrationLock } from './migration-lock.js';
 
 /** A connection that answers the lock functions as a MySQL-compatible server would. */
 function fakeRunner(answers: { getLock: Array<number | null>; isUsedLock?: () => unknown }) {
@@ -84,5 +84,69 @@ describe('MysqlMigrationLock', () => {
   it('refuses a NULL answer (the server failed to take the lock) instead of running unlocked', async () => {
     const { runner } = fakeRunner({ getLock: [null] });
     await expect(new MysqlMigrationLock(runner, 'x').acquire(1, { log: jest.fn() })).rejects.toThrow(/answered NULL/);
+  });
+});
+
+describe('ClusterMigrationLock (Galera)', () => {
+  /** A cluster holding one lock row: statements answered as MariaDB would, in order. */
+  function fakeCluster(row: { holder: string } | null, options: { insertFails?: 'dup' | 'conflict'; expired?: boolean } = {}) {
+    const sent: string[] = [];
+    const state = { row };
+    const database = {
+      query: jest.fn(async (sql: string, parameters: unknown[] = []) => {
+        sent.push(sql.split(' ').slice(0, 3).join(' '));
+        if (sql.startsWith('CREATE TABLE')) return {};
+        if (sql.startsWith('INSERT')) {
+          if (state.row || options.insertFails) {
+            const errno = options.insertFails === 'conflict' ? 1213 : 1062;
+            throw new QueryFailedError(sql, parameters, Object.assign(new Error('refused'), { errno, code: errno === 1062 ? 'ER_DUP_ENTRY' : 'ER_LOCK_DEADLOCK' }));
+          }
+          state.row = { holder: String(parameters[1]) };
+          return { affectedRows: 1 };
+        }
+        if (sql.startsWith('UPDATE') && sql.includes('expires_at < UTC_TIMESTAMP')) {
+          if (!options.expired) return { affectedRows: 0 };
+          state.row = { holder: String(parameters[0]) };
+          return { affectedRows: 1 };
+        }
+        if (sql.startsWith('SELECT holder')) return state.row ? [state.row] : [];
+        if (sql.startsWith('DELETE')) {
+          if (state.row?.holder === parameters[1]) state.row = null;
+          return { affectedRows: 1 };
+        }
+        throw new Error(`unexpected ${sql}`);
+      }),
+    };
+    return { database, sent, state };
+  }
+
+  it('takes a free lock with one insert, and deletes its row on release', async () => {
+    const { database, sent, state } = fakeCluster(null);
+    const lock = new ClusterMigrationLock(database, 'wp_checkout_migration_lock');
+    await lock.acquire(5, { log: jest.fn() });
+    expect(sent).toEqual(['CREATE TABLE IF', 'INSERT INTO `wp_checkout_migration_lock`']);
+    expect(state.row).toEqual({ holder: lock.holder });
+    await lock.release();
+    expect(state.row).toBeNull();
+  });
+
+  it('takes over a row whose lease has lapsed (its holder died)', async () => {
+    const { database, state } = fakeCluster({ holder: 'elsewhere.example:42:0123abcd' }, { expired: true });
+    const lock = new ClusterMigrationLock(database, 'wp_checkout_migration_lock');
+    await lock.acquire(5, { log: jest.fn() });
+    expect(state.row).toEqual({ holder: lock.holder });
+    await lock.release();
+  });
+
+  it('waits while another node holds it (saying so once), and gives up with the holder named', async () => {
+    const { database } = fakeCluster({ holder: 'elsewhere.example:42:0123abcd' }, { insertFails: 'conflict' });
+    let now = 0;
+    const log = jest.fn();
+    const lock = new ClusterMigrationLock(database, 'wp_checkout_migration_lock', () => (now += 400), 1);
+    const error = await lock.acquire(3, { log }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MigrationLockTimeoutError);
+    expect((error as Error).message).toContain('held by process 42 on elsewhere.example');
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0][0]).toContain('Waiting up to 3 s');
   });
 });

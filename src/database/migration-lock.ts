@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { QueryRunner } from 'typeorm';
 import { BootError } from '../common/errors/index.js';
+import { isDuplicateKeyError } from './errors.js';
+import { isRetryableTransactionError } from './transaction-retry.js';
 
 /** What the migration runner reports while it waits (a Nest Logger or the console). */
 export interface MigrationLogger {
@@ -112,6 +114,121 @@ export class MysqlMigrationLock implements MigrationLock {
     } catch {
       return 'another connection';
     }
+  }
+}
+
+/** How long a Galera lock row stays valid without its holder's heartbeat. */
+export const CLUSTER_LOCK_LEASE_SECONDS = 60;
+const CLUSTER_HEARTBEAT_MS = 5_000;
+const CLUSTER_POLL_MS = 500;
+const CLUSTER_LOCK_NAME = 'migrations';
+
+/** The statements ClusterMigrationLock sends (autocommit each: the pool's connections, not the migrating one). */
+interface ClusterLockDatabase {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * MariaDB Galera Cluster (`wsrep_on` = ON): GET_LOCK is local to the node that grants it, so three
+ * instances on three nodes would each take "the" lock and migrate together. The lock is a row in
+ * `{prefix}checkout_migration_lock` instead (name, holder, acquired_at, expires_at: the lease),
+ * which the cluster replicates like any row:
+ *
+ * - taking it is one statement, its own transaction, certified by the whole cluster: an INSERT of
+ *   the row, or, when the row's lease has run out (its holder died), a conditional UPDATE of it.
+ *   Two nodes racing for it cannot both commit: the loser gets a duplicate key or a certification
+ *   failure, or its UPDATE matches nothing;
+ * - the holder renews the lease every 5 s on another pooled connection (the migrating one is busy
+ *   with DDL) and deletes the row when done. A holder killed mid-migration leaves the row, which
+ *   the next process takes over once the lease (CLUSTER_LOCK_LEASE_SECONDS, on the database's clock)
+ *   has lapsed. The lease is long because a DDL, replicated in total order, holds back every
+ *   commit on the cluster (the renewals included) while it runs.
+ *
+ * The table is created when missing (CREATE TABLE IF NOT EXISTS, replicated in total order too),
+ * before any migration, so it is not one.
+ */
+export class ClusterMigrationLock implements MigrationLock {
+  readonly description: string;
+  readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(
+    private readonly database: ClusterLockDatabase,
+    private readonly table: string,
+    private readonly now: () => number = Date.now,
+    private readonly pollMs = CLUSTER_POLL_MS,
+  ) {
+    this.description = `"${CLUSTER_LOCK_NAME}" (row of the table ${table}, for a Galera cluster)`;
+  }
+
+  async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
+    await this.database.query(
+      `CREATE TABLE IF NOT EXISTS ${this.quoted} (name varchar(50) NOT NULL PRIMARY KEY, holder varchar(300) NOT NULL, ` +
+        'acquired_at datetime(3) NOT NULL, expires_at datetime(3) NOT NULL) ENGINE=InnoDB',
+    );
+    const startedAt = this.now();
+    const giveUpAt = startedAt + timeoutSeconds * 1000;
+    let nextProgressAt = startedAt + MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+    let announced = false;
+    for (;;) {
+      const holder = await this.tryAcquire();
+      if (holder === null) {
+        this.heartbeat = setInterval(() => void this.renew().catch(() => undefined), CLUSTER_HEARTBEAT_MS);
+        this.heartbeat.unref();
+        return;
+      }
+      if (this.now() >= giveUpAt) throw new MigrationLockTimeoutError(this.description, describeOwner(holder), timeoutSeconds);
+      if (!announced) {
+        announced = true;
+        logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${describeOwner(holder)} is applying migrations.`);
+      } else if (this.now() >= nextProgressAt) {
+        nextProgressAt += MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+        logger.log(`Still waiting for the migration lock ${this.description} (${Math.round((this.now() - startedAt) / 1000)} s of ${timeoutSeconds} s): ${describeOwner(holder)} holds it.`);
+      }
+      // Jitter: waiters on several nodes do not all ask in the same instant.
+      await new Promise((resolve) => setTimeout(resolve, this.pollMs * (0.5 + Math.random())));
+    }
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.database.query(`DELETE FROM ${this.quoted} WHERE name = ? AND holder = ?`, [CLUSTER_LOCK_NAME, this.holder]);
+  }
+
+  private get quoted(): string {
+    return `\`${this.table}\``;
+  }
+
+  /** null when this process now holds the lock, otherwise the current holder. */
+  private async tryAcquire(): Promise<string | null> {
+    try {
+      await this.database.query(
+        `INSERT INTO ${this.quoted} (name, holder, acquired_at, expires_at) VALUES (?, ?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) + INTERVAL ? SECOND)`,
+        [CLUSTER_LOCK_NAME, this.holder, CLUSTER_LOCK_LEASE_SECONDS],
+      );
+      return null;
+    } catch (error) {
+      // The row exists (held, or left by a dead holder), or another node's insert won certification.
+      if (!isDuplicateKeyError(error) && !isRetryableTransactionError(error)) throw error;
+    }
+    const taken = (await this.database.query(
+      `UPDATE ${this.quoted} SET holder = ?, acquired_at = UTC_TIMESTAMP(3), expires_at = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE name = ? AND expires_at < UTC_TIMESTAMP(3)`,
+      [this.holder, CLUSTER_LOCK_LEASE_SECONDS, CLUSTER_LOCK_NAME],
+    ).catch((error: unknown) => {
+      if (isRetryableTransactionError(error)) return { affectedRows: 0 };
+      throw error;
+    })) as { affectedRows?: number };
+    if ((taken?.affectedRows ?? 0) > 0) return null;
+    const rows = (await this.database.query(`SELECT holder FROM ${this.quoted} WHERE name = ?`, [CLUSTER_LOCK_NAME])) as Array<{ holder: string }>;
+    return rows[0]?.holder ?? 'another process';
+  }
+
+  private async renew(): Promise<void> {
+    await this.database.query(`UPDATE ${this.quoted} SET expires_at = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE name = ? AND holder = ?`, [
+      CLUSTER_LOCK_LEASE_SECONDS,
+      CLUSTER_LOCK_NAME,
+      this.holder,
+    ]);
   }
 }
 

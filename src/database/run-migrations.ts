@@ -1,5 +1,6 @@
 import { type DataSource, MigrationExecutor, type QueryRunner } from 'typeorm';
-import { type MigrationLock, type MigrationLogger, MysqlMigrationLock, mysqlMigrationLockName, SqliteMigrationLock } from './migration-lock.js';
+import { isGalera } from './galera.js';
+import { ClusterMigrationLock, type MigrationLock, type MigrationLogger, MysqlMigrationLock, mysqlMigrationLockName, SqliteMigrationLock } from './migration-lock.js';
 
 export interface RunMigrationsOptions {
   /** How long to wait for another process's migrations (MIGRATION_LOCK_TIMEOUT_SECONDS). */
@@ -17,7 +18,7 @@ export async function runMigrations(dataSource: DataSource, options: RunMigratio
   const runner = dataSource.createQueryRunner();
   try {
     await runner.connect();
-    const lock = migrationLockFor(dataSource, runner);
+    const lock = await migrationLockFor(dataSource, runner);
     await lock?.acquire(options.lockTimeoutSeconds, options.logger);
     try {
       const executor = new MigrationExecutor(dataSource, runner);
@@ -33,11 +34,15 @@ export async function runMigrations(dataSource: DataSource, options: RunMigratio
   }
 }
 
-/** The lock for this data source's database; none for a private in-memory SQLite database. */
-export function migrationLockFor(dataSource: DataSource, runner: QueryRunner): MigrationLock | null {
+/**
+ * The lock for this data source's database; none for a private in-memory SQLite database. A
+ * Galera node (`wsrep_on`) gets a lock row, since GET_LOCK there holds on one node only.
+ */
+export async function migrationLockFor(dataSource: DataSource, runner: QueryRunner): Promise<MigrationLock | null> {
   const options = dataSource.options;
   const prefix = options.entityPrefix ?? '';
   if (options.type === 'mysql' || options.type === 'mariadb') {
+    if (await isGalera(dataSource)) return new ClusterMigrationLock(dataSource, `${prefix}checkout_migration_lock`);
     return new MysqlMigrationLock(runner, mysqlMigrationLockName(String(options.database ?? ''), prefix));
   }
   if (options.type === 'better-sqlite3') {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
 import { FormsService } from '../../src/modules/forms/index.js';
@@ -82,7 +83,7 @@ describe('admin payments: list, one payment, CSV export', () => {
     const repository = t.app.get(PaymentRepository);
     const insert = (values: Partial<PaymentEntity> & Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency'>, at: string) =>
       t.dataSource.transaction(async (manager) =>
-        (await repository.insert(manager, { frequency: 'one-time', secretNonce: 'n'.repeat(43), createdAt: new Date(at), updatedAt: new Date(at), ...values })).id,
+        (await repository.insert(manager, { frequency: 'one-time', secretNonce: randomBytes(32).toString('base64url'), createdAt: new Date(at), updatedAt: new Date(at), ...values })).id,
       );
     ids.p1 = await insert(
       { formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },

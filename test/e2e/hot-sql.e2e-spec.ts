@@ -96,10 +96,15 @@ describe('hot-path SQL equals TypeORM', () => {
       // Writes: the same values saved by TypeORM are stored identically.
       const repository = dataSource.getRepository(PaymentEntity);
       const { id: _id, ...same } = viaTypeorm;
-      const twin = await repository.save(repository.create({ ...same, providerPaymentRef: same.providerPaymentRef ? `${same.providerPaymentRef}_twin` : null }));
+      // The twin needs a provider ref or a nonce of its own: one of them is unique per payment
+      // (MariaDB: the key `provider_ref_key`, migration KeyProviderRefsWithoutNulls).
+      const twin = await repository.save(
+        repository.create({ ...same, providerPaymentRef: same.providerPaymentRef ? `${same.providerPaymentRef}_twin` : null, secretNonce: 't'.repeat(43) }),
+      );
       const mine = await stored(PaymentEntity, inserted.id);
       const theirs = await stored(PaymentEntity, twin.id);
       if (values === full) theirs.provider_payment_ref = 'pi_full';
+      theirs.secret_nonce = values.secretNonce;
       expect(mine).toEqual(theirs);
       if (!mysql) expect(mine).toMatchObject({ 'amount:type': 'integer', 'created_at:type': 'text', 'first_name:type': values === full ? 'text' : 'null' });
     });

@@ -39,7 +39,7 @@ describe('migration lock', () => {
     const dataSource = await connect();
     const runner = dataSource.createQueryRunner();
     await runner.connect();
-    const lock = migrationLockFor(dataSource, runner)!;
+    const lock = (await migrationLockFor(dataSource, runner))!;
     await lock.acquire(5, { log: () => undefined });
     return {
       lock,

@@ -44,7 +44,7 @@ export class WpErrorFilter implements ExceptionFilter {
     const requestId = (request as Request & { id?: unknown }).id;
     if (isDatabaseDown(exception)) {
       this.logger.error({ err: exception, request_id: requestId }, 'database unavailable');
-      return { body: wpError('checkout_unavailable', 'The service is temporarily unavailable.', 503) };
+      return { body: wpError('checkout_unavailable', 'The service is temporarily unavailable.', 503), headers: { 'Retry-After': DATABASE_RETRY_AFTER_SECONDS } };
     }
     const errorId = randomUUID();
     // The path only: a query string can carry credentials (the connect callback's secret_key, code).
@@ -76,18 +76,43 @@ export class WpErrorFilter implements ExceptionFilter {
   }
 }
 
+/** A client told 503 by a database that cannot serve asks again after this many seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = '2';
+
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
   'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
   'ER_CON_COUNT_ERROR',
   'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
 ]);
 
-/** True for a database driver's connection failure (answered 503 `checkout_unavailable`, so callers retry). */
+/**
+ * Server answers that mean "not now" rather than "wrong" (MySQL/MariaDB error numbers):
+ * - 1047 ER_UNKNOWN_COM_ERROR: a Galera node outside the primary component ("WSREP has not yet
+ *   prepared node for application use"): cut off from the cluster, joining or donating;
+ * - 1180 ER_ERROR_DURING_COMMIT: the commit failed on such a node (the cluster lost it meanwhile);
+ * - 2006 / 2013: the server has gone away / lost the connection during a query;
+ * - 1053 ER_SERVER_SHUTDOWN: the server is shutting down;
+ * - 1213 / 1205: a conflict still lost after the bounded retries (src/database/conflict-retry.ts):
+ *   asking again later succeeds.
+ */
+const UNAVAILABLE_ERRNOS = new Set([1047, 1180, 2006, 2013, 1053, 1213, 1205]);
+
+/**
+ * True for a database that cannot serve right now: a driver's connection failure, or a server
+ * answer in UNAVAILABLE_ERRNOS (answered 503 `checkout_unavailable` with Retry-After, so callers
+ * and balancers retry, never 500).
+ */
 export function isDatabaseDown(exception: unknown): boolean {
-  const candidate = exception instanceof QueryFailedError ? (exception.driverError as { code?: string }) : (exception as { code?: string });
-  return typeof candidate?.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code);
+  const candidate = exception instanceof QueryFailedError ? (exception.driverError as { code?: string; errno?: number; message?: string }) : (exception as { code?: string; errno?: number; message?: string } | null);
+  if (typeof candidate?.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code)) return true;
+  if (typeof candidate?.errno === 'number' && UNAVAILABLE_ERRNOS.has(candidate.errno)) return true;
+  // mysql2 on a connection that already died: "Can't add new command when connection is in closed state" (no code).
+  return typeof candidate?.message === 'string' && candidate.message.includes('connection is in closed state');
 }

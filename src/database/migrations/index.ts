@@ -16,6 +16,7 @@ import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsol
 import { CreateOutbox1764116330000 } from './1764116330000-CreateOutbox.js';
 import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
 import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNewestByCreationTime.js';
+import { KeyProviderRefsWithoutNulls1764116500000 } from './1764116500000-KeyProviderRefsWithoutNulls.js';
 import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   CreateOutbox1764116330000,
   CreateIdempotencyKeys1764116400000,
   IndexNewestByCreationTime1764116450000,
+  KeyProviderRefsWithoutNulls1764116500000,
   AddPaymentFailureReason1764116510000,
 ];

@@ -7,6 +7,7 @@ import { PublicRoute } from '../../common/auth/index.js';
 import { UnavailableError } from '../../common/errors/index.js';
 import { logAsRoutine } from '../../common/logging/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
+import { databaseReadiness } from '../../database/index.js';
 import { RedisConnection } from '../../common/redis/index.js';
 import { ShutdownState } from '../../common/shutdown/index.js';
 
@@ -38,7 +39,8 @@ export class HealthController {
   }
 
   /**
-   * Ready when every dependency a request may need answers: the database, and Redis when REDIS_URL
+   * Ready when every dependency a request may need answers: the database (on a Galera node: the
+   * node is Synced and ready, read from its status variables, never by a causal read), and Redis when REDIS_URL
    * is set (rate-limited routes and admin logins cannot be served without it). A 503 names the
    * unavailable dependencies in its message and in `data.unavailable`. From the shutdown signal on
    * it is 503 (`data.shutting_down`) without asking anything: the balancer stops sending while the
@@ -60,20 +62,12 @@ export class HealthController {
       logAsRoutine(response); // the balancer asks every few seconds: not an error line each time
       throw new UnavailableError('Not ready: shutting down.', undefined, { shutting_down: true });
     }
-    const [database, redis] = await Promise.all([this.databaseAnswers(), this.redis.configured ? this.redis.ping() : Promise.resolve(true)]);
-    const unavailable = [...(database ? [] : ['database']), ...(redis ? [] : ['redis'])];
+    const [database, redis] = await Promise.all([databaseReadiness(this.dataSource), this.redis.configured ? this.redis.ping() : Promise.resolve(true)]);
+    const unavailable = [...(database.ready ? [] : ['database']), ...(redis ? [] : ['redis'])];
     if (unavailable.length > 0) {
-      throw new UnavailableError(`Not ready: ${unavailable.join(' and ')} ${unavailable.length > 1 ? 'are' : 'is'} not reachable.`, undefined, { unavailable });
+      const detail = database.reason ? ` (${database.reason})` : '';
+      throw new UnavailableError(`Not ready: ${unavailable.join(' and ')} ${unavailable.length > 1 ? 'are' : 'is'} not reachable${detail}.`, undefined, { unavailable });
     }
     return { status: 'ok' };
-  }
-
-  private async databaseAnswers(): Promise<boolean> {
-    try {
-      await this.dataSource.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
   }
 }

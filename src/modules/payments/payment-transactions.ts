@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DEFAULT_TRANSACTION_RETRY, type TransactionRetryPolicy, withTransactionRetry } from '../../database/index.js';
+import { DEFAULT_TRANSACTION_RETRY, transactionOnce, type TransactionRetryPolicy, withTransactionRetry } from '../../database/index.js';
 
 /**
  * Runs payment writes in one transaction each. MySQL/MariaDB: a real transaction on its own
@@ -30,7 +30,8 @@ export class PaymentTransactions {
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return withTransactionRetry(
-      () => this.dataSource.transaction(work),
+      // transactionOnce: the data source's own retry (conflict-retry.ts) would multiply this one.
+      () => transactionOnce(this.dataSource, work),
       ({ attempt, errno, delayMs }) =>
         this.logger.warn({ attempt, errno, retry_in_ms: delayMs }, `payment transaction aborted by the database (error ${errno}); running it again`),
       this.retryPolicy,
