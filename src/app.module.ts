@@ -5,6 +5,7 @@ import { CryptoModule } from './common/crypto/index.js';
 import { WpErrorFilter } from './common/errors/index.js';
 import { RequestLoggingModule } from './common/logging/index.js';
 import { RateLimitGuard, RateLimitModule } from './common/rate-limit/index.js';
+import { MetricsModule } from './common/metrics/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { ShutdownModule } from './common/shutdown/index.js';
 import { createValidationPipe } from './common/validation/index.js';
@@ -17,6 +18,7 @@ import { GatewayAModule } from './modules/gateway-a/index.js';
 import { GatewayBModule } from './modules/gateway-b/index.js';
 import { GatewaysModule } from './modules/gateways/index.js';
 import { HealthModule } from './modules/health/index.js';
+import { OperatorMetricsModule } from './modules/metrics/index.js';
 import { HostedPageModule } from './modules/hosted-page/index.js';
 import { IdempotencyGuard, IdempotencyModule } from './modules/idempotency/index.js';
 import { MailModule } from './modules/mail/index.js';
@@ -34,8 +36,10 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     // First: its routes (/healthz, /readyz) are registered first, so Express's router matches them
     // without walking every API route before them (route paths do not overlap, so order is free).
     HealthModule,
+    OperatorMetricsModule,
     ConfigModule,
     RequestLoggingModule,
+    MetricsModule,
     ShutdownModule,
     DiscoveryModule,
     CryptoModule,

@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import { AppModule } from './app.module.js';
 import { installBodyParsers, installCors, installOpenApi, installResponseHeaders } from './common/http/index.js';
 import { AppLogger, REQUEST_LOG_MIDDLEWARE } from './common/logging/index.js';
+import { Metrics } from './common/metrics/index.js';
 import { GracefulShutdown } from './common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
 import { ADMIN_CONSOLE_PATH, ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
@@ -42,6 +43,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   // First of all: every answer, a CORS preflight's or a body parser's refusal included, gets its
   // X-Request-Id, its log line and the headers every answer carries.
   app.use(app.get<RequestHandler>(REQUEST_LOG_MIDDLEWARE));
+  app.use(app.get(Metrics).httpMiddleware());
   installResponseHeaders(app);
   // TRUST_PROXY trusts the one proxy in front: req.ip is the address that proxy saw, so a client
   // cannot pick its own rate-limit key by sending X-Forwarded-For itself.
@@ -58,6 +60,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
       ...HOSTED_PAGE_ROUTES,
       ...ADMIN_CONSOLE_ROUTES,
     ],

@@ -44,7 +44,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/session": {
+    "/metrics": {
         parameters: {
             query?: never;
             header?: never;
@@ -52,21 +52,409 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who is signed in to the admin console (and the session nonce, after a reload)
-         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 204 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared): asking is not an error, so a console at its first load logs none. A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
+         * Prometheus metrics: HTTP latency per route template, payments per status, webhook outcomes, provider calls, outbox backlog, process
+         * @description Open unless METRICS_TOKEN is set; then it needs `Authorization: Bearer <METRICS_TOKEN>` and answers 401 `rest_not_logged_in` without it.
          */
-        get: operations["authSession"];
+        get: operations["operationsMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/sync-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
         put?: never;
         /**
-         * Sign in to the admin console with a login and an application password
-         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict; over HTTPS named `__Host-checkout_console_session`, Secure, `Path=/`; over plain HTTP scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
+         * Create (201) or update (200) a partial payment record
+         * @description Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. The amount comes from the form on the server. Answers the secret and a fresh checkout token. With `Idempotency-Key`, a repeat within 24 hours answers the same record (201 again for a creation) without a second row and without counting as a creation; the record is answered as it is now, with the secret and a fresh token.
          */
-        post: operations["authSignIn"];
+        post: operations["paymentSyncDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
         /**
-         * Sign out of the admin console
-         * @description Deletes the session on the server (every instance refuses its cookie from now on) and clears the cookie. Needs the cookie and its nonce in `X-WP-Nonce` (401 without the nonce, 403 `rest_cookie_invalid_nonce` with another one); a session that already ended is signed out all the same.
+         * Status of one payment by transaction id
+         * @description Looks up one payment by the provider's transaction id and answers its amount, currency and status from the local record (the provider is not asked).
          */
-        delete: operations["authSignOut"];
+        get: operations["paymentTransactionStatus"];
+        put?: never;
+        /**
+         * Local outcome of a signed payment attempt
+         * @description Requires the payment reference (id, secret, checkout token, form/gateway/method, amount, currency). Never asks a provider.
+         */
+        post: operations["paymentStatusRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)
+         * @description All payments, newest first, a page at a time (`page`, `per_page` up to 100). The totals are in the `X-WP-Total` and `X-WP-TotalPages` headers.
+         */
+        get: operations["paymentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Virtual terminal charge (admin)
+         * @description `payment_method` is a payment-method token of a gateway that takes admin charges: today gateway A (`pm_…`), charged in its current mode; any other token is refused (400 naming payment_method).
+         */
+        post: operations["paymentProcess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payment-forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment forms, newest first (paged)
+         * @description Your payment forms, newest first, a page at a time (`page`, `per_page` up to 100); totals in `X-WP-Total` and `X-WP-TotalPages`.
+         */
+        get: operations["formsList"];
+        put?: never;
+        /**
+         * Create a payment form (caller becomes its author; needs edit_checkout_forms)
+         * @description Creates a payment form with its plans, prices, payment methods, fields and emails. You become its author; you need the `edit_checkout_forms` capability.
+         */
+        post: operations["formsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payment-forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment form
+         * @description One payment form with all its settings.
+         */
+        get: operations["formsGet"];
+        /**
+         * Change a payment form (needs edit access); settings are replaced whole
+         * @description Changes a form's title, status (draft or publish) or settings. Settings are replaced whole, so send all of them. Needs edit access to the form.
+         */
+        put: operations["formsUpdate"];
+        post?: never;
+        /**
+         * Delete a payment form (needs edit access)
+         * @description Deletes a payment form. Payments made with it are kept. Needs edit access to the form.
+         */
+        delete: operations["formsDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every gateway as an admin UI draws it: kind, methods (labels, Pro-only, active, hosted page), recurring support, and how it is connected (routes and their fields)
+         * @description What an admin console needs to draw the gateways screen and the form builder's payment methods without knowing gateways by name. Each gateway lists its payment methods (with their labels, whether only the Pro plan may activate them, whether they are active on the site and whether the hosted payment page can take them), whether it takes recurring prices, its current mode, and the ways to connect it (`oauth`, `own_keys`, `credentials`, `webhook_settings`), each with its admin route and the body fields it takes (names, labels, secret or not). Connection and webhook state per mode are in `GET /administration/dashboard`.
+         */
+        get: operations["paymentGatewayCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start gateway A's OAuth connect flow: the proxy's authorisation URL with a signed, single-use state (10 minutes)
+         * @description A browser navigation gets a 302 to the proxy. A client that asks for JSON (`Accept: application/json`) gets `{ authorize_url }` instead and sends the admin there itself, so the flow can start from an admin UI without a navigation that relies on cached credentials.
+         */
+        get: operations["paymentGatewayConnect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/connect-callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth return: checks the state, exchanges the code (or takes the credentials), stores them for the mode, provisions the webhook endpoint; 302 to ADMIN_URL with ?gateway_a_connected=<mode> or ?gateway_a_error=<code>
+         * @description Where the gateway's connect page sends the admin back. The signed, single-use `state` from `GET /payment-gateway/connect` must be valid (else nothing is stored). The code is exchanged for credentials (or the credentials are taken as sent), stored for the mode, and the webhook endpoint is created; the browser is then redirected to the admin UI with the outcome.
+         */
+        get: operations["paymentGatewayConnectCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/connect-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a mode with the merchant's own API keys (what the CLI's gateway-a:connect does): checked with the provider, stored, webhook endpoint created and verified
+         * @description For the gateway that takes the merchant's own keys (gateway A), so an admin UI needs no terminal. The keys must be of the mode (400 otherwise); the provider is asked which account the secret key acts for: refused → 502 `checkout_gateway_error`, unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. Then the keys are stored (the secret encrypted) as the OAuth connect stores them, and the mode's webhook endpoint is created and read back: `webhook.status` says whether checkout in the mode is open. The secret key is never answered or logged. Works on every plan, as the CLI does; `notes` says what the free plan means for own keys.
+         */
+        post: operations["paymentGatewayConnectKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)
+         * @description Forgets the gateway's credentials for its current mode, and that mode's webhook state. Payments already made are kept.
+         */
+        post: operations["paymentGatewayDisconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/set-mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a gateway between test and live mode
+         * @description Switches a gateway between test and live. New payments use the new mode; each mode keeps its own credentials and webhook set-up.
+         */
+        post: operations["paymentGatewaySetMode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/set-payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a gateway's active payment methods (only that gateway's method ids)
+         * @description Chooses which of a gateway's payment methods payers are offered (only that gateway's own method ids are accepted). A checkout with a method that is not enabled is refused.
+         */
+        post: operations["paymentGatewaySetPaymentMethods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/save-webhook-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a mode's webhook settings: gateway A signing secret and manual-configuration flag, or gateway B Webhook ID (secrets come back masked)
+         * @description For a webhook endpoint you manage yourself: store gateway A's signing secret and mark the set-up complete, or store gateway B's Webhook ID. Secrets are encrypted and only ever shown as a mask.
+         */
+        post: operations["paymentGatewaySaveWebhookSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/save-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save gateway B's credentials (email, client id, secret) for its current mode
+         * @description The client id and secret are checked by asking the provider for an access token first: refused → 502 `checkout_gateway_error`, unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. The secret is stored encrypted and answered as a mask.
+         */
+        post: operations["paymentGatewaySaveSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-gateway/save-payment-method-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the settings of one payment method (device wallets: domain verification)
+         * @description Stores the settings of one payment method, e.g. the domain verification of device wallets.
+         */
+        post: operations["paymentGatewaySavePaymentMethodSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateways and whether each is enabled
+         * @description `gateway_a` (card) and `gateway_b` (wallet): enabled when connected in their current mode. `gateway_c` (bank debit): enabled on the Pro plan when `gateway_a` is connected and its `sepa` method is active.
+         */
+        get: operations["gatewayList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/configure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a gateway's API credentials for its current mode, checked with the provider
+         * @description `gateway_b`: `api_key` = `<client id>:<secret>` of a PayPal REST app, checked by asking for an access token (refused 502 `checkout_gateway_error`, unreachable 503 `checkout_gateway_unavailable`, nothing stored then); the stored email is kept. `gateway_a` is connected through its OAuth flow and `gateway_c` is gateway A’s bank-debit method: both 400. `webhook_url`, when given, must be this service’s callback URL of the gateway for its current mode (400 otherwise): the service never stores a URL chosen by the caller.
+         */
+        post: operations["gatewayConfigure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/{gateway}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a gateway
+         * @description `gateway_a` / `gateway_b`: disconnected in their current mode (credentials and the mode’s webhook settings deleted, as POST /payment-gateway/disconnect). `gateway_c`: gateway A’s bank-debit method (`sepa`) is switched off. Unknown gateway: 404 `checkout_not_found`.
+         */
+        delete: operations["gatewayDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -95,6 +483,34 @@ export interface paths {
          * @description Restores every general setting to its default (currency USD, gateway A, no API key, debug off).
          */
         delete: operations["settingsReset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in to the admin console (and the session nonce, after a reload)
+         * @description Answers the signed-in user, their capabilities and the session nonce for the session cookie, or 204 when there is no live session (signed out, expired, or its application password revoked; the cookie is then cleared): asking is not an error, so a console at its first load logs none. A console that was reloaded calls it without `X-WP-Nonce` to get its nonce back, as the host platform embeds it in the admin page: only a same-origin request is accepted and no other site can read the answer (no CORS, SameSite=Strict).
+         */
+        get: operations["authSession"];
+        put?: never;
+        /**
+         * Sign in to the admin console with a login and an application password
+         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
+         */
+        post: operations["authSignIn"];
+        /**
+         * Sign out of the admin console
+         * @description Deletes the session on the server (every instance refuses its cookie from now on) and clears the cookie. Needs the cookie and its nonce in `X-WP-Nonce` (401 without the nonce, 403 `rest_cookie_invalid_nonce` with another one); a session that already ended is signed out all the same.
+         */
+        delete: operations["authSignOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -279,58 +695,6 @@ export interface paths {
          */
         post: operations["taggingApply"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/administration/payment-forms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List payment forms, newest first (paged)
-         * @description Your payment forms, newest first, a page at a time (`page`, `per_page` up to 100); totals in `X-WP-Total` and `X-WP-TotalPages`.
-         */
-        get: operations["formsList"];
-        put?: never;
-        /**
-         * Create a payment form (caller becomes its author; needs edit_checkout_forms)
-         * @description Creates a payment form with its plans, prices, payment methods, fields and emails. You become its author; you need the `edit_checkout_forms` capability.
-         */
-        post: operations["formsCreate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/administration/payment-forms/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a payment form
-         * @description One payment form with all its settings.
-         */
-        get: operations["formsGet"];
-        /**
-         * Change a payment form (needs edit access); settings are replaced whole
-         * @description Changes a form's title, status (draft or publish) or settings. Settings are replaced whole, so send all of them. Needs edit access to the form.
-         */
-        put: operations["formsUpdate"];
-        post?: never;
-        /**
-         * Delete a payment form (needs edit access)
-         * @description Deletes a payment form. Payments made with it are kept. Needs edit access to the form.
-         */
-        delete: operations["formsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -620,266 +984,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/payment-gateway/catalog": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every gateway as an admin UI draws it: kind, methods (labels, Pro-only, active, hosted page), recurring support, and how it is connected (routes and their fields)
-         * @description What an admin console needs to draw the gateways screen and the form builder's payment methods without knowing gateways by name. Each gateway lists its payment methods (with their labels, whether only the Pro plan may activate them, whether they are active on the site and whether the hosted payment page can take them), whether it takes recurring prices, its current mode, and the ways to connect it (`oauth`, `own_keys`, `credentials`, `webhook_settings`), each with its admin route and the body fields it takes (names, labels, secret or not). Connection and webhook state per mode are in `GET /administration/dashboard`.
-         */
-        get: operations["paymentGatewayCatalog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/connect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Start gateway A's OAuth connect flow: the proxy's authorisation URL with a signed, single-use state (10 minutes)
-         * @description A browser navigation gets a 302 to the proxy. A client that asks for JSON (`Accept: application/json`) gets `{ authorize_url }` instead and sends the admin there itself, so the flow can start from an admin UI without a navigation that relies on cached credentials.
-         */
-        get: operations["paymentGatewayConnect"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/connect-callback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * OAuth return: checks the state, exchanges the code (or takes the credentials), stores them for the mode, provisions the webhook endpoint; 302 to ADMIN_URL with ?gateway_a_connected=<mode> or ?gateway_a_error=<code>
-         * @description Where the gateway's connect page sends the admin back. The signed, single-use `state` from `GET /payment-gateway/connect` must be valid (else nothing is stored). The code is exchanged for credentials (or the credentials are taken as sent), stored for the mode, and the webhook endpoint is created; the browser is then redirected to the admin UI with the outcome.
-         */
-        get: operations["paymentGatewayConnectCallback"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/connect-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Connect a mode with the merchant's own API keys (what the CLI's gateway-a:connect does): checked with the provider, stored, webhook endpoint created and verified
-         * @description For the gateway that takes the merchant's own keys (gateway A), so an admin UI needs no terminal. The keys must be of the mode (400 otherwise); the provider is asked which account the secret key acts for: refused → 502 `checkout_gateway_error`, unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. Then the keys are stored (the secret encrypted) as the OAuth connect stores them, and the mode's webhook endpoint is created and read back: `webhook.status` says whether checkout in the mode is open. The secret key is never answered or logged. Works on every plan, as the CLI does; `notes` says what the free plan means for own keys.
-         */
-        post: operations["paymentGatewayConnectKeys"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/disconnect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)
-         * @description Forgets the gateway's credentials for its current mode, and that mode's webhook state. Payments already made are kept.
-         */
-        post: operations["paymentGatewayDisconnect"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/set-mode": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Switch a gateway between test and live mode
-         * @description Switches a gateway between test and live. New payments use the new mode; each mode keeps its own credentials and webhook set-up.
-         */
-        post: operations["paymentGatewaySetMode"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/set-payment-methods": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save a gateway's active payment methods (only that gateway's method ids)
-         * @description Chooses which of a gateway's payment methods payers are offered (only that gateway's own method ids are accepted). A checkout with a method that is not enabled is refused.
-         */
-        post: operations["paymentGatewaySetPaymentMethods"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/save-webhook-settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save a mode's webhook settings: gateway A signing secret and manual-configuration flag, or gateway B Webhook ID (secrets come back masked)
-         * @description For a webhook endpoint you manage yourself: store gateway A's signing secret and mark the set-up complete, or store gateway B's Webhook ID. Secrets are encrypted and only ever shown as a mask.
-         */
-        post: operations["paymentGatewaySaveWebhookSettings"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/save-settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save gateway B's credentials (email, client id, secret) for its current mode
-         * @description The client id and secret are checked by asking the provider for an access token first: refused → 502 `checkout_gateway_error`, unreachable → 503 `checkout_gateway_unavailable`, and nothing is stored either way. The secret is stored encrypted and answered as a mask.
-         */
-        post: operations["paymentGatewaySaveSettings"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment-gateway/save-payment-method-settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save the settings of one payment method (device wallets: domain verification)
-         * @description Stores the settings of one payment method, e.g. the domain verification of device wallets.
-         */
-        post: operations["paymentGatewaySavePaymentMethodSettings"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/gateway/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The gateways and whether each is enabled
-         * @description `gateway_a` (card) and `gateway_b` (wallet): enabled when connected in their current mode. `gateway_c` (bank debit): enabled on the Pro plan when `gateway_a` is connected and its `sepa` method is active.
-         */
-        get: operations["gatewayList"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/gateway/configure": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Save a gateway's API credentials for its current mode, checked with the provider
-         * @description `gateway_b`: `api_key` = `<client id>:<secret>` of a PayPal REST app, checked by asking for an access token (refused 502 `checkout_gateway_error`, unreachable 503 `checkout_gateway_unavailable`, nothing stored then); the stored email is kept. `gateway_a` is connected through its OAuth flow and `gateway_c` is gateway A’s bank-debit method: both 400. `webhook_url`, when given, must be this service’s callback URL of the gateway for its current mode (400 otherwise): the service never stores a URL chosen by the caller.
-         */
-        post: operations["gatewayConfigure"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/gateway/{gateway}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a gateway
-         * @description `gateway_a` / `gateway_b`: disconnected in their current mode (credentials and the mode’s webhook settings deleted, as POST /payment-gateway/disconnect). `gateway_c`: gateway A’s bank-debit method (`sepa`) is switched off. Unknown gateway: 404 `checkout_not_found`.
-         */
-        delete: operations["gatewayDelete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/webhook/receive": {
         parameters: {
             query?: never;
@@ -934,90 +1038,6 @@ export interface paths {
          * @description The old secret stops working at once. The new one is never shown whole again (`GET /webhook/status` masks it).
          */
         post: operations["webhookRotateSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment/sync-details": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create (201) or update (200) a partial payment record
-         * @description Without `payment_id` creates a record (rate limited per client IP); with `payment_id` + `payment_secret` updates it. The amount comes from the form on the server. Answers the secret and a fresh checkout token. With `Idempotency-Key`, a repeat within 24 hours answers the same record (201 again for a creation) without a second row and without counting as a creation; the record is answered as it is now, with the secret and a fresh token.
-         */
-        post: operations["paymentSyncDetails"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Status of one payment by transaction id
-         * @description Looks up one payment by the provider's transaction id and answers its amount, currency and status from the local record (the provider is not asked).
-         */
-        get: operations["paymentTransactionStatus"];
-        put?: never;
-        /**
-         * Local outcome of a signed payment attempt
-         * @description Requires the payment reference (id, secret, checkout token, form/gateway/method, amount, currency). Never asks a provider.
-         */
-        post: operations["paymentStatusRead"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)
-         * @description All payments, newest first, a page at a time (`page`, `per_page` up to 100). The totals are in the `X-WP-Total` and `X-WP-TotalPages` headers.
-         */
-        get: operations["paymentHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment/process": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Virtual terminal charge (admin)
-         * @description `payment_method` is a payment-method token of a gateway that takes admin charges: today gateway A (`pm_…`), charged in its current mode; any other token is refused (400 naming payment_method).
-         */
-        post: operations["paymentProcess"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1263,6 +1283,574 @@ export interface components {
             message: string;
             data: components["schemas"]["WpErrorDataDto"];
         };
+        SyncDetailsDto: {
+            /** @description Values of the form's own fields, keyed by field name */
+            custom_fields?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Record to update; omit to create a new one */
+            payment_id?: number;
+            /** @description Secret returned when the record was created; required for an update */
+            payment_secret?: string;
+            /** @description Index of the chosen plan in the form's `plans` (default 0) */
+            plan_index?: number;
+            /** @description Index of the chosen price in the plan's `prices` (default 0) */
+            price_index?: number;
+            /** @description Minor units; only read for a customer-entered price (within the price's bounds), ignored otherwise */
+            amount?: number;
+            /**
+             * Format: email
+             * @description Payer email; optional while the payer is still typing, an empty string clears it
+             */
+            email_address?: string;
+            first_name?: string;
+            last_name?: string;
+            /** @description The payment form */
+            form_id: number;
+            /**
+             * @description Gateway of the payment, chosen by the payer
+             * @enum {string}
+             */
+            payment_gateway: "gateway_a" | "gateway_b";
+            /** @description Payment method of the gateway, e.g. `ccard` or `standard_checkout` */
+            payment_method: string;
+        };
+        SyncDetailsResponseDto: {
+            /**
+             * @description One-off setup fee of a recurring price, in minor units of `currency`, charged once on top of
+             *     `amount` with the first invoice (first charge = amount + setup_amount); null when the price has none
+             * @example 500
+             */
+            setup_amount: number | null;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            payment_id: number;
+            /** @description Keep it: it authorises later updates and status reads. Not stored by the server. */
+            payment_secret: string;
+            /** @description Signed, expiring statement of the payment's form, gateway, method, amount, currency and mode */
+            checkout_token: string;
+            /** @description When the checkout token expires (ISO 8601 UTC) */
+            checkout_token_expires_at: string;
+            /** @description Minor units, computed by the server; for a recurring price, what every period charges (the amount the checkout token binds) */
+            amount: number;
+            currency: string;
+        };
+        PaymentStatusRequestDto: {
+            /** @description Id of the payment record, from payment/sync-details */
+            payment_id: number;
+            /** @description The payment secret returned by payment/sync-details */
+            payment_secret: string;
+            /** @description The checkout token returned by the latest payment/sync-details */
+            checkout_token: string;
+            /** @description Amount in minor units, as returned by payment/sync-details */
+            amount: number;
+            /** @description ISO 4217 currency code, as returned by payment/sync-details */
+            currency: string;
+            /** @description The payment form */
+            form_id: number;
+            /**
+             * @description Gateway of the payment, chosen by the payer
+             * @enum {string}
+             */
+            payment_gateway: "gateway_a" | "gateway_b";
+            /** @description Payment method of the gateway, e.g. `ccard` or `standard_checkout` */
+            payment_method: string;
+        };
+        PaymentStatusResponseDto: {
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            payment_id: number;
+            /** @description Minor units */
+            amount: number;
+            currency: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+        };
+        TransactionStatusDto: {
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            transaction_id: string;
+            /** @description Major units, e.g. 19.99 */
+            amount: number;
+            currency: string;
+            /** @description When the payment was created, ISO 8601 UTC */
+            date: string;
+        };
+        PaymentProcessRequestDto: {
+            /**
+             * @description Amount in major units of `currency` (19.99 USD, 500 JPY, 1.5 KWD), converted exactly to minor units
+             * @example 19.99
+             */
+            amount: number;
+            /** @description A payment-method token of a gateway that takes admin charges (gateway A: a payment method id, `pm_…`); it picks the gateway */
+            payment_method: string;
+            /**
+             * @description ISO 4217 currency code
+             * @enum {string}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @description Shown on the gateway's payment and the payer's statement details */
+            description?: string;
+        };
+        PaymentResultDto: {
+            /**
+             * @description `success` when the payment succeeded, otherwise the gateway's status (`processing`, `requires_action`, `requires_payment_method`, …)
+             * @example success
+             */
+            status: string;
+            /** @description The gateway's payment id (`pi_…`) */
+            transaction_id: string;
+            message: string;
+        };
+        CustomAmountDto: {
+            min: number;
+            max: number;
+        };
+        FormPriceDto: {
+            /** @description Amount in minor units of `currency` (1000 USD = $10.00); with `custom_amount`, the suggested amount */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code
+             * @enum {string}
+             */
+            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @enum {string} */
+            frequency: "one-time" | "d_1" | "w_1" | "m_1" | "m_3" | "m_6" | "y_1" | "y_3";
+            /** @description One-off fee charged with the first payment of a recurring price, in minor units */
+            setup_amount?: number;
+            /** @description Present when the payer enters the amount */
+            custom_amount?: components["schemas"]["CustomAmountDto"];
+        };
+        FormPlanDto: {
+            title: string;
+            prices: components["schemas"]["FormPriceDto"][];
+        };
+        FormPaymentMethodsDto: {
+            gateway_a?: ("ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2")[];
+            gateway_b?: "standard_checkout"[];
+        };
+        FormFieldDto: {
+            /** @description Field key, lower snake_case */
+            name: string;
+            /** @enum {string} */
+            type: "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "phone";
+            label: string;
+            required: boolean;
+            /** @description Choices of a `select` field */
+            options?: string[];
+        };
+        FormEmailSettingsDto: {
+            /**
+             * Format: email
+             * @description Address of the site owner's notification
+             */
+            email_to: string;
+            admin_subject: string;
+            payer_subject: string;
+            from_name: string;
+        };
+        FormDisplaySettingsDto: {
+            /** @description Label of the pay button */
+            button_label?: string;
+            /** @description Accent colour `#rrggbb` */
+            primary_color?: string;
+            /** @enum {string} */
+            layout?: "stacked" | "compact";
+            show_title?: boolean;
+            /** @description Short text under the title */
+            description?: string;
+        };
+        PaymentFormSettingsDto: {
+            plans: components["schemas"]["FormPlanDto"][];
+            payment_methods: components["schemas"]["FormPaymentMethodsDto"];
+            /** @description The field map: the core fields plus custom fields; `email_address` is required */
+            fields: components["schemas"]["FormFieldDto"][];
+            /** @description What happens after a completed payment */
+            submit_actions: ("email" | "redirect" | "message")[];
+            email: components["schemas"]["FormEmailSettingsDto"];
+            display?: components["schemas"]["FormDisplaySettingsDto"];
+            /**
+             * Format: uri
+             * @description Where the payer goes after paying; required with the `redirect` action
+             */
+            redirect_url?: string;
+            /** @description Shown after paying; required with the `message` action */
+            success_message?: string;
+        };
+        PaymentFormDto: {
+            /** @enum {string} */
+            status: "draft" | "publish";
+            settings: components["schemas"]["PaymentFormSettingsDto"];
+            id: number;
+            title: string;
+            /** @description User id of the author */
+            author_id: number;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC */
+            updated_at: string;
+        };
+        CreatePaymentFormDto: {
+            settings: components["schemas"]["PaymentFormSettingsDto"];
+            title: string;
+            /**
+             * @description Defaults to `draft`
+             * @enum {string}
+             */
+            status?: "draft" | "publish";
+        };
+        UpdatePaymentFormDto: {
+            settings?: components["schemas"]["PaymentFormSettingsDto"];
+            title?: string;
+            /**
+             * @description Defaults to `draft`
+             * @enum {string}
+             */
+            status?: "draft" | "publish";
+        };
+        PaymentFormDeletedDto: {
+            deleted: boolean;
+            /** @description The form as it was before deletion */
+            previous: components["schemas"]["PaymentFormDto"];
+        };
+        DeviceWalletSettingsDto: {
+            /** @description Whether the wallet's domain verification is configured for the domains below */
+            domain_verification: boolean;
+            /** @description Host names where the wallet button is shown (e.g. `shop.example.com`) */
+            domains: string[];
+        };
+        GatewayCatalogMethodDto: {
+            /**
+             * @description The method id forms, payments and `set-payment-methods` use
+             * @example ccard
+             * @enum {string}
+             */
+            id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
+            /** @example Card */
+            label: string;
+            /** @description The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
+            settings?: components["schemas"]["DeviceWalletSettingsDto"] | null;
+            /** @description Only the Pro plan may activate it (`set-payment-methods` refuses it on the free plan) */
+            pro_only: boolean;
+            /** @description Active on the site: payers are offered it where a form enables it. One list per gateway, for both modes (`POST /payment-gateway/set-payment-methods`) */
+            active: boolean;
+            /** @description It has settings of its own (`POST /payment-gateway/save-payment-method-settings`: device wallets' domain verification) */
+            has_settings: boolean;
+            /** @description The hosted payment page `/pay/{form_id}` can take it (the other methods are for a checkout that drives the gateway's browser library itself) */
+            hosted_page: boolean;
+        };
+        GatewaySettingFieldDto: {
+            /**
+             * @description The field's name in the route's JSON body
+             * @example secret_key
+             */
+            name: string;
+            /** @example Secret key */
+            label: string;
+            /**
+             * @description `boolean`: a checkbox; `email`: an email address; `text`: anything else
+             * @enum {string}
+             */
+            type: "text" | "email" | "boolean";
+            /**
+             * @description What a valid value looks like
+             * @example sk_… or a restricted rk_… key, of the mode
+             */
+            hint?: string;
+            /** @description Stored encrypted and only ever answered as a mask: type it into a password input */
+            secret: boolean;
+            required: boolean;
+        };
+        GatewayConnectKindDto: {
+            /**
+             * @description `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL with
+             *     `?<gateway id>_connected=<mode>&<gateway id>_webhook=<contract status>` or `?<gateway id>_error=<code>`);
+             *     `own_keys`: the merchant's own API keys; `credentials`: API credentials the admin enters for the current mode;
+             *     `webhook_settings`: the webhook settings of a mode for an endpoint the merchant manages
+             * @enum {string}
+             */
+            kind: "oauth" | "own_keys" | "credentials" | "webhook_settings";
+            /**
+             * @description The admin route, as `METHOD /path` relative to the REST base
+             * @example POST /payment-gateway/connect-keys
+             */
+            route: string;
+            /** @description The route's body fields besides `gateway` and `mode` (none for `oauth`: it takes the mode only) */
+            fields: components["schemas"]["GatewaySettingFieldDto"][];
+            /** @description True when the route takes a `mode` (`test` or `live`); false when it acts on the gateway's current mode */
+            takes_mode: boolean;
+        };
+        GatewayCatalogEntryDto: {
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            id: "gateway_a" | "gateway_b";
+            /** @example Gateway A */
+            label: string;
+            /** @enum {string} */
+            kind: "card" | "wallet";
+            /**
+             * @description The gateway's current site mode (`POST /payment-gateway/set-mode`)
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            methods: components["schemas"]["GatewayCatalogMethodDto"][];
+            /** @description How it is connected and configured, in the order an admin UI offers them */
+            connect: components["schemas"]["GatewayConnectKindDto"][];
+            /** @description False when it takes one-time prices only (a recurring price cannot be paid with it) */
+            supports_recurring: boolean;
+        };
+        GatewayCatalogDto: {
+            /**
+             * @description The site's plan (CHECKOUT_PLAN): `pro_only` methods need `pro`
+             * @enum {string}
+             */
+            plan: "free" | "pro";
+            gateways: components["schemas"]["GatewayCatalogEntryDto"][];
+        };
+        ConnectStartDto: {
+            /** @description The proxy's OAuth page with the signed state */
+            authorize_url: string;
+        };
+        ConnectKeysDto: {
+            /**
+             * @description The mode the keys are for: `test` keys for test mode, `live` keys for live mode
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The publishable key of that mode (gateway A: `pk_test_…` or `pk_live_…`) */
+            publishable_key: string;
+            /** @description The secret key of that mode (gateway A: `sk_…` or a restricted `rk_…`); stored encrypted, never returned or logged */
+            secret_key: string;
+        };
+        ConnectKeysWebhookDto: {
+            /**
+             * @description `verified`: the endpoint was created and read back; `failed`: it could not be set up (see `last_error`; checkout in the mode stays paused)
+             * @example verified
+             * @enum {string}
+             */
+            status: "unconfigured" | "unverified" | "verified" | "failed";
+            /**
+             * @description The endpoint the service created at the provider
+             * @example we_1QvP5n2eZvKYlo2C
+             */
+            endpoint_id: string | null;
+            /**
+             * @description Why it is not verified, in the service's own words
+             * @example null
+             */
+            last_error: string | null;
+        };
+        ConnectKeysResultDto: {
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The mode that was connected
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /**
+             * @description The provider account the secret key acts for
+             * @example acct_1QvP5n2eZvKYlo2C
+             */
+            account_id: string;
+            /**
+             * @description 1 when every credential of the mode is stored
+             * @enum {number}
+             */
+            is_connected: 0 | 1;
+            webhook: components["schemas"]["ConnectKeysWebhookDto"];
+            /** @description True while checkout in this mode is paused (webhook contract not verified) */
+            checkout_paused: boolean | null;
+            /**
+             * @description The gateway's site mode: the one payments use (`POST /payment-gateway/set-mode` switches it)
+             * @enum {string}
+             */
+            site_mode: "test" | "live";
+            /** @description What the administrator should know (the plan the keys are meant for, a site mode that differs) */
+            notes: string[];
+        };
+        GatewayRefDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+        };
+        GatewayStatusDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The gateway's current site mode
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /**
+             * @description 1 when the credentials of the current mode are stored
+             * @enum {number}
+             */
+            is_connected: 0 | 1;
+            /**
+             * @description 1 in live mode
+             * @enum {number}
+             */
+            is_live: 0 | 1;
+            /** @description True while the gateway pauses checkout in the current mode (gateway A: webhook contract unverified); null for a gateway without such a pause */
+            checkout_paused: boolean | null;
+            active_payment_methods: string[];
+        };
+        SetModeDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /** @enum {string} */
+            mode: "test" | "live";
+        };
+        SetPaymentMethodsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /** @description Method ids of that gateway (gateway A: ccard, sepa (Pro only), device_wallet_1/2, regional_wallet_1/2; gateway B: standard_checkout) */
+            methods: ("ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout")[];
+        };
+        SaveWebhookSettingsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description Gateway A: signing secret of a manually managed endpoint (`whsec_...`); stored encrypted, never returned */
+            signing_secret?: string;
+            /** @description Gateway A: the manually managed endpoint is configured with the 12 events; unpauses checkout for the mode */
+            manual_configuration_complete?: boolean;
+            /** @description Gateway B (required there): Webhook ID of the mode; stored encrypted, never returned whole */
+            webhook_id?: string;
+        };
+        WebhookSettingsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /** @enum {string} */
+            mode: "test" | "live";
+            /**
+             * @description Gateway A: who manages the endpoint (null when nothing is configured)
+             * @enum {string|null}
+             */
+            management?: "automatic" | "manual" | null;
+            /**
+             * @description Gateway A: the event contract of the mode
+             * @enum {string}
+             */
+            status?: "unconfigured" | "unverified" | "verified" | "failed";
+            /** @description Gateway A: checkout answers 409 `checkout_paused` in this mode */
+            checkout_paused?: boolean;
+            /** @description Gateway A: id of the endpoint the service manages */
+            endpoint_id?: string | null;
+            /** @description Gateway A: mask of the stored signing secret, e.g. `whsec_…a1b2` */
+            signing_secret?: string | null;
+            verified_at?: string | null;
+            /** @description Gateway A: why the contract is not verified */
+            last_error?: string | null;
+            /** @description Gateway B: mask of the stored Webhook ID */
+            webhook_id?: string | null;
+        };
+        SaveSettingsDto: {
+            /**
+             * Format: email
+             * @description The account's email address (shown to the admin; not sent to the provider)
+             */
+            email: string;
+            /** @description The REST app's client id */
+            client_id: string;
+            /** @description The REST app's secret; stored encrypted, never returned whole */
+            secret: string;
+        };
+        CredentialSettingsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The gateway's current mode: the one the credentials were saved for
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            email: string | null;
+            client_id: string | null;
+            /** @description Mask of the stored secret, e.g. `…x9Zq` */
+            secret: string | null;
+            /**
+             * @description 1 when the mode's credentials are stored
+             * @enum {number}
+             */
+            is_connected: 0 | 1;
+        };
+        SavePaymentMethodSettingsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description A method with settings of its own (device wallets); it must be a method of `gateway`
+             * @enum {string}
+             */
+            method: "device_wallet_1" | "device_wallet_2";
+            settings: components["schemas"]["DeviceWalletSettingsDto"];
+        };
+        PaymentMethodSettingsDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b";
+            /** @enum {string} */
+            method: "device_wallet_1" | "device_wallet_2";
+            settings: components["schemas"]["DeviceWalletSettingsDto"];
+        };
+        GatewayListEntryDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            /** @description gateway_a / gateway_b: connected in their current mode; gateway_c (bank debit): Pro plan, gateway_a connected and its `sepa` method active */
+            enabled: boolean;
+        };
+        GatewayConfigureDto: {
+            /** @enum {string} */
+            gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            /** @description The gateway's API credentials for its current mode, in its own form (gateway_b: `<client id>:<secret>`); checked with the provider, stored encrypted */
+            api_key: string;
+            /**
+             * Format: uri
+             * @description Optional; when given it must be this service's callback URL of the gateway for its current mode (the service never stores a URL to call)
+             */
+            webhook_url?: string;
+        };
+        AcknowledgementDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Settings updated. */
+            message: string;
+        };
+        SettingsDto: {
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /**
+             * @description Gateway identifier
+             * @enum {string}
+             */
+            payment_gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            /** @description Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */
+            api_key: string | null;
+            debug_mode: boolean;
+        };
+        UpdateSettingsDto: {
+            /**
+             * @description ISO 4217 currency code
+             * @enum {string}
+             */
+            currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+            /** @enum {string} */
+            payment_gateway?: "gateway_a" | "gateway_b" | "gateway_c";
+            /** @description Stored encrypted; never returned whole */
+            api_key?: string;
+            debug_mode?: boolean;
+        };
         SignInDto: {
             /** @description The user's login */
             login: string;
@@ -1301,36 +1889,6 @@ export interface components {
             expires_at: string;
             /** @description Seconds without a request after which the session ends sooner (SESSION_IDLE_TIMEOUT_SECONDS) */
             idle_timeout_seconds: number;
-        };
-        AcknowledgementDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Settings updated. */
-            message: string;
-        };
-        SettingsDto: {
-            /** @description ISO 4217 currency code */
-            currency: string;
-            /**
-             * @description Gateway identifier
-             * @enum {string}
-             */
-            payment_gateway: "gateway_a" | "gateway_b" | "gateway_c";
-            /** @description Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */
-            api_key: string | null;
-            debug_mode: boolean;
-        };
-        UpdateSettingsDto: {
-            /**
-             * @description ISO 4217 currency code
-             * @enum {string}
-             */
-            currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-            /** @enum {string} */
-            payment_gateway?: "gateway_a" | "gateway_b" | "gateway_c";
-            /** @description Stored encrypted; never returned whole */
-            api_key?: string;
-            debug_mode?: boolean;
         };
         PluginInfoDto: {
             name: string;
@@ -1449,117 +2007,6 @@ export interface components {
             success: boolean;
             /** @example Thanks! Your choices for Form builder are saved. */
             message: string;
-        };
-        CustomAmountDto: {
-            min: number;
-            max: number;
-        };
-        FormPriceDto: {
-            /** @description Amount in minor units of `currency` (1000 USD = $10.00); with `custom_amount`, the suggested amount */
-            amount: number;
-            /**
-             * @description ISO 4217 currency code
-             * @enum {string}
-             */
-            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-            /** @enum {string} */
-            frequency: "one-time" | "d_1" | "w_1" | "m_1" | "m_3" | "m_6" | "y_1" | "y_3";
-            /** @description One-off fee charged with the first payment of a recurring price, in minor units */
-            setup_amount?: number;
-            /** @description Present when the payer enters the amount */
-            custom_amount?: components["schemas"]["CustomAmountDto"];
-        };
-        FormPlanDto: {
-            title: string;
-            prices: components["schemas"]["FormPriceDto"][];
-        };
-        FormPaymentMethodsDto: {
-            gateway_a?: ("ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2")[];
-            gateway_b?: "standard_checkout"[];
-        };
-        FormFieldDto: {
-            /** @description Field key, lower snake_case */
-            name: string;
-            /** @enum {string} */
-            type: "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "phone";
-            label: string;
-            required: boolean;
-            /** @description Choices of a `select` field */
-            options?: string[];
-        };
-        FormEmailSettingsDto: {
-            /**
-             * Format: email
-             * @description Address of the site owner's notification
-             */
-            email_to: string;
-            admin_subject: string;
-            payer_subject: string;
-            from_name: string;
-        };
-        FormDisplaySettingsDto: {
-            /** @description Label of the pay button */
-            button_label?: string;
-            /** @description Accent colour `#rrggbb` */
-            primary_color?: string;
-            /** @enum {string} */
-            layout?: "stacked" | "compact";
-            show_title?: boolean;
-            /** @description Short text under the title */
-            description?: string;
-        };
-        PaymentFormSettingsDto: {
-            plans: components["schemas"]["FormPlanDto"][];
-            payment_methods: components["schemas"]["FormPaymentMethodsDto"];
-            /** @description The field map: the core fields plus custom fields; `email_address` is required */
-            fields: components["schemas"]["FormFieldDto"][];
-            /** @description What happens after a completed payment */
-            submit_actions: ("email" | "redirect" | "message")[];
-            email: components["schemas"]["FormEmailSettingsDto"];
-            display?: components["schemas"]["FormDisplaySettingsDto"];
-            /**
-             * Format: uri
-             * @description Where the payer goes after paying; required with the `redirect` action
-             */
-            redirect_url?: string;
-            /** @description Shown after paying; required with the `message` action */
-            success_message?: string;
-        };
-        PaymentFormDto: {
-            /** @enum {string} */
-            status: "draft" | "publish";
-            settings: components["schemas"]["PaymentFormSettingsDto"];
-            id: number;
-            title: string;
-            /** @description User id of the author */
-            author_id: number;
-            /** @description ISO 8601 UTC */
-            created_at: string;
-            /** @description ISO 8601 UTC */
-            updated_at: string;
-        };
-        CreatePaymentFormDto: {
-            settings: components["schemas"]["PaymentFormSettingsDto"];
-            title: string;
-            /**
-             * @description Defaults to `draft`
-             * @enum {string}
-             */
-            status?: "draft" | "publish";
-        };
-        UpdatePaymentFormDto: {
-            settings?: components["schemas"]["PaymentFormSettingsDto"];
-            title?: string;
-            /**
-             * @description Defaults to `draft`
-             * @enum {string}
-             */
-            status?: "draft" | "publish";
-        };
-        PaymentFormDeletedDto: {
-            deleted: boolean;
-            /** @description The form as it was before deletion */
-            previous: components["schemas"]["PaymentFormDto"];
         };
         DashboardWebhookContractDto: {
             /**
@@ -2162,308 +2609,6 @@ export interface components {
             /** @description How many lines the payment log has in all */
             log_total: number;
         };
-        DeviceWalletSettingsDto: {
-            /** @description Whether the wallet's domain verification is configured for the domains below */
-            domain_verification: boolean;
-            /** @description Host names where the wallet button is shown (e.g. `shop.example.com`) */
-            domains: string[];
-        };
-        GatewayCatalogMethodDto: {
-            /**
-             * @description The method id forms, payments and `set-payment-methods` use
-             * @example ccard
-             * @enum {string}
-             */
-            id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
-            /** @example Card */
-            label: string;
-            /** @description The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
-            settings?: components["schemas"]["DeviceWalletSettingsDto"] | null;
-            /** @description Only the Pro plan may activate it (`set-payment-methods` refuses it on the free plan) */
-            pro_only: boolean;
-            /** @description Active on the site: payers are offered it where a form enables it. One list per gateway, for both modes (`POST /payment-gateway/set-payment-methods`) */
-            active: boolean;
-            /** @description It has settings of its own (`POST /payment-gateway/save-payment-method-settings`: device wallets' domain verification) */
-            has_settings: boolean;
-            /** @description The hosted payment page `/pay/{form_id}` can take it (the other methods are for a checkout that drives the gateway's browser library itself) */
-            hosted_page: boolean;
-        };
-        GatewaySettingFieldDto: {
-            /**
-             * @description The field's name in the route's JSON body
-             * @example secret_key
-             */
-            name: string;
-            /** @example Secret key */
-            label: string;
-            /**
-             * @description `boolean`: a checkbox; `email`: an email address; `text`: anything else
-             * @enum {string}
-             */
-            type: "text" | "email" | "boolean";
-            /**
-             * @description What a valid value looks like
-             * @example sk_… or a restricted rk_… key, of the mode
-             */
-            hint?: string;
-            /** @description Stored encrypted and only ever answered as a mask: type it into a password input */
-            secret: boolean;
-            required: boolean;
-        };
-        GatewayConnectKindDto: {
-            /**
-             * @description `oauth`: the gateway's connect page (the route answers where to send the browser; it comes back to ADMIN_URL with
-             *     `?<gateway id>_connected=<mode>&<gateway id>_webhook=<contract status>` or `?<gateway id>_error=<code>`);
-             *     `own_keys`: the merchant's own API keys; `credentials`: API credentials the admin enters for the current mode;
-             *     `webhook_settings`: the webhook settings of a mode for an endpoint the merchant manages
-             * @enum {string}
-             */
-            kind: "oauth" | "own_keys" | "credentials" | "webhook_settings";
-            /**
-             * @description The admin route, as `METHOD /path` relative to the REST base
-             * @example POST /payment-gateway/connect-keys
-             */
-            route: string;
-            /** @description The route's body fields besides `gateway` and `mode` (none for `oauth`: it takes the mode only) */
-            fields: components["schemas"]["GatewaySettingFieldDto"][];
-            /** @description True when the route takes a `mode` (`test` or `live`); false when it acts on the gateway's current mode */
-            takes_mode: boolean;
-        };
-        GatewayCatalogEntryDto: {
-            /**
-             * @example gateway_a
-             * @enum {string}
-             */
-            id: "gateway_a" | "gateway_b";
-            /** @example Gateway A */
-            label: string;
-            /** @enum {string} */
-            kind: "card" | "wallet";
-            /**
-             * @description The gateway's current site mode (`POST /payment-gateway/set-mode`)
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            methods: components["schemas"]["GatewayCatalogMethodDto"][];
-            /** @description How it is connected and configured, in the order an admin UI offers them */
-            connect: components["schemas"]["GatewayConnectKindDto"][];
-            /** @description False when it takes one-time prices only (a recurring price cannot be paid with it) */
-            supports_recurring: boolean;
-        };
-        GatewayCatalogDto: {
-            /**
-             * @description The site's plan (CHECKOUT_PLAN): `pro_only` methods need `pro`
-             * @enum {string}
-             */
-            plan: "free" | "pro";
-            gateways: components["schemas"]["GatewayCatalogEntryDto"][];
-        };
-        ConnectStartDto: {
-            /** @description The proxy's OAuth page with the signed state */
-            authorize_url: string;
-        };
-        ConnectKeysDto: {
-            /**
-             * @description The mode the keys are for: `test` keys for test mode, `live` keys for live mode
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            /** @description The publishable key of that mode (gateway A: `pk_test_…` or `pk_live_…`) */
-            publishable_key: string;
-            /** @description The secret key of that mode (gateway A: `sk_…` or a restricted `rk_…`); stored encrypted, never returned or logged */
-            secret_key: string;
-        };
-        ConnectKeysWebhookDto: {
-            /**
-             * @description `verified`: the endpoint was created and read back; `failed`: it could not be set up (see `last_error`; checkout in the mode stays paused)
-             * @example verified
-             * @enum {string}
-             */
-            status: "unconfigured" | "unverified" | "verified" | "failed";
-            /**
-             * @description The endpoint the service created at the provider
-             * @example we_1QvP5n2eZvKYlo2C
-             */
-            endpoint_id: string | null;
-            /**
-             * @description Why it is not verified, in the service's own words
-             * @example null
-             */
-            last_error: string | null;
-        };
-        ConnectKeysResultDto: {
-            /**
-             * @example gateway_a
-             * @enum {string}
-             */
-            gateway: "gateway_a" | "gateway_b";
-            /**
-             * @description The mode that was connected
-             * @example test
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            /**
-             * @description The provider account the secret key acts for
-             * @example acct_1QvP5n2eZvKYlo2C
-             */
-            account_id: string;
-            /**
-             * @description 1 when every credential of the mode is stored
-             * @enum {number}
-             */
-            is_connected: 0 | 1;
-            webhook: components["schemas"]["ConnectKeysWebhookDto"];
-            /** @description True while checkout in this mode is paused (webhook contract not verified) */
-            checkout_paused: boolean | null;
-            /**
-             * @description The gateway's site mode: the one payments use (`POST /payment-gateway/set-mode` switches it)
-             * @enum {string}
-             */
-            site_mode: "test" | "live";
-            /** @description What the administrator should know (the plan the keys are meant for, a site mode that differs) */
-            notes: string[];
-        };
-        GatewayRefDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-        };
-        GatewayStatusDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /**
-             * @description The gateway's current site mode
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            /**
-             * @description 1 when the credentials of the current mode are stored
-             * @enum {number}
-             */
-            is_connected: 0 | 1;
-            /**
-             * @description 1 in live mode
-             * @enum {number}
-             */
-            is_live: 0 | 1;
-            /** @description True while the gateway pauses checkout in the current mode (gateway A: webhook contract unverified); null for a gateway without such a pause */
-            checkout_paused: boolean | null;
-            active_payment_methods: string[];
-        };
-        SetModeDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /** @enum {string} */
-            mode: "test" | "live";
-        };
-        SetPaymentMethodsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /** @description Method ids of that gateway (gateway A: ccard, sepa (Pro only), device_wallet_1/2, regional_wallet_1/2; gateway B: standard_checkout) */
-            methods: ("ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout")[];
-        };
-        SaveWebhookSettingsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /** @enum {string} */
-            mode: "test" | "live";
-            /** @description Gateway A: signing secret of a manually managed endpoint (`whsec_...`); stored encrypted, never returned */
-            signing_secret?: string;
-            /** @description Gateway A: the manually managed endpoint is configured with the 12 events; unpauses checkout for the mode */
-            manual_configuration_complete?: boolean;
-            /** @description Gateway B (required there): Webhook ID of the mode; stored encrypted, never returned whole */
-            webhook_id?: string;
-        };
-        WebhookSettingsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /** @enum {string} */
-            mode: "test" | "live";
-            /**
-             * @description Gateway A: who manages the endpoint (null when nothing is configured)
-             * @enum {string|null}
-             */
-            management?: "automatic" | "manual" | null;
-            /**
-             * @description Gateway A: the event contract of the mode
-             * @enum {string}
-             */
-            status?: "unconfigured" | "unverified" | "verified" | "failed";
-            /** @description Gateway A: checkout answers 409 `checkout_paused` in this mode */
-            checkout_paused?: boolean;
-            /** @description Gateway A: id of the endpoint the service manages */
-            endpoint_id?: string | null;
-            /** @description Gateway A: mask of the stored signing secret, e.g. `whsec_…a1b2` */
-            signing_secret?: string | null;
-            verified_at?: string | null;
-            /** @description Gateway A: why the contract is not verified */
-            last_error?: string | null;
-            /** @description Gateway B: mask of the stored Webhook ID */
-            webhook_id?: string | null;
-        };
-        SaveSettingsDto: {
-            /**
-             * Format: email
-             * @description The account's email address (shown to the admin; not sent to the provider)
-             */
-            email: string;
-            /** @description The REST app's client id */
-            client_id: string;
-            /** @description The REST app's secret; stored encrypted, never returned whole */
-            secret: string;
-        };
-        CredentialSettingsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /**
-             * @description The gateway's current mode: the one the credentials were saved for
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            email: string | null;
-            client_id: string | null;
-            /** @description Mask of the stored secret, e.g. `…x9Zq` */
-            secret: string | null;
-            /**
-             * @description 1 when the mode's credentials are stored
-             * @enum {number}
-             */
-            is_connected: 0 | 1;
-        };
-        SavePaymentMethodSettingsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /**
-             * @description A method with settings of its own (device wallets); it must be a method of `gateway`
-             * @enum {string}
-             */
-            method: "device_wallet_1" | "device_wallet_2";
-            settings: components["schemas"]["DeviceWalletSettingsDto"];
-        };
-        PaymentMethodSettingsDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            /** @enum {string} */
-            method: "device_wallet_1" | "device_wallet_2";
-            settings: components["schemas"]["DeviceWalletSettingsDto"];
-        };
-        GatewayListEntryDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b" | "gateway_c";
-            /** @description gateway_a / gateway_b: connected in their current mode; gateway_c (bank debit): Pro plan, gateway_a connected and its `sepa` method active */
-            enabled: boolean;
-        };
-        GatewayConfigureDto: {
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b" | "gateway_c";
-            /** @description The gateway's API credentials for its current mode, in its own form (gateway_b: `<client id>:<secret>`); checked with the provider, stored encrypted */
-            api_key: string;
-            /**
-             * Format: uri
-             * @description Optional; when given it must be this service's callback URL of the gateway for its current mode (the service never stores a URL to call)
-             */
-            webhook_url?: string;
-        };
         GenericWebhookDataDto: {
             /**
              * @description Amount in major units (19.99), converted exactly
@@ -2515,131 +2660,6 @@ export interface components {
             webhook_url: string;
             /** @description The new secret, whole: store it with the sender now; it is only ever shown masked again */
             secret: string;
-        };
-        SyncDetailsDto: {
-            /** @description Values of the form's own fields, keyed by field name */
-            custom_fields?: {
-                [key: string]: string | number | boolean;
-            };
-            /** @description Record to update; omit to create a new one */
-            payment_id?: number;
-            /** @description Secret returned when the record was created; required for an update */
-            payment_secret?: string;
-            /** @description Index of the chosen plan in the form's `plans` (default 0) */
-            plan_index?: number;
-            /** @description Index of the chosen price in the plan's `prices` (default 0) */
-            price_index?: number;
-            /** @description Minor units; only read for a customer-entered price (within the price's bounds), ignored otherwise */
-            amount?: number;
-            /**
-             * Format: email
-             * @description Payer email; optional while the payer is still typing, an empty string clears it
-             */
-            email_address?: string;
-            first_name?: string;
-            last_name?: string;
-            /** @description The payment form */
-            form_id: number;
-            /**
-             * @description Gateway of the payment, chosen by the payer
-             * @enum {string}
-             */
-            payment_gateway: "gateway_a" | "gateway_b";
-            /** @description Payment method of the gateway, e.g. `ccard` or `standard_checkout` */
-            payment_method: string;
-        };
-        SyncDetailsResponseDto: {
-            /**
-             * @description One-off setup fee of a recurring price, in minor units of `currency`, charged once on top of
-             *     `amount` with the first invoice (first charge = amount + setup_amount); null when the price has none
-             * @example 500
-             */
-            setup_amount: number | null;
-            /** @enum {string} */
-            mode: "test" | "live";
-            /** @enum {string} */
-            status: "pending" | "processing" | "completed" | "failed" | "canceled";
-            payment_id: number;
-            /** @description Keep it: it authorises later updates and status reads. Not stored by the server. */
-            payment_secret: string;
-            /** @description Signed, expiring statement of the payment's form, gateway, method, amount, currency and mode */
-            checkout_token: string;
-            /** @description When the checkout token expires (ISO 8601 UTC) */
-            checkout_token_expires_at: string;
-            /** @description Minor units, computed by the server; for a recurring price, what every period charges (the amount the checkout token binds) */
-            amount: number;
-            currency: string;
-        };
-        PaymentStatusRequestDto: {
-            /** @description Id of the payment record, from payment/sync-details */
-            payment_id: number;
-            /** @description The payment secret returned by payment/sync-details */
-            payment_secret: string;
-            /** @description The checkout token returned by the latest payment/sync-details */
-            checkout_token: string;
-            /** @description Amount in minor units, as returned by payment/sync-details */
-            amount: number;
-            /** @description ISO 4217 currency code, as returned by payment/sync-details */
-            currency: string;
-            /** @description The payment form */
-            form_id: number;
-            /**
-             * @description Gateway of the payment, chosen by the payer
-             * @enum {string}
-             */
-            payment_gateway: "gateway_a" | "gateway_b";
-            /** @description Payment method of the gateway, e.g. `ccard` or `standard_checkout` */
-            payment_method: string;
-        };
-        PaymentStatusResponseDto: {
-            /** @enum {string} */
-            status: "pending" | "processing" | "completed" | "failed" | "canceled";
-            /** @enum {string} */
-            mode: "test" | "live";
-            /** @enum {string} */
-            gateway: "gateway_a" | "gateway_b";
-            payment_id: number;
-            /** @description Minor units */
-            amount: number;
-            currency: string;
-            /** @description ISO 8601 UTC */
-            updated_at: string;
-        };
-        TransactionStatusDto: {
-            /** @enum {string} */
-            status: "pending" | "processing" | "completed" | "failed" | "canceled";
-            transaction_id: string;
-            /** @description Major units, e.g. 19.99 */
-            amount: number;
-            currency: string;
-            /** @description When the payment was created, ISO 8601 UTC */
-            date: string;
-        };
-        PaymentProcessRequestDto: {
-            /**
-             * @description Amount in major units of `currency` (19.99 USD, 500 JPY, 1.5 KWD), converted exactly to minor units
-             * @example 19.99
-             */
-            amount: number;
-            /** @description A payment-method token of a gateway that takes admin charges (gateway A: a payment method id, `pm_…`); it picks the gateway */
-            payment_method: string;
-            /**
-             * @description ISO 4217 currency code
-             * @enum {string}
-             */
-            currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-            /** @description Shown on the gateway's payment and the payer's statement details */
-            description?: string;
-        };
-        PaymentResultDto: {
-            /**
-             * @description `success` when the payment succeeded, otherwise the gateway's status (`processing`, `requires_action`, `requires_payment_method`, …)
-             * @example success
-             */
-            status: string;
-            /** @description The gateway's payment id (`pi_…`) */
-            transaction_id: string;
-            message: string;
         };
         GatewayAIntentRequestDto: {
             /**
@@ -3151,50 +3171,40 @@ export interface operations {
             };
         };
     };
-    authSession: {
+    operationsMetrics: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again */
-                "X-WP-Nonce"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Who is signed in, and the nonce of the session */
+            /** @description Prometheus text exposition format 0.0.4 (docs/operations.md lists the families) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                    "text/plain": string;
                 };
             };
-            /** @description No live session: signed out, expired, or its application password revoked (the cookie is cleared) */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
                      *       "data": {
-                     *         "status": 403
+                     *         "status": 401
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["WpError403"];
+                    "application/json": components["schemas"]["WpError401"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
@@ -3238,7 +3248,380 @@ export interface operations {
             };
         };
     };
-    authSignIn: {
+    paymentSyncDetails: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choice (a random UUID) that makes a retry safe: a repeat of this request (same key, same body, from the same client) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and creates nothing. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. A failed first request frees the key. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncDetailsDto"];
+            };
+        };
+        responses: {
+            /** @description Record updated */
+            200: {
+                headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncDetailsResponseDto"];
+                };
+            };
+            /** @description Record created */
+            201: {
+                headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncDetailsResponseDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_idempotency_mismatch",
+                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
+                     *       "data": {
+                     *         "status": 422,
+                     *         "params": {
+                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError422"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentTransactionStatus: {
+        parameters: {
+            query: {
+                /** @description The provider's payment id, or the local payment id for a record that has none yet */
+                transaction_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionStatusDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentStatusRead: {
         parameters: {
             query?: never;
             header?: never;
@@ -3247,19 +3630,642 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SignInDto"];
+                "application/json": components["schemas"]["PaymentStatusRequestDto"];
             };
         };
         responses: {
-            /** @description Signed in: the session cookie is set, the body holds the nonce */
-            201: {
+            200: {
                 headers: {
-                    /** @description Over HTTPS `__Host-checkout_console_session=<token>; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>` (no sibling host can plant a cookie of that name); over plain HTTP `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>` */
-                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                    "application/json": components["schemas"]["PaymentStatusResponseDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentHistory: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Entries per page (at most 100; the route's default otherwise) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries in all pages */
+                    "X-WP-Total"?: number;
+                    /** @description Pages at this per_page */
+                    "X-WP-TotalPages"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionStatusDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentProcess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentProcessRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResultDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    formsList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Entries per page (at most 100; the route's default otherwise) */
+                per_page?: number;
+                /** @description Only forms with this status */
+                status?: "draft" | "publish";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries in all pages */
+                    "X-WP-Total"?: number;
+                    /** @description Pages at this per_page */
+                    "X-WP-TotalPages"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFormDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    formsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentFormDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFormDto"];
                 };
             };
             /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
@@ -3399,7 +4405,497 @@ export interface operations {
             };
         };
     };
-    authSignOut: {
+    formsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFormDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    formsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentFormDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFormDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    formsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFormDeletedDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayCatalog: {
         parameters: {
             query?: never;
             header?: never;
@@ -3408,7 +4904,1800 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed out: the session is deleted and the cookie cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayCatalogDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayConnect: {
+        parameters: {
+            query: {
+                /** @description Mode to connect: `test` or `live` */
+                mode: "test" | "live";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With `Accept: application/json`: where to send the admin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectStartDto"];
+                };
+            };
+            /** @description Redirect to the proxy's OAuth page */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayConnectCallback: {
+        parameters: {
+            query?: {
+                /** @description The signed state issued by `/payment-gateway/connect` */
+                state?: string;
+                /** @description Authorization code to exchange */
+                code?: string;
+                scope?: string;
+                /** @description OAuth error, e.g. `access_denied` */
+                error?: string;
+                error_description?: string;
+                /** @description Gateway account id (credentials variant), e.g. `acct_...` */
+                user_id?: string;
+                /** @description Publishable key (credentials variant), e.g. `pk_test_...` */
+                public_key?: string;
+                /** @description Secret key (credentials variant), e.g. `sk_test_...`; stored encrypted */
+                secret_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the admin UI with the outcome */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayConnectKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectKeysDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectKeysResultDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description The provider could not be reached to check the keys (`checkout_gateway_unavailable`); nothing was saved */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewayDisconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayRefDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayStatusDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewaySetMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetModeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayStatusDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewaySetPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPaymentMethodsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayStatusDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewaySaveWebhookSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveWebhookSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSettingsDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewaySaveSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialSettingsDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description The provider could not be reached to check the credentials (`checkout_gateway_unavailable`); nothing was saved */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    paymentGatewaySavePaymentMethodSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavePaymentMethodSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodSettingsDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    gatewayList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayListEntryDto"][];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    gatewayConfigure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayConfigureDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcknowledgementDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description The provider could not be reached to check the key (`checkout_gateway_unavailable`) */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    gatewayDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3451,6 +6740,45 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
@@ -3839,6 +7167,349 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session's nonce. When sent it must be the session's own (403 otherwise); without it the answer gives the nonce again */
+                "X-WP-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is signed in, and the nonce of the session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                };
+            };
+            /** @description No live session: signed out, expired, or its application password revoked (the cookie is cleared) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInDto"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set, the body holds the nonce */
+            201: {
+                headers: {
+                    /** @description `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>`, plus `Secure` over HTTPS */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out: the session is deleted and the cookie cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcknowledgementDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
@@ -5325,801 +8996,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    formsList: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1 */
-                page?: number;
-                /** @description Entries per page (at most 100; the route's default otherwise) */
-                per_page?: number;
-                /** @description Only forms with this status */
-                status?: "draft" | "publish";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    /** @description Entries in all pages */
-                    "X-WP-Total"?: number;
-                    /** @description Pages at this per_page */
-                    "X-WP-TotalPages"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentFormDto"][];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    formsCreate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentFormDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentFormDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    formsGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentFormDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    formsUpdate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePaymentFormDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentFormDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    formsDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentFormDeletedDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
@@ -9336,1933 +12212,6 @@ export interface operations {
             };
         };
     };
-    paymentGatewayCatalog: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GatewayCatalogDto"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewayConnect: {
-        parameters: {
-            query: {
-                /** @description Mode to connect: `test` or `live` */
-                mode: "test" | "live";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description With `Accept: application/json`: where to send the admin */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConnectStartDto"];
-                };
-            };
-            /** @description Redirect to the proxy's OAuth page */
-            302: {
-                headers: {
-                    /** @description Where the browser goes next */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewayConnectCallback: {
-        parameters: {
-            query?: {
-                /** @description The signed state issued by `/payment-gateway/connect` */
-                state?: string;
-                /** @description Authorization code to exchange */
-                code?: string;
-                scope?: string;
-                /** @description OAuth error, e.g. `access_denied` */
-                error?: string;
-                error_description?: string;
-                /** @description Gateway account id (credentials variant), e.g. `acct_...` */
-                user_id?: string;
-                /** @description Publishable key (credentials variant), e.g. `pk_test_...` */
-                public_key?: string;
-                /** @description Secret key (credentials variant), e.g. `sk_test_...`; stored encrypted */
-                secret_key?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Redirect to the admin UI with the outcome */
-            302: {
-                headers: {
-                    /** @description Where the browser goes next */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewayConnectKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ConnectKeysDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConnectKeysResultDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_gateway_error",
-                     *       "message": "The payment provider could not complete the request.",
-                     *       "data": {
-                     *         "status": 502
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError502"];
-                };
-            };
-            /** @description The provider could not be reached to check the keys (`checkout_gateway_unavailable`); nothing was saved */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewayDisconnect: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GatewayRefDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GatewayStatusDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewaySetMode: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SetModeDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GatewayStatusDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewaySetPaymentMethods: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SetPaymentMethodsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GatewayStatusDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewaySaveWebhookSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SaveWebhookSettingsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookSettingsDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewaySaveSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SaveSettingsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CredentialSettingsDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_gateway_error",
-                     *       "message": "The payment provider could not complete the request.",
-                     *       "data": {
-                     *         "status": 502
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError502"];
-                };
-            };
-            /** @description The provider could not be reached to check the credentials (`checkout_gateway_unavailable`); nothing was saved */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentGatewaySavePaymentMethodSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SavePaymentMethodSettingsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentMethodSettingsDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    gatewayList: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GatewayListEntryDto"][];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    gatewayConfigure: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GatewayConfigureDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcknowledgementDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_gateway_error",
-                     *       "message": "The payment provider could not complete the request.",
-                     *       "data": {
-                     *         "status": 502
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError502"];
-                };
-            };
-            /** @description The provider could not be reached to check the key (`checkout_gateway_unavailable`) */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    gatewayDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                gateway: "gateway_a" | "gateway_b" | "gateway_c";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcknowledgementDto"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
     webhookReceive: {
         parameters: {
             query?: never;
@@ -11591,858 +12540,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentSyncDetails: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A key of your choice (a random UUID) that makes a retry safe: a repeat of this request (same key, same body, from the same client) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and creates nothing. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. A failed first request frees the key. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SyncDetailsDto"];
-            };
-        };
-        responses: {
-            /** @description Record updated */
-            200: {
-                headers: {
-                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SyncDetailsResponseDto"];
-                };
-            };
-            /** @description Record created */
-            201: {
-                headers: {
-                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SyncDetailsResponseDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
-                };
-            };
-            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
-            409: {
-                headers: {
-                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_invalid_state",
-                     *       "message": "The payment is already completed.",
-                     *       "data": {
-                     *         "status": 409
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError409"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_idempotency_mismatch",
-                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
-                     *       "data": {
-                     *         "status": 422,
-                     *         "params": {
-                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError422"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentTransactionStatus: {
-        parameters: {
-            query: {
-                /** @description The provider's payment id, or the local payment id for a record that has none yet */
-                transaction_id: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransactionStatusDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_not_found",
-                     *       "message": "Payment form not found.",
-                     *       "data": {
-                     *         "status": 404
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError404"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentStatusRead: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PaymentStatusRequestDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentStatusResponseDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentHistory: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1 */
-                page?: number;
-                /** @description Entries per page (at most 100; the route's default otherwise) */
-                per_page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    /** @description Entries in all pages */
-                    "X-WP-Total"?: number;
-                    /** @description Pages at this per_page */
-                    "X-WP-TotalPages"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransactionStatusDto"][];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
-            503: {
-                headers: {
-                    /** @description Sent when a retry time is known */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_unavailable",
-                     *       "message": "The service is temporarily unavailable.",
-                     *       "data": {
-                     *         "status": 503
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError503"];
-                };
-            };
-        };
-    };
-    paymentProcess: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PaymentProcessRequestDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentResultDto"];
-                };
-            };
-            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_missing_callback_param",
-                     *       "message": "Missing parameter(s): payment_method",
-                     *       "data": {
-                     *         "status": 400,
-                     *         "params": {
-                     *           "payment_method": "payment_method is required"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError400"];
-                };
-            };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_not_logged_in",
-                     *       "message": "You are not currently logged in.",
-                     *       "data": {
-                     *         "status": 401
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError401"];
-                };
-            };
-            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rest_forbidden",
-                     *       "message": "Sorry, you are not allowed to do that.",
-                     *       "data": {
-                     *         "status": 403
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError403"];
-                };
-            };
-            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_invalid_state",
-                     *       "message": "The payment is already completed.",
-                     *       "data": {
-                     *         "status": 409
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError409"];
-                };
-            };
-            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_payload_too_large",
-                     *       "message": "The request body is too large.",
-                     *       "data": {
-                     *         "status": 413
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError413"];
-                };
-            };
-            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_rate_limited",
-                     *       "message": "Too many requests. Please try again later.",
-                     *       "data": {
-                     *         "status": 429,
-                     *         "retry_after": 60
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError429"];
-                };
-            };
-            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_internal_error",
-                     *       "message": "An internal error occurred.",
-                     *       "data": {
-                     *         "status": 500,
-                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError500"];
-                };
-            };
-            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "checkout_gateway_error",
-                     *       "message": "The payment provider could not complete the request.",
-                     *       "data": {
-                     *         "status": 502
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["WpError502"];
                 };
             };
             /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */

@@ -128,4 +128,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).toThrow(/CHECKOUT_SECRET must be at least 32 bytes/);
     expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).not.toThrow(/too-short-secret/);
   });
+
+  it('takes METRICS_TOKEN only when long and plain enough for a bearer header', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, 24 chars' })).toThrow(ConfigError);
+  });
 });

@@ -90,6 +90,11 @@ export interface AppConfig {
   };
   /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
   outbox: OutboxSettings;
+  /**
+   * METRICS_TOKEN: when set, `GET /metrics` needs `Authorization: Bearer <token>` (at least 16
+   * characters); unset, it is open (docs/operations.md).
+   */
+  metricsToken?: string;
   /** What SIGTERM / SIGINT do (src/common/shutdown/, docs/scaling.md "Rolling deploys"). */
   shutdown: ShutdownSettings;
   rateLimits: {
@@ -216,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       leaseSeconds: envInteger(env, 'OUTBOX_LEASE_SECONDS', 60, { min: 2, max: 3600 }),
     },
     shutdown: { timeoutSeconds: shutdownTimeoutSeconds, drainSeconds: shutdownDrainSeconds },
+    metricsToken: metricsTokenOf(env),
     rateLimits: {
       newPayment: {
         limit: envInteger(env, 'RATE_LIMIT_NEW_PAYMENT', 10, { min: 1 }),
@@ -260,4 +266,12 @@ function envScriptUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): s
   const url = new URL(value);
   if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
   return url.toString();
+}
+
+/** METRICS_TOKEN: unset or empty is no token; a set one must be long and plain enough for a header. */
+function metricsTokenOf(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN;
+  if (!token) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(token)) throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 visible ASCII characters (no spaces)');
+  return token;
 }

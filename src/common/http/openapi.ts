@@ -7,7 +7,7 @@ import { finishOpenApiDocument } from '../openapi/index.js';
 import { servedOverHttps } from './https.js';
 
 /** Routes served outside the REST namespace (bootstrap.ts excludes them from the global prefix). */
-export const ROOT_PATHS = ['/healthz', '/readyz'] as const;
+export const ROOT_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const { restRoot } = app.get<AppConfig>(APP_CONFIG);
@@ -20,6 +20,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(CHECKOUT_VERSION)
     .setLicense('GPL-2.0-or-later', 'https://www.gnu.org/licenses/old-licenses/gpl-2.0.html')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'application_password')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics when it is set' }, 'metrics_token')
     .addCookieAuth(
       CONSOLE_SESSION_COOKIE,
       {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { type EntityManager, LessThanOrEqual, type Repository } from 'typeorm';
 import { isDuplicateKeyError, runStatement, selectRows } from '../../database/index.js';
 import { OutboxItemEntity, type OutboxStatus } from './outbox-item.entity.js';
 
@@ -10,6 +10,12 @@ export interface NewOutboxItem {
   topic: string;
   key: string;
   payload: unknown;
+}
+
+export interface OutboxBacklog {
+  items: Array<{ topic: string; status: string; count: number }>;
+  /** When the oldest item that is due now became due; null when none is due. */
+  oldestDueAt: Date | null;
 }
 
 export interface FailedOutboxTopic {
@@ -111,6 +117,17 @@ export class OutboxRepository {
       ['failed' satisfies OutboxStatus],
     );
     return rows.map((row) => ({ topic: row.topic, count: Number(row.n), lastFailedId: Number(row.last_id) }));
+  }
+
+  /** Items per topic and status, and the due time of the oldest pending item due at `now` (metrics). */
+  async backlog(now: Date): Promise<OutboxBacklog> {
+    const rows = await selectRows<{ topic: string; status: string; n: number | string }>(
+      this.items.manager,
+      `SELECT \`topic\`, \`status\`, COUNT(*) AS n FROM ${this.table} GROUP BY \`topic\`, \`status\``,
+      [],
+    );
+    const oldest = await this.items.findOne({ select: { id: true, nextAttemptAt: true }, where: { status: 'pending', nextAttemptAt: LessThanOrEqual(now) }, order: { nextAttemptAt: 'ASC' } });
+    return { items: rows.map((row) => ({ topic: row.topic, status: row.status, count: Number(row.n) })), oldestDueAt: oldest?.nextAttemptAt ?? null };
   }
 
   /** Deletes items sent before `before` (their work is done; the payload may hold personal data). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
 import { Clock } from '../../common/clock/index.js';
-import { type FailedOutboxTopic, type NewOutboxItem, OutboxRepository } from './outbox.repository.js';
+import { type FailedOutboxTopic, type NewOutboxItem, type OutboxBacklog, OutboxRepository } from './outbox.repository.js';
 
 /**
  * Writes outbox items in the caller's transaction and wakes the worker once that transaction has
@@ -31,6 +31,11 @@ export class Outbox implements EntitySubscriberInterface {
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.writers.add(runner);
     else this.wake();
+  }
+
+  /** Items per topic and status and the oldest due one, for the metrics. */
+  backlog(): Promise<OutboxBacklog> {
+    return this.items.backlog(this.clock.now());
   }
 
   /** Failed items per topic, for the dashboard. */

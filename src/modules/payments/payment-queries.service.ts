@@ -34,6 +34,11 @@ export class PaymentQueriesService {
     private readonly forms: FormsService,
   ) {}
 
+  /** How many records each gateway, mode and status holds (the operator's metrics). */
+  countByGatewayModeStatus(): Promise<Array<{ gateway: string; mode: string; status: string; count: number }>> {
+    return this.payments.countByGatewayModeStatus();
+  }
+
   /** GET /administration/payments: a page of the filtered list, newest first (created_at, then id). */
   async adminList(filter: AdminPaymentsFilterDto, page: number, perPage: number): Promise<{ entries: AdminPaymentDto[]; total: number }> {
     const [rows, total] = await this.payments.listPage(toListFilter(filter), (page - 1) * perPage, perPage);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
 import { DomainError, isDatabaseDown, UnavailableError } from '../../common/errors/index.js';
+import { Metrics } from '../../common/metrics/index.js';
 import type { GatewayMode } from '../gateways/index.js';
 import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
@@ -76,6 +77,7 @@ export class WebhookIntakeService {
   constructor(
     private readonly events: WebhookEventRepository,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -119,6 +121,7 @@ export class WebhookIntakeService {
       });
       throw error;
     }
+    this.metrics.webhookEvent(source.provider, effect.status);
     return { received: true, outcome: effect.status };
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { ConflictError } from '../../../common/errors/index.js';
+import { Metrics } from '../../../common/metrics/index.js';
 import { APP_CONFIG, type AppConfig, ConfigError } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
@@ -74,6 +75,7 @@ export class GatewayAClientFactory {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly options: OptionsService,
+    private readonly metrics: Metrics,
   ) {
     this.timeoutMs = config.gatewayTimeoutMs;
     this.proxy = parseGatewayOrigin(config.proxyUrl, 'CHECKOUT_PROXY_URL');
@@ -105,6 +107,8 @@ export class GatewayAClientFactory {
         telemetry: false,
         appInfo: { name: 'checkout-api' },
       });
+      // Each HTTP attempt the SDK made, timed by the SDK itself (a connection that never answered is not reported).
+      client.on('response', (event: { method: string; path: string; status: number; elapsed: number }) => this.metrics.observeProviderCall('gateway_a', providerOperation(event.method, event.path), event.elapsed / 1000, event.status >= 400));
       this.clients.set(cacheKey, client);
     }
     return client;
@@ -123,4 +127,13 @@ export class GatewayAClientFactory {
     if (!accountId || !secretKey) return null;
     return { mode, accountId, client: this.forSecretKey(secretKey, options) };
   }
+}
+
+/**
+ * The metrics' operation of a gateway A request: method and path with every id segment (one with
+ * a digit, past the version) as `{id}`: `POST /v1/payment_intents/{id}/confirm`.
+ */
+export function providerOperation(method: string, path: string): string {
+  const segments = path.split('?')[0].split('/').map((segment, index) => (index > 1 && /\d/.test(segment) ? '{id}' : segment));
+  return `${method} ${segments.join('/')}`;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Clock } from '../../../common/clock/index.js';
 import { ConflictError } from '../../../common/errors/index.js';
+import { Metrics } from '../../../common/metrics/index.js';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
@@ -32,6 +33,7 @@ export class GatewayBClientFactory {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly options: OptionsService,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   baseUrl(mode: GatewayMode): string {
@@ -48,7 +50,11 @@ export class GatewayBClientFactory {
       this.clients.set(key, cached);
       return cached;
     }
-    const client = new GatewayBClient({ baseUrl: this.baseUrl(mode), clientId, clientSecret }, { timeoutMs: this.config.gatewayTimeoutMs, clock: this.clock });
+    const client = new GatewayBClient({ baseUrl: this.baseUrl(mode), clientId, clientSecret }, {
+      timeoutMs: this.config.gatewayTimeoutMs,
+      clock: this.clock,
+      timer: (operation, call) => this.metrics.timeProviderCall('gateway_b', operation, call),
+    });
     this.clients.set(key, client);
     while (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
     return client;

@@ -36,6 +36,8 @@ export interface GatewayBClientOptions {
   clock?: GatewayBClock;
   /** Pause before the one retry of a retryable failure. Default 250 ms. */
   retryDelayMs?: number;
+  /** Times each operation, retries and token included (the service's metrics). Default: none. */
+  timer?: <T>(operation: GatewayBOperation, call: () => Promise<T>) => Promise<T>;
 }
 
 export interface GatewayBCreateOrderInput {
@@ -124,6 +126,7 @@ export class GatewayBClient {
   readonly #tokens: AccessTokenCache;
   private readonly timeoutMs: number;
   private readonly retryDelayMs: number;
+  private readonly timer: NonNullable<GatewayBClientOptions['timer']>;
 
   constructor(config: GatewayBClientConfig, options: GatewayBClientOptions = {}) {
     const base = new URL(config.baseUrl);
@@ -135,6 +138,7 @@ export class GatewayBClient {
     this.#clientSecret = config.clientSecret;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.timer = options.timer ?? ((_operation, call) => call());
     this.#tokens = new AccessTokenCache(() => this.requestToken(), options.clock ?? { now: () => new Date() });
   }
 
@@ -238,7 +242,11 @@ export class GatewayBClient {
   // --- calls ----------------------------------------------------------------------------------------
 
   /** An API call with the bearer token: one refresh on 401, one retry where it is safe. */
-  private async call<T>(spec: CallSpec, parse: (json: unknown) => T): Promise<T> {
+  private call<T>(spec: CallSpec, parse: (json: unknown) => T): Promise<T> {
+    return this.timer(spec.operation, () => this.callWithRetries(spec, parse));
+  }
+
+  private async callWithRetries<T>(spec: CallSpec, parse: (json: unknown) => T): Promise<T> {
     const retryable = spec.method === 'GET' || spec.headers?.['PayPal-Request-Id'] !== undefined;
     let retried = false;
     let refreshed = false;

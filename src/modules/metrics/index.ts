@@ -1,0 +1,1 @@
+export { OperatorMetricsModule } from './metrics.module.js';
