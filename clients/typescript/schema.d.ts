@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the admin console with a login and an application password
-         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict, Secure over HTTPS, scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
+         * @description Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set (HttpOnly, SameSite=Strict; over HTTPS named `__Host-checkout_console_session`, Secure, `Path=/`; over plain HTTP scoped to the REST namespace) and the body gives the nonce to send as `X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the application password is revoked, after SESSION_IDLE_TIMEOUT_SECONDS without a request, and SESSION_TTL_SECONDS after sign-in. Only same-origin browser requests are accepted (403 `rest_cross_site_request` otherwise).
          */
         post: operations["authSignIn"];
         /**
@@ -7313,7 +7313,7 @@ export interface operations {
             /** @description Signed in: the session cookie is set, the body holds the nonce */
             201: {
                 headers: {
-                    /** @description `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>`, plus `Secure` over HTTPS */
+                    /** @description Over HTTPS `__Host-checkout_console_session=<token>; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>` (no sibling host can plant a cookie of that name); over plain HTTP `checkout_console_session=<token>; Path=/{REST_ROOT}/checkout/v1; HttpOnly; SameSite=Strict; Max-Age=<SESSION_TTL_SECONDS>` */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };

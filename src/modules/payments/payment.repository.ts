@@ -68,17 +68,17 @@ export class PaymentRepository {
     return rows.length ? this.rows.hydrate(rows[0]) : null;
   }
 
-  /** The row, locked until the transaction ends (FOR UPDATE where the driver has it). */
   /** Records per gateway, mode and status: one grouped count (metrics, at scrape time). */
   async countByGatewayModeStatus(): Promise<Array<{ gateway: string; mode: string; status: string; count: number }>> {
     const rows = await selectRows<{ gateway: string; mode: string; status: string; n: number | string }>(
       this.payments.manager,
-      `SELECT \`gateway\`, \`mode\`, \`status\`, COUNT(*) AS n FROM ${this.table} GROUP BY \`gateway\`, \`mode\`, \`status\``,
+      `SELECT \`gateway\`, \`mode\`, \`status\`, COUNT(*) AS n FROM ${this.rows.table} GROUP BY \`gateway\`, \`mode\`, \`status\``,
       [],
     );
     return rows.map((row) => ({ gateway: row.gateway, mode: row.mode, status: row.status, count: Number(row.n) }));
   }
 
+  /** The row, locked until the transaction ends (FOR UPDATE where the driver has it). */
   async lockById(manager: EntityManager, id: number): Promise<PaymentEntity | null> {
     const rows = await selectRows<Record<string, unknown>>(manager, this.sql.lockById, [id]);
     return rows.length ? this.rows.hydrate(rows[0]) : null;
