@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayAClientFactory, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { type PaymentPatch, PaymentLedgerService, type PaymentStatus } from '../../src/modules/payments/index.js';
 import { InstallationService, OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { WebhookEventRepository, WebhookIntakeService } from '../../src/modules/webhooks/index.js';
+import { WebhookIntakeService } from '../../src/modules/webhooks/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { buildEvent, type FakeGatewayB, type Json } from '../fakes/gateway-b/index.js';
 import { paymentRow } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
