@@ -13,10 +13,10 @@ import {
   startGatewayBTestBed,
   updateGatewayBRecord,
 } from '../support/gateway-b.js';
-import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
+import { logEvents, paymentRow } from '../support/app-state.js';
 
 /** A parsed JSON body; `any` keeps the many assertions on answers short. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
