@@ -3,6 +3,7 @@ export { buildDataSourceOptions, databaseKind, type DatabaseKind } from './data-
 export { isDuplicateKeyError } from './errors.js';
 export { MIGRATIONS } from './migrations/index.js';
 export { forUpdate, locksRows, readDatetime, readNullableDatetime, runStatement, selectRows, sqlDialect, sqliteDatetime, sqlValue, sqlValues, type SqlDialect } from './hot-sql.js';
+export { EntityTable } from './entity-table.js';
 export {
   DEFAULT_TRANSACTION_RETRY,
   isRetryableTransactionError,

@@ -25,10 +25,6 @@ export function FastAccept(): ClassDecorator {
   };
 }
 
-export function isFastAccepted(dto: DtoClass): boolean {
-  return FAST.has(dto);
-}
-
 /**
  * "Fast accept, slow reject": the DTO instance `plainToInstance(dto, body)` builds, when the body
  * is one that `validate()` (whitelist + forbidNonWhitelisted, no groups) passes without any error;

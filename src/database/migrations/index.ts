@@ -16,6 +16,7 @@ import { CreateConsoleSessions1764116320000 } from './1764116320000-CreateConsol
 import { CreateOutbox1764116330000 } from './1764116330000-CreateOutbox.js';
 import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempotencyKeys.js';
 import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNewestByCreationTime.js';
+import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   CreateOutbox1764116330000,
   CreateIdempotencyKeys1764116400000,
   IndexNewestByCreationTime1764116450000,
+  AddPaymentFailureReason1764116510000,
 ];

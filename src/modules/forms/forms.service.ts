@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Like, Not, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { ForbiddenError, NotFoundError } from '../../common/errors/index.js';
-import { readDatetime, selectRows } from '../../database/index.js';
+import { EntityTable, selectRows } from '../../database/index.js';
 import type { FormStatus, PaymentForm, PaymentFormSettings } from './form-settings.js';
 import { PaymentFormEntity } from './payment-form.entity.js';
 
@@ -25,16 +25,19 @@ export interface FormPage {
 /** Owns the payment-form table. Other modules read forms through `findById` / `getById`. */
 @Injectable()
 export class FormsService {
-  /** Read on every public payment request: a fixed text instead of `findOne` (docs/benchmarks.md). */
+  /** The forms table as the fixed statement sees it: the entity's columns, rows hydrated into the entity. */
+  private readonly rows: EntityTable<PaymentFormEntity>;
+  /** Read on every public payment request: a fixed text (built once, here) instead of `findOne` (docs/benchmarks.md). */
   private readonly byIdSql: string;
 
   constructor(@InjectRepository(PaymentFormEntity) private readonly forms: Repository<PaymentFormEntity>) {
-    this.byIdSql = `SELECT \`id\`, \`title\`, \`status\`, \`author_id\`, \`settings\`, \`source_template\`, \`created_at\`, \`updated_at\` FROM \`${forms.metadata.tableName}\` WHERE \`id\` = ? LIMIT 1`;
+    this.rows = new EntityTable<PaymentFormEntity>(forms.metadata);
+    this.byIdSql = `SELECT ${this.rows.selectList} FROM ${this.rows.table} WHERE \`id\` = ? LIMIT 1`;
   }
 
   async findById(id: number): Promise<PaymentForm | null> {
-    const rows = await selectRows<PaymentFormRow>(this.forms.manager, this.byIdSql, [id]);
-    return rows.length ? toPaymentForm(toPaymentFormEntity(rows[0])) : null;
+    const rows = await selectRows<Record<string, unknown>>(this.forms.manager, this.byIdSql, [id]);
+    return rows.length ? toPaymentForm(this.rows.hydrate(rows[0])) : null;
   }
 
   /** Like findById, but a missing form is a 404 `checkout_not_found`. */
@@ -140,36 +143,11 @@ export class FormsService {
   }
 }
 
-/** A forms-table row as the driver returns it. */
-interface PaymentFormRow {
-  id: number;
-  title: string;
-  status: string;
-  author_id: number;
-  settings: string;
-  source_template: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-/** The entity TypeORM would hydrate from the row (datetimes as Date, the rest as the driver gave it). */
-function toPaymentFormEntity(row: PaymentFormRow): PaymentFormEntity {
-  const entity = new PaymentFormEntity();
-  entity.id = row.id;
-  entity.title = row.title;
-  entity.status = row.status;
-  entity.authorId = row.author_id;
-  entity.settings = row.settings;
-  entity.sourceTemplate = row.source_template;
-  entity.createdAt = readDatetime(row.created_at);
-  entity.updatedAt = readDatetime(row.updated_at);
-  return entity;
-}
-
 function sourceKey(source: FormSource): string {
   return source.type === 'layout' ? `layout:${source.id}` : `form_template:${source.slug}`;
 }
 
+/** The read type of a stored form (what other modules and the routes see). */
 export function toPaymentForm(row: PaymentFormEntity): PaymentForm {
   return {
     id: row.id,

@@ -27,6 +27,7 @@ export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 export { PAYMENT_REFERENCE_EXAMPLE, PaymentReferenceDto } from './payment-reference.dto.js';
 export { AdminChargeFieldsDto, IsDecimalAmount, PaymentResultDto } from './payment-process.dto.js';
 export type { PaymentPatch, PaymentRecord } from './payment-record.js';
+export type { FailureReason } from './payment.entity.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/index.js';
@@ -8,9 +9,8 @@ import { PATCHABLE_FIELDS, type PaymentPatch, type PaymentRecord, toPaymentRecor
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { decideTransition, type PaymentStatus } from './payment-status.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
-import type { PaymentChanges } from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
-import { PaymentRepository } from './payment.repository.js';
+import { type PaymentChanges, PaymentRepository } from './payment.repository.js';
 
 export type TransitionOutcome = 'applied' | 'unchanged' | 'ignored' | 'refused';
 
@@ -141,7 +141,7 @@ export class PaymentLedgerService {
         const row = await this.payments.lockById(manager, paymentId);
         if (!row) throw new NotFoundError('Payment');
         if (!(await isCurrent(manager, toPaymentRecord(row)))) return { applied: false, payment: toPaymentRecord(row) };
-        const changes = patchChanges(row, patch);
+        const changes = this.patchChanges(row, patch);
         if (changes) {
           await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
           await this.logs.record({ paymentId, level: 'info', event: 'provider_details', message: `Provider details recorded by ${source}.`, context: { source, fields: changedNames(patch) } }, manager);
@@ -266,11 +266,11 @@ export class PaymentLedgerService {
     const detail = { from, to, source: options.source, reason: options.reason ?? null };
     switch (decideTransition(from, to)) {
       case 'apply':
-        await this.writeLocked(manager, row, { ...patchChanges(row, options.patch), status: to, updatedAt: new Date() });
+        await this.writeLocked(manager, row, { ...this.patchChanges(row, options.patch), status: to, updatedAt: new Date() });
         await this.logs.record({ paymentId: row.id, level: 'info', event: 'status_changed', message: `Status ${from} → ${to} (${options.source}).`, context: detail }, manager);
         return 'applied';
       case 'unchanged': {
-        const changes = patchChanges(row, options.patch);
+        const changes = this.patchChanges(row, options.patch);
         if (changes) await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
         return 'unchanged';
       }
@@ -292,28 +292,33 @@ export class PaymentLedgerService {
   }
 
   /**
+   * The defined fields of `patch` that differ from the row, or null when none does. A value a
+   * column stores in another form (JSON text of an object, bounded) is compared as it would read back.
+   */
+  private patchChanges(row: PaymentEntity, patch: PaymentPatch | undefined): PaymentPatch | null {
+    const changes: PaymentPatch = {};
+    let changed = false;
+    for (const field of PATCHABLE_FIELDS) {
+      const value = patch?.[field];
+      if (value === undefined || row[field] === value) continue;
+      if (typeof value === 'object' && value !== null && isDeepStrictEqual(row[field], this.payments.asStored(field, value))) continue;
+      (changes as Record<string, unknown>)[field] = value;
+      changed = true;
+    }
+    return changed ? changes : null;
+  }
+
+  /**
    * Writes `changes` to a row the caller's transaction locked, in one explicit UPDATE that also
    * requires the status it was read with, then onto `row` itself; an undefined change is no change.
    */
   private async writeLocked(manager: EntityManager, row: PaymentEntity, changes: PaymentChanges): Promise<void> {
     if (!(await this.payments.update(manager, row.id, changes, row.status))) throw new LockedPaymentChangedError(row.id, row.status);
-    for (const [property, value] of Object.entries(changes)) {
-      if (value !== undefined) (row as unknown as Record<string, unknown>)[property] = value;
+    for (const property of Object.keys(changes) as Array<keyof PaymentChanges>) {
+      const value = changes[property];
+      if (value !== undefined) (row as unknown as Record<string, unknown>)[property] = this.payments.asStored(property, value);
     }
   }
-}
-
-/** The defined fields of `patch` that differ from the row, or null when none does. */
-function patchChanges(row: PaymentEntity, patch: PaymentPatch | undefined): PaymentPatch | null {
-  const changes: PaymentPatch = {};
-  let changed = false;
-  for (const field of PATCHABLE_FIELDS) {
-    const value = patch?.[field];
-    if (value === undefined || row[field] === value) continue;
-    (changes as Record<string, unknown>)[field] = value;
-    changed = true;
-  }
-  return changed ? changes : null;
 }
 
 function changedNames(patch: PaymentPatch): string[] {

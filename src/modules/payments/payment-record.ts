@@ -1,6 +1,6 @@
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import type { CustomFields } from './custom-fields.js';
-import type { PaymentEntity } from './payment.entity.js';
+import type { FailureReason, PaymentEntity } from './payment.entity.js';
 import type { PaymentStatus } from './payment-status.js';
 
 /** A payment record as other modules see it (never the secret nonce or the client IP). */
@@ -31,23 +31,15 @@ export interface PaymentRecord {
   provider_subscription_ref: string | null;
   provider_capture_ref: string | null;
   subscription_status: string | null;
+  /** The provider's reason for the last failure, kept once the payment moves on (a retry, a late success) */
+  failure_reason: FailureReason | null;
   /** ISO 8601 UTC */
   created_at: string;
   updated_at: string;
 }
 
-/** Provider-side facts a gateway or webhook records on a payment (camelCase: the entity's names). */
-export interface PaymentPatch {
-  amountReceived?: number | null;
-  applicationFeeAmount?: number | null;
-  providerPaymentRef?: string | null;
-  providerCustomerRef?: string | null;
-  providerSubscriptionRef?: string | null;
-  providerCaptureRef?: string | null;
-  subscriptionStatus?: string | null;
-}
-
-export const PATCHABLE_FIELDS: ReadonlyArray<keyof PaymentPatch> = [
+/** The columns a gateway or webhook may record on a payment through the ledger (PaymentPatch). */
+export const PATCHABLE_FIELDS = [
   'amountReceived',
   'applicationFeeAmount',
   'providerPaymentRef',
@@ -55,7 +47,14 @@ export const PATCHABLE_FIELDS: ReadonlyArray<keyof PaymentPatch> = [
   'providerSubscriptionRef',
   'providerCaptureRef',
   'subscriptionStatus',
-];
+  'failureReason',
+] as const satisfies ReadonlyArray<keyof PaymentEntity>;
+
+/**
+ * Provider-side facts a gateway or webhook records on a payment: the write type, in the entity's
+ * (camelCase) names and types; undefined leaves a column as it is.
+ */
+export type PaymentPatch = Partial<Pick<PaymentEntity, (typeof PATCHABLE_FIELDS)[number]>>;
 
 export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
   return {
@@ -83,6 +82,7 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     provider_subscription_ref: row.providerSubscriptionRef,
     provider_capture_ref: row.providerCaptureRef,
     subscription_status: row.subscriptionStatus,
+    failure_reason: row.failureReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -1,4 +1,4 @@
-/** Payment statuses and the moves between them (docs/decisions.md §5). Pure; PaymentsService applies them. */
+/** Payment statuses and the moves between them (docs/decisions.md §5). Pure; PaymentLedgerService applies them (the only writer of a status). */
 export const PAYMENT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 

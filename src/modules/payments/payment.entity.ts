@@ -1,4 +1,34 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, type ValueTransformer } from 'typeorm';
+
+/** Why the provider declined or failed a payment, as it said so (e.g. gateway A's `card_declined` / `insufficient_funds`). */
+export interface FailureReason {
+  /** The provider's error code */
+  code: string;
+  /** The card issuer's decline code, when the provider gives one */
+  decline_code: string | null;
+  /** The provider's message, at most FAILURE_MESSAGE_MAX characters */
+  message: string | null;
+}
+
+export const FAILURE_CODE_MAX = 100;
+export const FAILURE_MESSAGE_MAX = 500;
+
+/**
+ * `failure_reason` is JSON text; every write goes through `to`, the one place that bounds it (codes
+ * to FAILURE_CODE_MAX, the message to FAILURE_MESSAGE_MAX characters, only the three keys).
+ */
+const failureReasonColumn: ValueTransformer = {
+  to: (reason: FailureReason | null | undefined): string | null | undefined => {
+    if (reason === undefined || reason === null) return reason;
+    const bounded: FailureReason = {
+      code: String(reason.code).slice(0, FAILURE_CODE_MAX),
+      decline_code: reason.decline_code === null || reason.decline_code === undefined ? null : String(reason.decline_code).slice(0, FAILURE_CODE_MAX),
+      message: reason.message === null || reason.message === undefined ? null : String(reason.message).slice(0, FAILURE_MESSAGE_MAX),
+    };
+    return JSON.stringify(bounded);
+  },
+  from: (text: string | null): FailureReason | null => (text === null || text === undefined ? null : (JSON.parse(text) as FailureReason)),
+};
 
 /** A payment record (`{prefix}checkout_payments`, migration 1764115300000). Amounts in minor units. */
 @Entity({ name: 'checkout_payments' })
@@ -84,6 +114,10 @@ export class PaymentEntity {
 
   @Column({ name: 'client_ip', type: 'varchar', length: 45, nullable: true })
   clientIp: string | null;
+
+  /** Set when the payment fails with the provider's reason (migration 1764116510000); null otherwise. */
+  @Column({ name: 'failure_reason', type: 'text', nullable: true, transformer: failureReasonColumn })
+  failureReason: FailureReason | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;

@@ -1,22 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
-import { containsPattern, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
+import { containsPattern, EntityTable, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
 import { PaymentEntity } from './payment.entity.js';
-import {
-  PAYMENT_UPDATE_COLUMNS,
-  type PaymentChanges,
-  type PaymentRow,
-  paymentInsertColumns,
-  paymentInsertValues,
-  paymentSelectList,
-  toPaymentEntity,
-} from './payment-row.js';
 import { PaymentTransactions } from './payment-transactions.js';
 
-/** The columns a new payment row must be given; the rest default to empty. */
-export type NewPaymentRow = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency' | 'frequency' | 'secretNonce'> &
+/** What a new payment is given: the columns without an empty value, and any others; the rest start empty. */
+export type NewPayment = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency' | 'frequency' | 'secretNonce'> &
   Partial<Omit<PaymentEntity, 'id'>>;
+
+/** What an UPDATE of a payment may set: every column but the id, the secret nonce and the creation time. */
+export type PaymentChanges = Partial<Omit<PaymentEntity, 'id' | 'secretNonce' | 'createdAt'>>;
 
 /** What the admin payments list and its export filter by; every field optional (absent: no filter). */
 export interface PaymentListFilter {
@@ -43,68 +37,59 @@ export interface PaymentListCursor {
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
 export class PaymentRepository {
-  /** The hot statements, fixed texts (docs/benchmarks.md, recommendation 3); the table name carries TABLE_PREFIX. */
-  private readonly sql: { byId: string; lockById: string; lockByProviderRef: string; insert: string };
+  /**
+   * The hot statements, fixed texts built once here (docs/benchmarks.md, recommendation 3) with
+   * their column lists from the entity's metadata (`EntityTable`); the table name carries TABLE_PREFIX.
+   */
+  private readonly sql: { byId: string; lockById: string; lockByProviderRef: string };
   /** UPDATE texts per set of changed columns (a handful in practice; bounded all the same). */
   private readonly updateSql = new Map<string, string>();
-  private readonly table: string;
+  /** The payments table as the fixed statements see it: the entity's columns, rows hydrated into the entity. */
+  private readonly rows: EntityTable<PaymentEntity>;
 
   constructor(
     @InjectRepository(PaymentEntity) private readonly payments: Repository<PaymentEntity>,
     private readonly transactions: PaymentTransactions,
   ) {
-    const table = `\`${payments.metadata.tableName}\``;
-    this.table = table;
-    const byId = `SELECT ${paymentSelectList} FROM ${table} WHERE \`id\` = ? LIMIT 1`;
+    this.rows = new EntityTable<PaymentEntity>(payments.metadata);
+    const { table, selectList } = this.rows;
+    const byId = `SELECT ${selectList} FROM ${table} WHERE \`id\` = ? LIMIT 1`;
     // FOR UPDATE only where the driver has row locks; on SQLite the access gate serialises transactions.
     const locking = this.transactions.locksRows ? ' FOR UPDATE' : '';
     this.sql = {
       byId,
       lockById: `${byId}${locking}`,
-      lockByProviderRef: `SELECT ${paymentSelectList} FROM ${table} WHERE \`gateway\` = ? AND \`provider_payment_ref\` = ? LIMIT 1${locking}`,
-      insert: `INSERT INTO ${table} (${paymentInsertColumns}) VALUES (${paymentInsertColumns.split(',').map(() => '?').join(', ')})`,
+      lockByProviderRef: `SELECT ${selectList} FROM ${table} WHERE \`gateway\` = ? AND \`provider_payment_ref\` = ? LIMIT 1${locking}`,
     };
   }
 
   async findById(id: number): Promise<PaymentEntity | null> {
-    const rows = await selectRows<PaymentRow>(this.payments.manager, this.sql.byId, [id]);
-    return rows.length ? toPaymentEntity(rows[0]) : null;
+    const rows = await selectRows<Record<string, unknown>>(this.payments.manager, this.sql.byId, [id]);
+    return rows.length ? this.rows.hydrate(rows[0]) : null;
   }
 
   /** The row, locked until the transaction ends (FOR UPDATE where the driver has it). */
   async lockById(manager: EntityManager, id: number): Promise<PaymentEntity | null> {
-    const rows = await selectRows<PaymentRow>(manager, this.sql.lockById, [id]);
-    return rows.length ? toPaymentEntity(rows[0]) : null;
+    const rows = await selectRows<Record<string, unknown>>(manager, this.sql.lockById, [id]);
+    return rows.length ? this.rows.hydrate(rows[0]) : null;
   }
 
-  /** Inserts a row; every optional column not given starts empty (null, `{}` custom fields, now). */
-  async insert(manager: EntityManager, values: NewPaymentRow): Promise<PaymentEntity> {
+  /**
+   * Inserts a row; every optional column not given starts empty (null, `{}` custom fields, now).
+   * The returned entity holds what was stored (a column's transformer applied, as a read gives it).
+   */
+  async insert(manager: EntityManager, values: NewPayment): Promise<PaymentEntity> {
     const now = new Date();
-    const row = Object.assign(new PaymentEntity(), {
-      formId: null,
-      parentPaymentId: null,
-      applicationFeeAmount: null,
-      amountReceived: null,
-      setupAmount: null,
-      planIndex: null,
-      priceIndex: null,
-      emailAddress: null,
-      firstName: null,
-      lastName: null,
-      customFields: '{}',
-      providerPaymentRef: null,
-      providerCustomerRef: null,
-      providerSubscriptionRef: null,
-      providerCaptureRef: null,
-      subscriptionStatus: null,
-      clientIp: null,
-      createdAt: now,
-      updatedAt: now,
-      ...values,
-    });
-    const { insertId } = await runStatement(manager, this.sql.insert, paymentInsertValues(row));
+    const row = Object.assign(new PaymentEntity(), this.rows.emptyNullables(), { customFields: '{}', createdAt: now, updatedAt: now }, values);
+    const { insertId } = await runStatement(manager, this.rows.insertSql, this.rows.insertValues(row));
     row.id = insertId;
+    this.rows.readBack(row);
     return row;
+  }
+
+  /** `value` as it reads back once written to `property` (a column's transformer may bound it). */
+  asStored<K extends keyof PaymentChanges>(property: K, value: PaymentChanges[K]): PaymentChanges[K] {
+    return this.rows.asStored(property, value) as PaymentChanges[K];
   }
 
   /**
@@ -119,11 +104,11 @@ export class PaymentRepository {
     const key = `${properties.join(',')}${expectedStatus === undefined ? '' : '|status'}`;
     let sql = this.updateSql.get(key);
     if (!sql) {
-      const assignments = properties.map((property) => `\`${PAYMENT_UPDATE_COLUMNS[property]}\` = ?`).join(', ');
-      sql = `UPDATE ${this.table} SET ${assignments} WHERE \`id\` = ?${expectedStatus === undefined ? '' : ' AND `status` = ?'}`;
+      const assignments = properties.map((property) => `\`${this.rows.column(property)}\` = ?`).join(', ');
+      sql = `UPDATE ${this.rows.table} SET ${assignments} WHERE \`id\` = ?${expectedStatus === undefined ? '' : ' AND `status` = ?'}`;
       if (this.updateSql.size < 64) this.updateSql.set(key, sql);
     }
-    const values = [...properties.map((property) => changes[property]), id, ...(expectedStatus === undefined ? [] : [expectedStatus])];
+    const values = [...properties.map((property) => this.rows.writeValue(property, changes[property])), id, ...(expectedStatus === undefined ? [] : [expectedStatus])];
     const { affected } = await runStatement(manager, sql, values);
     return affected > 0;
   }
@@ -143,8 +128,8 @@ export class PaymentRepository {
 
   /** `findByProviderRef` inside a transaction, the row locked until it ends (FOR UPDATE where the driver has it). */
   async lockByProviderRef(manager: EntityManager, gateway: string, ref: string): Promise<PaymentEntity | null> {
-    const rows = await selectRows<PaymentRow>(manager, this.sql.lockByProviderRef, [gateway, ref]);
-    return rows.length ? toPaymentEntity(rows[0]) : null;
+    const rows = await selectRows<Record<string, unknown>>(manager, this.sql.lockByProviderRef, [gateway, ref]);
+    return rows.length ? this.rows.hydrate(rows[0]) : null;
   }
 
   /**

@@ -30,6 +30,7 @@ const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
   provider_subscription_ref: null,
   provider_capture_ref: null,
   subscription_status: null,
+  failure_reason: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...overrides,
