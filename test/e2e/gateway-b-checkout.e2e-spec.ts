@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { PaymentLedgerService, PaymentQueriesService } from '../../src/modules/payments/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import {
   captureOrder,
@@ -297,6 +297,8 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       const res = await captureOrder(t, rec, orderId);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('failed');
+      // The capture's status is stored as the reason (read back through the record type).
+      expect((await t.app.get(PaymentQueriesService).findById(rec.sync.payment_id))?.failure_reason).toEqual({ code: 'DECLINED', decline_code: null, message: null });
       const retried = await updateGatewayBRecord(t, rec, {});
       expect(retried.status).toBe(200);
       expect(retried.body.status).toBe('pending');

@@ -7,7 +7,6 @@ export {
   nothingToDo,
   outsideContract,
   type Dismissal,
-  type FailureReason,
   type NothingToDo,
   type PaymentLookup,
   type PaymentSubject,

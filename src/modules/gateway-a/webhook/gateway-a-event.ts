@@ -1,4 +1,4 @@
-import type { FailureReason } from '../../webhooks/index.js';
+import type { FailureReason } from '../../payments/index.js';
 import { expandableId } from '../client/expandable-id.js';
 
 /**
@@ -85,9 +85,9 @@ export type EventParseResult = { ok: true; event: GatewayAEvent } | { ok: false;
 /** Fits the event store's `event_id` column; the gateway's ids are far shorter. */
 const MAX_EVENT_ID = 191;
 const MAX_EVENT_TYPE = 100;
-/** Bounds of a failure reason's texts (the gateway's codes are short; its messages are sentences). */
-const MAX_CODE = 100;
-const MAX_MESSAGE = 500;
+/** A failure reason's bounds, as the payment's column keeps them. */
+const FAILURE_CODE_MAX = 100;
+const FAILURE_MESSAGE_MAX = 500;
 
 /**
  * Parses the raw bytes that were signed (never a re-serialised body): a JSON object with `id`,
@@ -179,7 +179,7 @@ export function failureReason(error: unknown): FailureReason | null {
   if (!code) return null;
   const declineCode = stringField(error, 'decline_code');
   const message = stringField(error, 'message');
-  return { code: code.slice(0, MAX_CODE), decline_code: declineCode?.slice(0, MAX_CODE) ?? null, message: message?.slice(0, MAX_MESSAGE) ?? null };
+  return { code: code.slice(0, FAILURE_CODE_MAX), decline_code: declineCode?.slice(0, FAILURE_CODE_MAX) ?? null, message: message?.slice(0, FAILURE_MESSAGE_MAX) ?? null };
 }
 
 /** `metadata.checkout_payment_id`, which this service sets on every intent and subscription it creates. */

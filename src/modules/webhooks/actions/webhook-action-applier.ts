@@ -64,7 +64,7 @@ export class WebhookActionApplier {
         return this.move(event, payment, 'completed', patch);
       }
       case 'payment_failed':
-        return this.move(event, payment, 'failed', {});
+        return this.move(event, payment, 'failed', action.reason ? { failureReason: action.reason } : {});
       case 'payment_processing':
       case 'setup_succeeded':
         return this.move(event, payment, 'processing', {});

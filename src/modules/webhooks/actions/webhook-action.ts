@@ -1,5 +1,5 @@
 import type { GatewayMode } from '../../gateways/index.js';
-import type { CurrentCheck, PaymentRecord } from '../../payments/index.js';
+import type { CurrentCheck, FailureReason, PaymentRecord } from '../../payments/index.js';
 
 /**
  * The gateway-neutral vocabulary of provider events (docs/architecture.md, "webhooks/"): a slice's
@@ -8,16 +8,6 @@ import type { CurrentCheck, PaymentRecord } from '../../payments/index.js';
  * the same way for every gateway (the ledger owns the status moves). A source decides from the
  * event alone: it reads no record and writes nothing.
  */
-
-/** A provider's decline, as stored with a failed payment. */
-export interface FailureReason {
-  /** The provider's error code (`card_declined`, `INSTRUMENT_DECLINED`) */
-  code: string;
-  /** The issuer's decline code, where the provider gives one */
-  decline_code: string | null;
-  /** The provider's short explanation for the payer, where it gives one */
-  message: string | null;
-}
 
 /** The event refuses the record it names: logged as `webhook_contract_mismatch`, the record untouched. */
 export interface Rejection {
@@ -83,7 +73,7 @@ export interface PaymentSucceeded extends PaymentAction {
 /** The payment failed; the payer may try again. */
 export interface PaymentFailed extends PaymentAction {
   kind: 'payment_failed';
-  /** The provider's reason, when the event carries one */
+  /** The provider's reason, when the event carries one: stored as the record's `failure_reason` */
   reason: FailureReason | null;
 }
 
