@@ -3,10 +3,11 @@ import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import type { FakeGatewayA } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, startFakeGatewayA, TEST_ADMIN_URL } from '../support/gateway-a.js';
-import { createIntent, createRecord, finishCheckout, gatewayClient, paymentRow } from '../support/gateway-a-checkout.js';
+import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp, installationIdOf } from '../support/test-app.js';
+import { paymentRow } from '../support/app-state.js';
 
 /**
  * The Pro plan: API calls go to GATEWAY_A_API_BASE (one fake) and never to the proxy (another

@@ -8,19 +8,10 @@ import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, signedEvent, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { callbackPath, connectThroughProxy, followCallback, type GatewayATestBed, issueState, startGatewayATestBed, TEST_ADMIN_URL } from '../support/gateway-a.js';
 import { peerDatabaseUrl } from '../support/peer-database.js';
-import {
-  type CheckoutRecord,
-  createIntent,
-  createRecord,
-  finishCheckout,
-  gatewayClient,
-  logEvents,
-  paymentRow,
-  syncBodyOf,
-  tableRows,
-} from '../support/gateway-a-checkout.js';
+import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, syncBodyOf, tableRows } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm } from '../support/payment-fixtures.js';
+import { logEvents, paymentRow } from '../support/app-state.js';
 
 /**
  * Gateway A public checkout on the free plan: every call goes through CHECKOUT_PROXY_URL (the

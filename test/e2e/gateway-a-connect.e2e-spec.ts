@@ -4,21 +4,10 @@ import { CHECKOUT_VERSION } from '../../src/config/index.js';
 import { CheckoutPausedError, GATEWAY_A_WEBHOOK_EVENTS, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
-import {
-  advanceClock,
-  callbackPath,
-  connectThroughProxy,
-  followCallback,
-  type GatewayATestBed,
-  issueState,
-  startConnect,
-  startFakeGatewayA,
-  startGatewayATestBed,
-  TEST_ADMIN_URL,
-  visitProxy,
-} from '../support/gateway-a.js';
+import { callbackPath, connectThroughProxy, followCallback, type GatewayATestBed, issueState, startConnect, startFakeGatewayA, startGatewayATestBed, TEST_ADMIN_URL, visitProxy } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
 import { startTestApp, installationIdOf } from '../support/test-app.js';
+import { advanceClock } from '../support/app-state.js';
 
 const WEBHOOK_URL = (mode: string) => `http://checkout.test/wp-json/checkout/v1/webhook/gateway-a-callback/${mode}`;
 const CALLBACK_URL = 'http://checkout.test/wp-json/checkout/v1/payment-gateway/connect-callback';

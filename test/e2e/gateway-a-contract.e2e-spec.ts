@@ -5,9 +5,10 @@ import { GatewayRegistry, GatewayStateService } from '../../src/modules/gateways
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import { eventProblems, exchangeProblems, operationOf, reference } from '../contracts/gateway-a/gateway-a-contract.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
-import { advanceClock, connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, paymentRow } from '../support/gateway-a-checkout.js';
+import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
+import { advanceClock, paymentRow } from '../support/app-state.js';
 
 type Json = Record<string, unknown>;
 

@@ -6,9 +6,10 @@ import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
 import { callbackPath, connectThroughProxy, followCallback, type GatewayATestBed, issueState, startGatewayATestBed } from '../support/gateway-a.js';
-import { createIntent, createRecord, finishCheckout, gatewayClient, paymentRow, syncBodyOf, tableRows } from '../support/gateway-a-checkout.js';
+import { createIntent, createRecord, finishCheckout, gatewayClient, syncBodyOf, tableRows } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
+import { paymentRow } from '../support/app-state.js';
 
 /**
  * Every gateway-A call site against answers the `stripe` SDK does not raise on: a 5xx answering

@@ -3,10 +3,10 @@ import request from 'supertest';
 import { installationIdOf } from '../support/test-app.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, disconnectGateway } from '../support/payment-fixtures.js';
 import type { TestUser } from '../support/test-app.js';
+import { logEvents, paymentRow } from '../support/app-state.js';
 
 /** Section B's gateway-A routes: admin charges, the client configuration, the webhook acknowledgement. */
 describe('section B gateway A routes', () => {

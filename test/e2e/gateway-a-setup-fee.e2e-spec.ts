@@ -5,8 +5,9 @@ import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, paymentRow, tableRows } from '../support/gateway-a-checkout.js';
+import { type CheckoutRecord, createIntent, createRecord, finishCheckout, gatewayClient, tableRows } from '../support/gateway-a-checkout.js';
 import { createPaymentForm, formSettings } from '../support/payment-fixtures.js';
+import { paymentRow } from '../support/app-state.js';
 
 type Json = Record<string, unknown>;
 

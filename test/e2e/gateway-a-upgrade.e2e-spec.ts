@@ -11,8 +11,9 @@ import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
 import { UpgradeRegistry } from '../../src/modules/plugin/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
-import { advanceClock, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { startTestApp, type TestApp, installationIdOf } from '../support/test-app.js';
+import { advanceClock } from '../support/app-state.js';
 
 /** What release 1.5.2 subscribed its endpoints to (fewer events than the 1.5.3 contract). */
 const LEGACY_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'setup_intent.succeeded', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.deleted'];

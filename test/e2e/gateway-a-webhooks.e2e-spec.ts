@@ -2,8 +2,8 @@ import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayAClientFactory, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
-import { type PaymentPatch, PaymentLedgerService, type PaymentStatus } from '../../src/modules/payments/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
+import { type PaymentPatch, PaymentLedgerService, PaymentQueriesService, type PaymentStatus } from '../../src/modules/payments/index.js';
 import { InstallationService, OptionsService } from '../../src/modules/settings/index.js';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
@@ -173,6 +173,19 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       const res = await deliver(type, intent(ref, id));
       expect(res.body).toEqual({ received: true, outcome: 'processed' });
       expect(await row(id)).toMatchObject({ status, provider_payment_ref: ref });
+    });
+
+    it('payment_intent.payment_failed stores the intent\'s last_payment_error as the failure reason', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_declined' });
+      const lastError = { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.', doc_url: 'https://docs.example/card-declined' };
+      const res = await deliver('payment_intent.payment_failed', intent('pi_declined', id, { status: 'requires_payment_method', last_payment_error: lastError }));
+      expect(res.body).toEqual({ received: true, outcome: 'processed' });
+      const stored = await t.app.get(PaymentQueriesService).findById(id);
+      expect(stored).toMatchObject({ status: 'failed', failure_reason: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' } });
+      // Without an error on the intent, nothing is invented.
+      const bare = await paymentIn('pending', { providerPaymentRef: 'pi_declined_bare' });
+      await deliver('payment_intent.payment_failed', intent('pi_declined_bare', bare));
+      expect(await t.app.get(PaymentQueriesService).findById(bare)).toMatchObject({ status: 'failed', failure_reason: null });
     });
 
     it('finds the record through the stored intent id when the metadata is absent', async () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { PaymentLedgerService, PaymentQueriesService } from '../../src/modules/payments/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import {
   captureOrder,
@@ -13,10 +13,10 @@ import {
   startGatewayBTestBed,
   updateGatewayBRecord,
 } from '../support/gateway-b.js';
-import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
+import { logEvents, paymentRow } from '../support/app-state.js';
 
 /** A parsed JSON body; `any` keeps the many assertions on answers short. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -297,6 +297,8 @@ describe('gateway B standard checkout (POST /gateway-b/order, /gateway-b/order/c
       const res = await captureOrder(t, rec, orderId);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe('failed');
+      // The capture's status is stored as the reason (read back through the record type).
+      expect((await t.app.get(PaymentQueriesService).findById(rec.sync.payment_id))?.failure_reason).toEqual({ code: 'DECLINED', decline_code: null, message: null });
       const retried = await updateGatewayBRecord(t, rec, {});
       expect(retried.status).toBe(200);
       expect(retried.body.status).toBe('pending');

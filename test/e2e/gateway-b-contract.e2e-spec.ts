@@ -5,8 +5,6 @@ import { DoctorService, ReconciliationService } from '../../src/modules/operatio
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { PayPalReference } from '../contracts/gateway-b/paypal-reference.js';
 import type { FakeGatewayB, RecordedCall } from '../fakes/gateway-b/index.js';
-import { advanceClock } from '../support/gateway-a.js';
-import { paymentRow } from '../support/gateway-a-checkout.js';
 import {
   adminPost,
   captureOrder,
@@ -20,6 +18,7 @@ import {
 } from '../support/gateway-b.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import type { TestApp } from '../support/test-app.js';
+import { advanceClock, paymentRow } from '../support/app-state.js';
 
 /**
  * The main gateway-B flows of the service, run against the two fakes: every request the service

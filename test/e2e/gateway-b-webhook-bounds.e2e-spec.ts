@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { WebhookEventRepository, WebhookIntakeService } from '../../src/modules/webhooks/index.js';
+import { WebhookIntakeService } from '../../src/modules/webhooks/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { buildEvent, type FakeGatewayB, type Json } from '../fakes/gateway-b/index.js';
-import { paymentRow } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import { redisNamespace, TEST_REDIS_URL } from '../support/redis.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
+import { paymentRow } from '../support/app-state.js';
 
 type Delivery = { rawBody: Buffer; headers: Record<string, string> };
 

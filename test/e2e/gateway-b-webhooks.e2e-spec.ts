@@ -11,11 +11,10 @@ import {
   type GatewayBTestBed,
   startGatewayBTestBed,
 } from '../support/gateway-b.js';
-import { advanceClock } from '../support/gateway-a.js';
-import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
+import { advanceClock, logEvents, paymentRow } from '../support/app-state.js';
 
 const HEADERS = ['PAYPAL-AUTH-ALGO', 'PAYPAL-CERT-URL', 'PAYPAL-TRANSMISSION-ID', 'PAYPAL-TRANSMISSION-SIG', 'PAYPAL-TRANSMISSION-TIME'];
 

@@ -10,7 +10,7 @@ import { PaymentRepository } from '../../src/modules/payments/payment.repository
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { OptionEntity } from '../../src/modules/settings/option.entity.js';
 import { WebhookEventEntity } from '../../src/modules/webhooks/webhook-event.entity.js';
-import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../support/test-app.js';
 

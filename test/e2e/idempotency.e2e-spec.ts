@@ -3,13 +3,14 @@ import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { CheckoutContextService } from '../../src/modules/payments/checkout-context.service.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
-import { advanceClock, connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { createIntent, createRecord, paymentRow } from '../support/gateway-a-checkout.js';
+import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { createIntent, createRecord } from '../support/gateway-a-checkout.js';
 import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { advanceClock, paymentRow } from '../support/app-state.js';
 
 /** A parsed JSON body; `any` keeps the many assertions on answers short. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

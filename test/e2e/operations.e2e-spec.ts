@@ -14,10 +14,11 @@ import { databasePreflight, DoctorService, ReconciliationService, Reconciliation
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
-import { advanceClock, connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { createIntent, createRecord, gatewayClient, logEvents, paymentRow } from '../support/gateway-a-checkout.js';
+import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { createIntent, createRecord, gatewayClient } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
+import { advanceClock, logEvents, paymentRow } from '../support/app-state.js';
 
 const MINUTES = 60_000;
 

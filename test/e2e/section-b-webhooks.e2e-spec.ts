@@ -3,11 +3,11 @@ import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { signPayload } from '../fakes/gateway-a/index.js';
-import { logEvents, paymentRow } from '../support/gateway-a-checkout.js';
 import { createGatewayBRecord } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { logEvents, paymentRow } from '../support/app-state.js';
 
 /** A parsed JSON body; `any` keeps the many assertions on answers short. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { FeaturesApiForwarder } from '../../src/modules/tagging/index.js';
-import { advanceClock } from '../support/gateway-a.js';
 import { expectWpError } from '../support/http.js';
 import { startTestApp, type TestApp, type TestUser } from '../support/test-app.js';
+import { advanceClock } from '../support/app-state.js';
 
 const AREAS = ['payment-gateways', 'templates', 'form-builder'];
 

@@ -1,4 +1,4 @@
-import { WebhookEventRepository } from '../../src/modules/webhooks/index.js';
+import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('webhook event store (unique provider + event id)', () => {

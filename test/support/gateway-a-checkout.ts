@@ -33,18 +33,8 @@ export function finishCheckout(t: TestApp, record: CheckoutRecord, extra: object
   return request(t.http).post(`${t.base}/gateway-a/checkout`).send({ ...record.reference, ...extra });
 }
 
-export async function paymentRow(t: TestApp, id: number): Promise<Record<string, unknown>> {
-  const [row] = await t.dataSource.query(`SELECT * FROM ${t.config.tablePrefix}checkout_payments WHERE id = ?`, [id]);
-  return row as Record<string, unknown>;
-}
-
 export async function tableRows(t: TestApp, table: 'customers' | 'products' | 'prices'): Promise<Array<Record<string, unknown>>> {
   return t.dataSource.query(`SELECT * FROM ${t.config.tablePrefix}checkout_gateway_a_${table} ORDER BY id`);
-}
-
-export async function logEvents(t: TestApp, id: number): Promise<string[]> {
-  const rows: Array<{ event: string }> = await t.dataSource.query(`SELECT event FROM ${t.config.tablePrefix}checkout_log WHERE payment_id = ? ORDER BY id`, [id]);
-  return rows.map((row) => row.event);
 }
 
 /** The service's own SDK client for a mode (the connected account's key), to act as the payer's browser would. */

@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { Clock } from '../../src/common/clock/index.js';
 import { type GatewayMode } from '../../src/modules/gateways/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { startTestApp, type TestApp } from './test-app.js';
@@ -65,15 +64,6 @@ export async function issueState(t: TestApp, mode: GatewayMode): Promise<string>
 /** Callback URL (path + query) with the given parameters. */
 export function callbackPath(t: TestApp, params: Record<string, string>): string {
   return `${t.base}/payment-gateway/connect-callback?${new URLSearchParams(params).toString()}`;
-}
-
-/** Moves the gateway module's clock by `ms` from now on (the HTTP server and DB keep real time). */
-export function advanceClock(t: TestApp, ms: number): jest.SpyInstance {
-  const clock = t.app.get(Clock);
-  const current = clock.now().getTime();
-  const spy = jest.isMockFunction(clock.now) ? (clock.now as unknown as jest.SpyInstance) : jest.spyOn(clock, 'now');
-  spy.mockImplementation(() => new Date(current + ms));
-  return spy;
 }
 
 export { startFakeGatewayA };

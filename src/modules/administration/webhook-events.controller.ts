@@ -5,7 +5,7 @@ import { AdminRoute } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { listOutcomeOf, type WebhookEventEntity, type WebhookEventFilter, WebhookEventRepository } from '../webhooks/index.js';
+import { type WebhookEventFilter, WebhookEventQueries, type WebhookEventView } from '../webhooks/index.js';
 import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js';
 
 /**
@@ -15,7 +15,7 @@ import { WebhookEventDto, WebhookEventsQueryDto } from './webhook-events.dto.js'
 @ApiTags('Webhooks')
 @Controller('administration')
 export class WebhookEventsController {
-  constructor(private readonly events: WebhookEventRepository) {}
+  constructor(private readonly events: WebhookEventQueries) {}
 
   @Get('webhook-events')
   @AdminRoute()
@@ -31,9 +31,9 @@ export class WebhookEventsController {
   @ApiErrorResponses(400)
   async list(@Query() query: WebhookEventsQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookEventDto[]> {
     const perPage = query.per_page ?? 20;
-    const [rows, total] = await this.events.page(filterOf(query), ((query.page ?? 1) - 1) * perPage, perPage);
+    const { events, total } = await this.events.page(filterOf(query), ((query.page ?? 1) - 1) * perPage, perPage);
     setPagingHeaders(response, total, perPage);
-    return rows.map(toDto);
+    return events.map(toDto);
   }
 }
 
@@ -44,14 +44,14 @@ function filterOf(query: WebhookEventsQueryDto): WebhookEventFilter {
   return { provider: query.gateway, mode: query.mode, outcome: query.outcome, eventType: query.event_type || undefined, paymentId: query.payment_id, receivedFrom, receivedBefore };
 }
 
-function toDto(row: WebhookEventEntity): WebhookEventDto {
+function toDto(row: WebhookEventView): WebhookEventDto {
   return {
     id: row.id,
     gateway: row.provider,
     event_id: row.eventId,
     event_type: row.eventType,
     mode: row.mode,
-    outcome: listOutcomeOf(row),
+    outcome: row.outcome,
     reason: row.reason,
     payment_id: row.paymentId,
     received_at: row.receivedAt.toISOString(),

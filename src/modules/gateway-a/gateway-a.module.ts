@@ -31,7 +31,6 @@ import { UsedConnectStateRepository } from './connect/used-connect-state.reposit
 import { GatewayAAdapter } from './gateway-a.adapter.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
-import { GatewayAEventEffectsService } from './webhook/gateway-a-event-effects.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
 import { GatewayASignatureVerifier } from './webhook/gateway-a-signature.verifier.js';
 import { GatewayAWebhookController } from './webhook/gateway-a-webhook.controller.js';
@@ -80,7 +79,6 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAContractService,
     GatewayASignatureVerifier,
     GatewayAEventSource,
-    GatewayAEventEffectsService,
     SubscriptionStateRepository,
     GatewayAWebhookUpgradeTask,
     GatewayAReconciler,

@@ -5,6 +5,8 @@ import { Clock } from '../../common/clock/index.js';
 import { DomainError, isDatabaseDown, UnavailableError } from '../../common/errors/index.js';
 import { Metrics } from '../../common/metrics/index.js';
 import type { GatewayMode } from '../gateways/index.js';
+import { WebhookActionApplier } from './actions/webhook-action-applier.js';
+import type { WebhookAction } from './actions/webhook-action.js';
 import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import type { WebhookReceiptDto } from './webhook-receipt.dto.js';
@@ -32,16 +34,19 @@ export interface ParsedWebhookEvent {
 }
 
 /**
- * One provider callback's knowledge of its events: how to read one from the verified bytes and
- * what it does to payments. The intake owns the rest (store once, claim, mark the outcome).
+ * One provider callback's knowledge of its events: how to read one from the verified bytes (once,
+ * into the slice's typed event) and what it asks of payments (a `WebhookAction`). The intake owns
+ * the rest: store once, claim, apply the action (`WebhookActionApplier`), mark the outcome.
  */
 export interface WebhookEventSource<E extends ParsedWebhookEvent, M extends GatewayMode | null = GatewayMode> {
   /** The event store's `provider` of these events (a gateway id, or `generic` for section B's route). */
   readonly provider: string;
   /** The event in the authentic bytes; throws InvalidEventError (400) when they hold none this route takes. */
   parse(rawBody: Buffer, mode: M): E;
-  /** Its effect on payments: idempotent and never backwards, so applying it again is harmless. */
-  apply(event: E, mode: M): Promise<EffectResult>;
+  /** What the event asks of payments, decided from the event alone: no record is read, nothing is written. */
+  actionOf(event: E, mode: M): WebhookAction;
+  /** The event's payment-log context (its ids and type) for a record of `mode`. */
+  logContext(event: E, mode: GatewayMode | null): Record<string, unknown>;
 }
 
 export interface IntakeTiming {
@@ -78,6 +83,7 @@ export class WebhookIntakeService {
     private readonly events: WebhookEventRepository,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly actions: WebhookActionApplier,
   ) {}
 
   /**
@@ -112,7 +118,12 @@ export class WebhookIntakeService {
 
     let effect: EffectResult;
     try {
-      effect = await source.apply(event, mode);
+      effect = await this.actions.apply(source.actionOf(event, mode), {
+        source: `webhook:${source.provider}`,
+        type: event.type,
+        mode,
+        context: (recordMode) => source.logContext(event, recordMode),
+      });
       await this.events.markOutcome(row.id, effect.status, effect.paymentId, undefined, this.clock.now(), effect.reason ?? null, owner);
     } catch (error) {
       await this.events.release(row.id, owner, `attempt failed: ${failureCode(error)}`).catch((releaseError: unknown) => {

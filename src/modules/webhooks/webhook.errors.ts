@@ -13,3 +13,14 @@ export class InvalidEventError extends DomainError {
     super(code, 400, message);
   }
 }
+
+/**
+ * 503: the event is this installation's and names a record that does not hold the provider object
+ * yet: the service created that object and is still recording it (a subscription's first events
+ * can overtake the write). The provider's redelivery finds it recorded.
+ */
+export class RecordNotReadyError extends DomainError {
+  constructor() {
+    super('checkout_unavailable', 503, 'The payment this event is about is not ready for it yet; deliver it again later.');
+  }
+}

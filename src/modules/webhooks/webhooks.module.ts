@@ -11,7 +11,9 @@ import { GenericWebhookSecret } from './generic/generic-webhook-secret.service.j
 import { GenericWebhookVerifier } from './generic/generic-webhook.verifier.js';
 import { SignedWebhookGuard } from './signed-webhook.guard.js';
 import { WebhookEventEntity } from './webhook-event.entity.js';
+import { WebhookEventQueries } from './webhook-event-queries.service.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
+import { WebhookActionApplier } from './actions/webhook-action-applier.js';
 import { WebhookIntakeService } from './webhook-intake.service.js';
 import { WebhookVerifiers } from './webhook-verifiers.js';
 
@@ -24,7 +26,7 @@ import { WebhookVerifiers } from './webhook-verifiers.js';
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookEventEntity]), ClockModule, CryptoModule, DiscoveryModule, PaymentsModule, SettingsModule],
   controllers: [GenericWebhookController],
-  providers: [WebhookEventRepository, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard, GenericWebhookSecret, GenericWebhookVerifier, GenericEventSource],
-  exports: [WebhookEventRepository, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard],
+  providers: [WebhookEventRepository, WebhookEventQueries, WebhookActionApplier, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard, GenericWebhookSecret, GenericWebhookVerifier, GenericEventSource],
+  exports: [WebhookEventQueries, WebhookIntakeService, WebhookVerifiers, SignedWebhookGuard],
 })
 export class WebhooksModule {}

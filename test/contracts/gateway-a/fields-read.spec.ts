@@ -29,6 +29,11 @@ const READS: FieldRead[] = [
   { object: 'PaymentIntent', path: 'metadata', where: 'contractDifferences, matchesPayment, webhook locate' },
   { object: 'PaymentIntent', path: 'setup_future_usage', where: 'intents matchesPayment', whenAbsent: 'null means no saved method (`?? null`)' },
   { object: 'PaymentIntent', path: 'client_secret', where: 'intents answer', whenAbsent: "null answered as '' (item 4 of issue 21 refuses such an answer)" },
+  { object: 'PaymentIntent', path: 'last_payment_error', where: 'webhook failureReason (payment_intent.payment_failed)', whenAbsent: 'null: the failed payment stores no failure_reason' },
+  { object: 'PaymentIntent', path: 'last_payment_error.type', where: 'webhook failureReason (the code when `code` is absent)', whenAbsent: 'no error object: no failure_reason' },
+  { object: 'PaymentIntent', path: 'last_payment_error.code', where: 'webhook failureReason', whenAbsent: 'the error\'s type is the code' },
+  { object: 'PaymentIntent', path: 'last_payment_error.decline_code', where: 'webhook failureReason', whenAbsent: 'null decline_code' },
+  { object: 'PaymentIntent', path: 'last_payment_error.message', where: 'webhook failureReason', whenAbsent: 'null message' },
   { object: 'PaymentIntent', path: 'application_fee_amount', where: "renewalFee (the fee of a renewal, read from its invoice's payment)", whenAbsent: 'null: the renewal row stores no fee' },
   // Setup intents: intents, checkout, subscriptions, reconcile, webhook effects.
   { object: 'SetupIntent', path: 'id', where: 'intents, webhook effects' },
@@ -36,6 +41,11 @@ const READS: FieldRead[] = [
   { object: 'SetupIntent', path: 'status', where: 'intents, checkout, ensureSubscription, reconcile' },
   { object: 'SetupIntent', path: 'customer', where: 'contractDifferences, matchesSetup, webhook locateIntent', whenAbsent: 'null: a missing customer is a mismatch' },
   { object: 'SetupIntent', path: 'metadata', where: 'contractDifferences, matchesSetup, webhook locate', whenAbsent: 'null: read with ?., so no payment id and no installation id (a mismatch, or ignored)' },
+  { object: 'SetupIntent', path: 'last_setup_error', where: 'webhook failureReason (setup_intent.setup_failed)', whenAbsent: 'null: the failed payment stores no failure_reason' },
+  { object: 'SetupIntent', path: 'last_setup_error.type', where: 'webhook failureReason (the code when `code` is absent)', whenAbsent: 'no error object: no failure_reason' },
+  { object: 'SetupIntent', path: 'last_setup_error.code', where: 'webhook failureReason', whenAbsent: 'the error\'s type is the code' },
+  { object: 'SetupIntent', path: 'last_setup_error.decline_code', where: 'webhook failureReason', whenAbsent: 'null decline_code' },
+  { object: 'SetupIntent', path: 'last_setup_error.message', where: 'webhook failureReason', whenAbsent: 'null message' },
   { object: 'SetupIntent', path: 'payment_method', where: 'ensureSubscription', whenAbsent: 'null: the subscription is not created (InvalidPaymentStateError)' },
   { object: 'SetupIntent', path: 'client_secret', where: 'intents answer', whenAbsent: "null answered as ''" },
   // Subscriptions: ensureSubscription, reconcile, webhook effects.

@@ -117,6 +117,8 @@ export class GatewayBCaptureService {
     const to = captureOutcome(capture)!;
     const patch: PaymentPatch = { providerCaptureRef: capture.id };
     if (to === 'completed') patch.amountReceived = fromGatewayBAmount(capture.amount!).minor;
+    // A declined or failed capture names no decline code or message in the Orders v2 reference: its status is the reason.
+    if (to === 'failed') patch.failureReason = { code: capture.status, decline_code: null, message: null };
     const result = await this.ledger.transition(payment.id, to, { source: SOURCE, reason: `gateway-b/order/capture: capture ${capture.status}`, patch });
     return answer(result.payment, orderId, result.payment.provider_capture_ref);
   }

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { MoneyFormatError, toMinorUnits } from '../../../common/money/index.js';
-import { PaymentLedgerService, PaymentQueriesService, type PaymentRecord } from '../../payments/index.js';
-import type { EffectResult, WebhookEventSource } from '../webhook-intake.service.js';
+import { outsideContract, type WebhookAction } from '../actions/webhook-action.js';
+import type { WebhookEventSource } from '../webhook-intake.service.js';
 import { InvalidEventError } from '../webhook.errors.js';
 import { GENERIC_EVENT_ID } from './generic-webhook.dto.js';
 
@@ -18,6 +18,8 @@ export interface GenericEvent {
   /** Major units as sent (a JSON number or a decimal string) */
   amount: string;
   currency: string;
+  /** `amount` in minor units of `currency`, or null when it is not one */
+  minorAmount: number | null;
 }
 
 /**
@@ -32,11 +34,6 @@ export interface GenericEvent {
 export class GenericEventSource implements WebhookEventSource<GenericEvent, null> {
   readonly provider = 'generic';
   private readonly logger = new Logger('GenericWebhook');
-
-  constructor(
-    private readonly ledger: PaymentLedgerService,
-    private readonly payments: PaymentQueriesService,
-  ) {}
 
   parse(rawBody: Buffer): GenericEvent {
     let body: unknown;
@@ -56,45 +53,42 @@ export class GenericEventSource implements WebhookEventSource<GenericEvent, null
       transactionId: data.transaction_id,
       amount,
       currency: data.currency,
+      minorAmount: minorUnits(amount, data.currency),
     };
   }
 
-  async apply(event: GenericEvent): Promise<EffectResult> {
+  actionOf(event: GenericEvent): WebhookAction {
     if (event.type !== GENERIC_PAYMENT_SUCCEEDED) {
       this.logger.log({ event_id: event.id, event_type: event.type }, 'generic webhook ignored: not payment_intent.succeeded');
-      return { status: 'ignored', paymentId: null, reason: 'event outside the contract' };
+      return outsideContract('event outside the contract');
     }
-    const payment = await this.payments.findByTransactionId(event.transactionId);
-    if (!payment) {
-      await this.ledger.log({ paymentId: null, level: 'warning', event: 'webhook_unknown_payment', message: `${event.type} names no known payment; ignored.`, context: context(event) });
-      return { status: 'ignored', paymentId: null, reason: 'names no known payment' };
-    }
-    let amount: number | null = null;
-    try {
-      amount = toMinorUnits(event.amount, event.currency);
-    } catch (error) {
-      if (!(error instanceof MoneyFormatError)) throw error;
-    }
-    if (amount === null || amount !== payment.amount || event.currency.toUpperCase() !== payment.currency) {
-      return this.reject(event, payment, 'amount or currency differs from the record');
-    }
-    if (payment.status !== 'pending' && payment.status !== 'processing') {
-      return { status: 'ignored', paymentId: payment.id, reason: `the payment is ${payment.status}` };
-    }
-    const result = await this.ledger.transition(payment.id, 'completed', { source: SOURCE, reason: event.type, patch: { amountReceived: amount }, tolerateRefusal: true });
-    if (result.outcome === 'applied' || result.outcome === 'unchanged') return { status: 'processed', paymentId: payment.id };
-    return { status: 'ignored', paymentId: payment.id, reason: `a ${result.from} payment does not become completed` };
+    const amount = event.minorAmount;
+    return {
+      kind: 'payment_succeeded',
+      subject: { find: { transactionId: event.transactionId } },
+      amountReceived: amount ?? 0,
+      verify: (payment) => {
+        if (amount === null || amount !== payment.amount || event.currency.toUpperCase() !== payment.currency) {
+          return { reject: 'amount or currency differs from the record', details: { event_amount: event.amount.slice(0, 32), event_currency: event.currency.slice(0, 3) } };
+        }
+        if (payment.status !== 'pending' && payment.status !== 'processing') return { ignore: `the payment is ${payment.status}` };
+        return null;
+      },
+    };
   }
 
-  private async reject(event: GenericEvent, payment: PaymentRecord, why: string): Promise<EffectResult> {
-    await this.ledger.log({
-      paymentId: payment.id,
-      level: 'warning',
-      event: 'webhook_contract_mismatch',
-      message: `${event.type} not applied: ${why}.`,
-      context: { ...context(event), event_amount: event.amount.slice(0, 32), event_currency: event.currency.slice(0, 3) },
-    });
-    return { status: 'rejected', paymentId: payment.id, reason: why };
+  logContext(event: GenericEvent): Record<string, unknown> {
+    return { source: SOURCE, event_id: event.id, event_type: event.type, transaction_id: event.transactionId.slice(0, 255) };
+  }
+}
+
+/** Major units as sent, in minor units; null when they are not an amount of the currency. */
+function minorUnits(amount: string, currency: string): number | null {
+  try {
+    return toMinorUnits(amount, currency);
+  } catch (error) {
+    if (!(error instanceof MoneyFormatError)) throw error;
+    return null;
   }
 }
 
@@ -104,8 +98,4 @@ function invalid(): InvalidEventError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function context(event: GenericEvent): Record<string, unknown> {
-  return { source: SOURCE, event_id: event.id, event_type: event.type, transaction_id: event.transactionId.slice(0, 255) };
 }
