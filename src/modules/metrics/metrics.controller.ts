@@ -9,7 +9,7 @@ import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 
 /**
- * `GET /metrics`, beside `/healthz` outside the REST namespace (docs/decisions.md §16): the
+ * `GET /metrics`, beside `/healthz` outside the REST namespace (docs/decisions.md §1): the
  * Prometheus text format. Open unless `METRICS_TOKEN` is set; then only with
  * `Authorization: Bearer <token>` (compared in constant time), 401 otherwise. Declared public
  * because its guard is its own: the admin credentials of the API are not what a scraper holds.
