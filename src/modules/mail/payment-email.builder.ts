@@ -1,6 +1,6 @@
 import { formatMoney } from '../../common/money/index.js';
 import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, methodLabel, type PaymentForm } from '../forms/index.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../common/html/index.js';
 
 /** What a confirmation email says about a payment; the payments module maps its record to this. */
 export interface PaymentEmailFacts {
