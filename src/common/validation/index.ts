@@ -5,3 +5,4 @@ export { PositiveIntPipe } from './positive-int.pipe.js';
 export { IsOmittable } from './omittable.js';
 export { acceptValid, FastAccept } from './fast-accept.js';
 export { instantMessage, IsIsoInstant } from './instant.js';
+export { ArrayMaxSizeOf } from './array-max-size-of.js';
