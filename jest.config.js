@@ -42,6 +42,8 @@ module.exports = {
       // The admin console's pure logic too (console/src/**/*.spec.ts: no JSX, no DOM, so no jsdom).
       roots: [...shared.roots, '<rootDir>/console/src'],
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
+      // The gateway catalog as the application has it, without loading the slices' modules.
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/support/register-gateway-slices.ts'],
       transform: { '^.+\\.ts$': ['@swc/jest', swc] },
     },
     {

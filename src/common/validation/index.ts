@@ -6,3 +6,4 @@ export { IsOmittable } from './omittable.js';
 export { acceptValid, FastAccept } from './fast-accept.js';
 export { instantMessage, IsIsoInstant } from './instant.js';
 export { IsPlainText, isPlainText, PLAIN_TEXT_MESSAGE } from './plain-text.js';
+export { ArrayMaxSizeOf } from './array-max-size-of.js';

@@ -11,7 +11,7 @@ import {
   type PaymentForm,
   SUBMIT_ACTIONS,
 } from '../forms/index.js';
-import { CHECKOUT_GATEWAYS, GATEWAY_METHODS, gatewayKind } from '../gateways/index.js';
+import { CHECKOUT_GATEWAYS, gatewayKind, gatewayMethods } from '../gateways/index.js';
 import type { BuilderDataDto, BuilderFieldDto, BuilderOptionDto, BuilderSectionDto } from './form-builder.dto.js';
 
 /**
@@ -86,13 +86,16 @@ const SECTIONS: SectionSpec[] = [
       {
         id: 'payment_methods',
         label: 'Payment methods',
-        // One multiselect per catalog gateway (GET /payment-gateway/catalog says more about each).
-        fields: CHECKOUT_GATEWAYS.map((gateway) => ({
-          key: `settings.payment_methods.${gateway}`,
-          type: 'multiselect' as const,
-          label: `${capitalise(gatewayKind(gateway))} gateway methods`,
-          options: opts(GATEWAY_METHODS[gateway], methodLabel),
-        })),
+        // One multiselect per catalog gateway (GET /payment-gateway/catalog says more about each),
+        // read when the data is built: the slices register their gateways as their modules load.
+        get fields(): FieldSpec[] {
+          return CHECKOUT_GATEWAYS.map((gateway) => ({
+            key: `settings.payment_methods.${gateway}`,
+            type: 'multiselect' as const,
+            label: `${capitalise(gatewayKind(gateway))} gateway methods`,
+            options: opts(gatewayMethods(gateway), methodLabel),
+          }));
+        },
       },
     ],
   },

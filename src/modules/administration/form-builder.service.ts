@@ -3,7 +3,7 @@ import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { type RenderMethod, renderFormPage, toPayerForm } from '../form-view/index.js';
 import { FormsService, methodLabel, parseFormSettings, type PaymentFormSettings } from '../forms/index.js';
-import { GATEWAY_METHODS, GatewayRegistry, GatewayStateService } from '../gateways/index.js';
+import { gatewayMethods, GatewayRegistry, GatewayStateService } from '../gateways/index.js';
 import { IdentityService } from '../identity/index.js';
 import { MailService, samplePaymentFacts } from '../mail/index.js';
 import { TemplatesService } from '../templates/index.js';
@@ -63,7 +63,7 @@ export class FormBuilderService {
       const enabled = settings.payment_methods[adapter.id] ?? [];
       if (enabled.length === 0) continue;
       const active = await this.gateways.getActiveMethods(adapter.id);
-      for (const method of GATEWAY_METHODS[adapter.id].filter((candidate) => enabled.includes(candidate))) {
+      for (const method of gatewayMethods(adapter.id).filter((candidate) => enabled.includes(candidate))) {
         const available = active.includes(method);
         methods.push({
           gateway: adapter.id,

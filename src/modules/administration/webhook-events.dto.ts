@@ -2,18 +2,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
 import { IsIsoInstant, ToInteger, Trim } from '../../common/validation/index.js';
-import { CHECKOUT_GATEWAYS, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { GATEWAY_MODES, type GatewayMode, gatewayCatalog } from '../gateways/index.js';
 import { MAX_INT } from '../payments/index.js';
 import { WEBHOOK_EVENT_OUTCOMES, WEBHOOK_EVENT_TYPE_MAX_LENGTH, type WebhookEventListOutcome } from '../webhooks/index.js';
 
 /** Who sends provider events: a gateway, or `generic` (section B's signed `/webhook/receive`). */
-export const WEBHOOK_EVENT_PROVIDERS = [...CHECKOUT_GATEWAYS, 'generic'] as const;
-export type WebhookEventProvider = (typeof WEBHOOK_EVENT_PROVIDERS)[number];
+export const WEBHOOK_EVENT_PROVIDERS: readonly string[] = gatewayCatalog.liveList((catalog) => [...catalog.ids, 'generic']);
+export type WebhookEventProvider = string;
 
 /** GET /administration/webhook-events: paged like /payment/history (default 20 per page), with filters. */
 export class WebhookEventsQueryDto extends PageQueryDto {
   // Declared (not only inferred) so the ts-jest build of the swagger plugin documents each as the nest build does.
-  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_PROVIDERS, description: "Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive`" })
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENT_PROVIDERS, description: "Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive`", type: 'string' })
   @IsOptional()
   @IsIn(WEBHOOK_EVENT_PROVIDERS)
   gateway?: WebhookEventProvider;
@@ -62,7 +62,7 @@ export class WebhookEventDto {
   id: number;
 
   /** The provider: a gateway, or `generic` for section B's signed `/webhook/receive` */
-  @ApiProperty({ enum: WEBHOOK_EVENT_PROVIDERS, example: 'gateway_a' })
+  @ApiProperty({ enum: WEBHOOK_EVENT_PROVIDERS, example: 'gateway_a', type: 'string' })
   gateway: string;
 
   /** The provider's event id */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FormsService, type PaymentForm } from '../forms/index.js';
-import { type BrowserConfig, type CheckoutGateway, GATEWAY_METHODS, type GatewayMode, GatewayRegistry, GatewayStateService, type HostedCheckout, methodLabel } from '../gateways/index.js';
+import { type BrowserConfig, type CheckoutGateway, gatewayMethods, type GatewayMode, GatewayRegistry, GatewayStateService, type HostedCheckout, methodLabel } from '../gateways/index.js';
 import { type PayerForm, toPayerForm } from './payer-form.js';
 
 /** A gateway that can take payments for the form now, with what a browser needs to pay through it. */
@@ -52,7 +52,7 @@ export class FormViewService {
       const wanted = form.settings.payment_methods[adapter.id] ?? [];
       if (wanted.length === 0 || !adapter.browserConfig) continue;
       const { mode, connected, activeMethods } = await this.state.checkoutState(adapter.id);
-      const methods = GATEWAY_METHODS[adapter.id].filter((method) => wanted.includes(method) && activeMethods.includes(method));
+      const methods = gatewayMethods(adapter.id).filter((method) => wanted.includes(method) && activeMethods.includes(method));
       if (!connected || methods.length === 0 || (await adapter.checkoutPaused(mode)) === true) continue;
       const browser = await adapter.browserConfig(mode);
       if (!browser) continue;

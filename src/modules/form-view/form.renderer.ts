@@ -1,7 +1,7 @@
 import { currencyRule, formatMoney, toDecimalString } from '../../common/money/index.js';
 import { CORE_FIELDS, describePrice, type FormField, type FormPrice, FREQUENCY_LABELS } from '../forms/index.js';
 import type { DriverMethodOptions } from '../gateways/index.js';
-import { escapeHtml } from '../mail/index.js';
+import { escapeHtml } from '../../common/html/index.js';
 import { DEFAULT_BUTTON_LABEL, type PayerForm } from './payer-form.js';
 
 /** The form's stylesheet (assets/form.css), served beside the hosted page's script. */

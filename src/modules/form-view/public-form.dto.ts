@@ -1,9 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FIELD_TYPES, FREQUENCIES } from '../forms/index.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode, PAYMENT_METHOD_IDS } from '../gateways/index.js';
 import { INTERVAL_UNITS, type IntervalUnit } from './payer-form.js';
-
-const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
 
 /** How often a recurring price is charged: every `count` `unit`s */
 export class PublicIntervalDto {
@@ -89,7 +87,7 @@ export class PublicFieldDto {
 
 export class PublicMethodDto {
   /** Send as `payment_method` to `POST /payment/sync-details` */
-  @ApiProperty({ enum: ALL_METHODS, example: 'ccard' })
+  @ApiProperty({ enum: PAYMENT_METHOD_IDS, example: 'ccard', type: 'string' })
   id: string;
 
   @ApiProperty({ example: 'Card' })
@@ -110,7 +108,7 @@ export class PublicBrowserConfigDto {
 /** A gateway that can take payments for this form now */
 export class PublicGatewayDto {
   /** Send as `payment_gateway` to `POST /payment/sync-details` */
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a', type: 'string' })
   gateway: CheckoutGateway;
 
   @ApiProperty({ example: 'gateway A' })

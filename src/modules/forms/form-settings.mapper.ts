@@ -3,17 +3,15 @@ import { validateSync } from 'class-validator';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { validationFailure } from '../../common/validation/index.js';
 import type { FormDisplaySettings, FormPrice, PaymentForm, PaymentFormSettings } from './form-settings.js';
-import { type FormPriceDto, PaymentFormSettingsDto } from './payment-form-settings.dto.js';
+import { CHECKOUT_GATEWAYS } from '../gateways/index.js';
+import { type FormPaymentMethodsDto, type FormPriceDto, PaymentFormSettingsDto } from './payment-form-settings.dto.js';
 import type { PaymentFormDto } from './payment-form.dto.js';
 
 /** Plain settings from a validated DTO: explicit keys only, no class instances, nothing undefined. */
 export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings {
   const settings: PaymentFormSettings = {
     plans: dto.plans.map((plan) => ({ title: plan.title, prices: plan.prices.map(toPrice) })),
-    payment_methods: {
-      ...(dto.payment_methods.gateway_a ? { gateway_a: [...dto.payment_methods.gateway_a] } : {}),
-      ...(dto.payment_methods.gateway_b ? { gateway_b: [...dto.payment_methods.gateway_b] } : {}),
-    },
+    payment_methods: paymentMethods(dto.payment_methods),
     fields: dto.fields.map((field) => ({
       name: field.name,
       type: field.type,
@@ -33,6 +31,16 @@ export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings
   if (dto.redirect_url !== undefined) settings.redirect_url = dto.redirect_url;
   if (dto.success_message !== undefined) settings.success_message = dto.success_message;
   return settings;
+}
+
+/** The validated lists, in catalog order (the DTO declares one property per catalog gateway). */
+function paymentMethods(dto: FormPaymentMethodsDto): PaymentFormSettings['payment_methods'] {
+  const out: PaymentFormSettings['payment_methods'] = {};
+  for (const gateway of CHECKOUT_GATEWAYS) {
+    const methods = (dto as Partial<Record<string, string[]>>)[gateway];
+    if (methods) out[gateway] = [...methods];
+  }
+  return out;
 }
 
 function toPrice(price: FormPriceDto): FormPrice {

@@ -6,4 +6,4 @@ export { PaymentFormSettingsDto, MAX_FORM_AMOUNT } from './payment-form-settings
 export { PaymentFormDto } from './payment-form.dto.js';
 export { describePrice, FREQUENCY_LABELS } from './price-format.js';
 // Method labels are catalog data (gateways/); re-exported for the modules that draw forms.
-export { methodLabel, PAYMENT_METHOD_LABELS } from '../gateways/index.js';
+export { methodLabel } from '../gateways/index.js';

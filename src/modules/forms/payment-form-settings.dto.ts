@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -21,7 +22,7 @@ import {
 } from 'class-validator';
 import { CURRENCY_CODES } from '../../common/money/index.js';
 import { IsOmittable, Trim } from '../../common/validation/index.js';
-import { GATEWAY_METHODS } from '../gateways/index.js';
+import { type GatewayCatalogEntry, gatewayCatalog } from '../gateways/index.js';
 import {
   CORE_FIELDS,
   DISPLAY_LAYOUTS,
@@ -113,22 +114,29 @@ export class FormPlanDto {
   prices: FormPriceDto[];
 }
 
-/** Methods offered per gateway; each a subset of the gateway's method identifiers */
-export class FormPaymentMethodsDto {
-  @IsOmittable()
-  @IsIn(GATEWAY_METHODS.gateway_a, { each: true })
-  @ArrayUnique()
-  @ArrayMaxSize(GATEWAY_METHODS.gateway_a.length)
-  @IsArray()
-  gateway_a?: string[];
+/**
+ * Methods offered per gateway; each a subset of the gateway's method identifiers. One optional
+ * property per catalog gateway, declared by `declareMethodList` as the gateway registers: every
+ * gateway gets the same rules, and the OpenAPI document one named property per gateway.
+ */
+// No index signature: the swagger plugin would describe the class as a free-form object.
+export class FormPaymentMethodsDto {}
 
-  @IsOmittable()
-  @IsIn(GATEWAY_METHODS.gateway_b, { each: true })
-  @ArrayUnique()
-  @ArrayMaxSize(GATEWAY_METHODS.gateway_b.length)
-  @IsArray()
-  gateway_b?: string[];
+/** The rules of one gateway's method list, as the decorators of a property `<gateway id>?: string[]` would declare them. */
+function declareMethodList(entry: GatewayCatalogEntry): void {
+  const methods = entry.methods.map((method) => method.id);
+  // In the order TypeScript applies decorators written top to bottom (the last one first).
+  const decorators = [
+    IsArray(),
+    ArrayMaxSize(methods.length),
+    ArrayUnique(),
+    IsIn(methods, { each: true }),
+    IsOmittable(),
+    ApiPropertyOptional({ type: 'array', uniqueItems: true, items: { type: 'string', enum: methods } }),
+  ];
+  for (const decorate of decorators) decorate(FormPaymentMethodsDto.prototype, entry.id);
 }
+gatewayCatalog.onEntry(declareMethodList);
 
 /** One input of the form. The core fields `email_address`, `first_name`, `last_name` keep their types. */
 export class FormFieldDto {

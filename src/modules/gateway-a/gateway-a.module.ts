@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClockModule } from '../../common/clock/index.js';
 import { CryptoModule } from '../../common/crypto/index.js';
 import { FormsModule } from '../forms/index.js';
-import { GatewaysModule } from '../gateways/index.js';
+import { GatewaySlice, GatewaysModule } from '../gateways/index.js';
 import { IdempotencyModule } from '../idempotency/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { PluginModule } from '../plugin/index.js';
@@ -29,6 +29,7 @@ import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
 import { UsedConnectStateEntity } from './connect/used-connect-state.entity.js';
 import { UsedConnectStateRepository } from './connect/used-connect-state.repository.js';
 import { GatewayAAdapter } from './gateway-a.adapter.js';
+import { GATEWAY_A_SLICE } from './gateway-a.slice.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
@@ -46,6 +47,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
  * task. It reaches the rest of the service through the gateway port (registry), the payment
  * ledger and the webhook intake; nothing but the application module imports it.
  */
+@GatewaySlice(GATEWAY_A_SLICE)
 @Module({
   imports: [
     TypeOrmModule.forFeature([UsedConnectStateEntity, GatewayACustomerEntity, GatewayAProductEntity, GatewayAPriceEntity, SubscriptionStateEntity]),

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../../common/clock/index.js';
-import { GatewaysModule } from '../gateways/index.js';
+import { GatewaySlice, GatewaysModule } from '../gateways/index.js';
 import { IdempotencyModule } from '../idempotency/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { SettingsModule } from '../settings/index.js';
@@ -14,6 +14,7 @@ import { GatewayBScope } from './client/gateway-b-scope.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
 import { GatewayBDiagnostics } from './diagnose/gateway-b-diagnostics.js';
 import { GatewayBAdapter } from './gateway-b.adapter.js';
+import { GATEWAY_B_SLICE } from './gateway-b.slice.js';
 import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GatewayBEventSource } from './webhook/gateway-b-event-source.js';
 import { GatewayBSignatureVerifier } from './webhook/gateway-b-signature.verifier.js';
@@ -27,6 +28,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
  * reaches the rest of the service through the registry, the payment ledger and the webhook
  * intake; nothing but the application module imports it.
  */
+@GatewaySlice(GATEWAY_B_SLICE)
 @Module({
   imports: [ClockModule, GatewaysModule, IdempotencyModule, PaymentsModule, SettingsModule, WebhooksModule],
   controllers: [GatewayBCheckoutController, GatewayBWebhookController],

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS, GATEWAY_MODES, type GatewayMode } from './gateway-catalog.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode, PAYMENT_METHOD_IDS } from '../../common/gateway-catalog/index.js';
 import { DeviceWalletSettingsDto } from './payment-gateway.dto.js';
 
-const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
 export const CONNECT_KINDS = ['oauth', 'own_keys', 'credentials', 'webhook_settings'] as const;
 export type ConnectKind = (typeof CONNECT_KINDS)[number];
 export const SETTING_FIELD_TYPES = ['text', 'email', 'boolean'] as const;
@@ -10,7 +9,7 @@ export const SETTING_FIELD_TYPES = ['text', 'email', 'boolean'] as const;
 /** One payment method of a gateway. */
 export class GatewayCatalogMethodDto {
   /** The method id forms, payments and `set-payment-methods` use */
-  @ApiProperty({ enum: ALL_METHODS, example: 'ccard' })
+  @ApiProperty({ enum: PAYMENT_METHOD_IDS, example: 'ccard', type: 'string' })
   id: string;
 
   @ApiProperty({ example: 'Card' })
@@ -81,7 +80,7 @@ export class GatewayConnectKindDto {
 
 /** One gateway as an admin UI draws it: what it is, its methods and how it is connected. No state but the mode and the active methods. */
 export class GatewayCatalogEntryDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a', type: 'string' })
   id: CheckoutGateway;
 
   @ApiProperty({ example: 'Gateway A' })

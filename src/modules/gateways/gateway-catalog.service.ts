@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { OptionsService } from '../settings/index.js';
-import { GATEWAY_METHODS, gatewayKind, METHODS_WITH_SETTINGS, methodLabel } from './gateway-catalog.js';
+import { gatewayCatalog } from '../../common/gateway-catalog/index.js';
 import type { GatewayCatalogDto, GatewayCatalogEntryDto, GatewayCatalogMethodDto, GatewayConnectKindDto, GatewaySettingFieldDto } from './gateway-catalog.dto.js';
 import type { DeviceWalletSettingsDto } from './payment-gateway.dto.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
@@ -30,13 +30,12 @@ export class GatewayCatalogService {
 
   private async entry(adapter: PaymentGatewayAdapter): Promise<GatewayCatalogEntryDto> {
     const active = await this.state.getActiveMethods(adapter.id);
-    const withSettings: readonly string[] = METHODS_WITH_SETTINGS;
+    const entry = gatewayCatalog.entry(adapter.id);
     const methods: GatewayCatalogMethodDto[] = [];
-    for (const method of GATEWAY_METHODS[adapter.id]) {
-      const hasSettings = withSettings.includes(method);
+    for (const { id: method, label, hasSettings = false } of entry.methods) {
       methods.push({
         id: method,
-        label: methodLabel(method),
+        label,
         pro_only: adapter.proOnlyMethods.includes(method),
         active: active.includes(method),
         has_settings: hasSettings,
@@ -48,7 +47,7 @@ export class GatewayCatalogService {
     return {
       id: adapter.id,
       label: adapter.label.charAt(0).toUpperCase() + adapter.label.slice(1),
-      kind: gatewayKind(adapter.id),
+      kind: entry.kind,
       supports_recurring: adapter.supportsRecurring,
       mode: await this.state.getMode(adapter.id),
       methods,

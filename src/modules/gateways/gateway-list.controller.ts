@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
-import { SECTION_B_GATEWAY_IDS } from './gateway-catalog.js';
+import { SECTION_B_GATEWAY_IDS } from '../../common/gateway-catalog/index.js';
 import { GatewayConfigureDto, GatewayListEntryDto } from './gateway-list.dto.js';
 import { GatewayListService } from './gateway-list.service.js';
 

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../common/validation/index.js';
-import { SECTION_B_GATEWAY_IDS, type SectionBGatewayId } from './gateway-catalog.js';
+import { SECTION_B_GATEWAY_IDS, type SectionBGatewayId } from '../../common/gateway-catalog/index.js';
 
 /** Section B gateway list entry. */
 export class GatewayListEntryDto {

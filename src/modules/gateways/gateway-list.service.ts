@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import type { AcknowledgementDto } from '../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
-import { SECTION_B_GATEWAYS, type SectionBGateway } from './gateway-catalog.js';
+import { SECTION_B_GATEWAY_IDS, SECTION_B_GATEWAYS, type SectionBGateway } from '../../common/gateway-catalog/index.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
 import { GatewayStateService } from './gateway-state.service.js';
 import type { GatewayListEntryDto } from './gateway-list.dto.js';
@@ -66,7 +66,7 @@ export class GatewayListService {
 
   private entry(gateway: string): SectionBGateway {
     const entry = SECTION_B_GATEWAYS.find((candidate) => candidate.id === gateway);
-    if (!entry) throw new InvalidParamsError({ gateway: 'gateway must be gateway_a, gateway_b or gateway_c' });
+    if (!entry) throw new InvalidParamsError({ gateway: `gateway must be ${SECTION_B_GATEWAY_IDS.slice(0, -1).join(', ')} or ${SECTION_B_GATEWAY_IDS.at(-1)}` });
     return entry;
   }
 

@@ -48,4 +48,20 @@ describe('GatewayRegistry', () => {
     expect(registry.adminChargesFor('pm_card_visa')).toBe(adminCharges);
     expect(registry.adminChargesFor('tok_visa')).toBeNull();
   });
+
+  it('refuses, at registration, a second gateway offering a capability whose route names no gateway', () => {
+    const registry = new GatewayRegistry();
+    const oauthConnect = { authorizeUrl: () => 'https://proxy.test/oauth', completeConnect: async () => '/docs' };
+    registry.register(adapter('gateway_a', { oauthConnect }));
+    expect(() => registry.register(adapter('gateway_b', { oauthConnect }))).toThrow('gateway_b and gateway_a both offer oauthConnect: GET /payment-gateway/connect names no gateway');
+    expect(registry.all().map((entry) => entry.id)).toEqual(['gateway_a']);
+    const credentialSettings = { fields: [], save: jest.fn(), view: jest.fn() };
+    registry.register(adapter('gateway_b', { credentialSettings }));
+    expect(registry.credentialSettings()?.id).toBe('gateway_b');
+    expect(registry.keyConnect()).toBeNull();
+  });
+
+  it('refuses an adapter for a gateway no slice registered in the catalog', () => {
+    expect(() => new GatewayRegistry().register(adapter('gateway_z' as 'gateway_a'))).toThrow(/no slice registered/);
+  });
 });

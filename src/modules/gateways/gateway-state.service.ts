@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CHECKOUT_ALIAS } from '../../config/index.js';
 import { OptionsService } from '../settings/index.js';
-import { type CheckoutGateway, GATEWAY_METHODS, type GatewayMode, isMethodOf } from './gateway-catalog.js';
+import { type CheckoutGateway, gatewayMethods, type GatewayMode, isMethodOf } from '../../common/gateway-catalog/index.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
 
 /** Option names of the gateway-neutral state (all prefixed with CHECKOUT_ALIAS); credentials are the slices' own. */
@@ -34,7 +34,7 @@ export class GatewayStateService {
 
   /** Active methods; a gateway never configured offers its first method (cards, the wallet's standard checkout). */
   async getActiveMethods(gateway: CheckoutGateway): Promise<string[]> {
-    return this.options.get<string[]>(gatewayOption.activeMethods(gateway), [GATEWAY_METHODS[gateway][0]]);
+    return this.options.get<string[]>(gatewayOption.activeMethods(gateway), [gatewayMethods(gateway)[0]]);
   }
 
   async setActiveMethods(gateway: CheckoutGateway, methods: string[]): Promise<void> {
@@ -58,7 +58,7 @@ export class GatewayStateService {
     const credentials = { test: adapter.connectionOptions('test'), live: adapter.connectionOptions('live') };
     const stored = await this.options.getMany([modeName, methodsName, ...credentials.test, ...credentials.live]);
     const mode = (stored.has(modeName) ? stored.get(modeName) : 'test') as GatewayMode;
-    const activeMethods = (stored.has(methodsName) ? stored.get(methodsName) : [GATEWAY_METHODS[gateway][0]]) as string[];
+    const activeMethods = (stored.has(methodsName) ? stored.get(methodsName) : [gatewayMethods(gateway)[0]]) as string[];
     const needed = mode === 'test' || mode === 'live' ? credentials[mode] : adapter.connectionOptions(mode);
     return { mode, connected: needed.every((name) => stored.has(name)), activeMethods };
   }

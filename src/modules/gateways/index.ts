@@ -1,6 +1,7 @@
 export { GatewaysModule } from './gateways.module.js';
-export * from './gateway-catalog.js';
+export * from '../../common/gateway-catalog/index.js';
 export * from './payment-gateway.port.js';
 export { GatewayRegistry } from './gateway-registry.service.js';
 export { gatewayOption, GatewayStateService } from './gateway-state.service.js';
 export { PaymentGatewayService, type DeviceWalletSettings } from './payment-gateway.service.js';
+export { GatewaySlice, type GatewaySliceDefinition } from './gateway-slice.js';

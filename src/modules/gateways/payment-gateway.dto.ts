@@ -16,11 +16,9 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { ToBoolean, Trim } from '../../common/validation/index.js';
+import { ArrayMaxSizeOf, ToBoolean, Trim } from '../../common/validation/index.js';
 import type { ConnectCallbackInput } from './payment-gateway.port.js';
-import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_METHODS, GATEWAY_MODES, type GatewayMode, METHODS_WITH_SETTINGS, type MethodWithSettings } from './gateway-catalog.js';
-
-const ALL_METHODS = [...new Set(Object.values(GATEWAY_METHODS).flat())];
+import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode, METHODS_WITH_SETTINGS, type MethodWithSettings, PAYMENT_METHOD_IDS } from '../../common/gateway-catalog/index.js';
 
 export class ConnectQueryDto {
   /** Mode to connect: `test` or `live` */
@@ -100,9 +98,9 @@ export class SetModeDto extends GatewayRefDto {
 export class SetPaymentMethodsDto extends GatewayRefDto {
   /** Method ids of that gateway (gateway A: ccard, sepa (Pro only), device_wallet_1/2, regional_wallet_1/2; gateway B: standard_checkout) */
   @IsArray()
-  @ArrayMaxSize(ALL_METHODS.length)
+  @ArrayMaxSizeOf(PAYMENT_METHOD_IDS)
   @ArrayUnique()
-  @IsIn(ALL_METHODS, { each: true })
+  @IsIn(PAYMENT_METHOD_IDS, { each: true })
   methods: string[];
 }
 
@@ -211,7 +209,7 @@ export class SavePaymentMethodSettingsDto extends GatewayRefDto {
 // --- responses -------------------------------------------------------------------------------------------
 
 export class GatewayStatusDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, type: 'string' })
   gateway: CheckoutGateway;
 
   /** The gateway's current site mode */
@@ -234,7 +232,7 @@ export class GatewayStatusDto {
 }
 
 export class WebhookSettingsDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, type: 'string' })
   gateway: CheckoutGateway;
 
   @ApiProperty({ enum: GATEWAY_MODES })
@@ -273,10 +271,10 @@ export class WebhookSettingsDto {
 }
 
 export class PaymentMethodSettingsDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, type: 'string' })
   gateway: CheckoutGateway;
 
-  @ApiProperty({ enum: METHODS_WITH_SETTINGS })
+  @ApiProperty({ enum: METHODS_WITH_SETTINGS, type: 'string' })
   method: MethodWithSettings;
 
   settings: DeviceWalletSettingsDto;
@@ -284,7 +282,7 @@ export class PaymentMethodSettingsDto {
 
 /** The credentials saved for the gateway's current mode. */
 export class CredentialSettingsDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, type: 'string' })
   gateway: CheckoutGateway;
 
   /** The gateway's current mode: the one the credentials were saved for */
@@ -323,7 +321,7 @@ export class ConnectKeysWebhookDto {
 
 /** POST /payment-gateway/connect-keys: what the connect did. No key is ever answered. */
 export class ConnectKeysResultDto {
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a', type: 'string' })
   gateway: CheckoutGateway;
 
   /** The mode that was connected */

@@ -1,5 +1,5 @@
 import type { AuthenticatedUser } from '../../common/auth/index.js';
-import type { CheckoutGateway, GatewayMode } from './gateway-catalog.js';
+import type { CheckoutGateway, GatewayMode } from '../../common/gateway-catalog/index.js';
 
 /**
  * What a gateway slice (gateway-a/, gateway-b/) offers the gateway-neutral routes. The core

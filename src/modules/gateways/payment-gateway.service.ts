@@ -3,7 +3,7 @@ import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { OptionsService } from '../settings/index.js';
-import { type CheckoutGateway, type GatewayMode, gatewayOfMethod, isMethodOf, type MethodWithSettings } from './gateway-catalog.js';
+import { type CheckoutGateway, type GatewayMode, gatewayOfMethod, isMethodOf, type MethodWithSettings } from '../../common/gateway-catalog/index.js';
 import { GatewayRegistry } from './gateway-registry.service.js';
 import { gatewayOption, GatewayStateService } from './gateway-state.service.js';
 import type { ConnectCallbackInput, CredentialSettingsInput, OAuthConnect, WebhookSettingsInput } from './payment-gateway.port.js';

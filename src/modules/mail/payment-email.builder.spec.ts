@@ -1,5 +1,4 @@
 import type { PaymentForm } from '../forms/index.js';
-import { escapeHtml } from './html.js';
 import { buildPaymentEmails, fillSubject, type PaymentEmailFacts, samplePaymentFacts } from './payment-email.builder.js';
 
 const form: Pick<PaymentForm, 'id' | 'title' | 'settings'> = {
@@ -88,13 +87,5 @@ describe('samplePaymentFacts', () => {
     const facts = samplePaymentFacts(form, 'me@example.test', new Date('2026-11-25T10:00:00Z'));
     expect(facts).toMatchObject({ amount: 1234, currency: 'USD', frequency: 'm_1', plan_title: 'Cake', gateway: 'gateway_b', payment_method: 'standard_checkout', email_address: 'me@example.test' });
     expect(facts.custom_fields).toEqual({ flavour: 'Lemon', note: 'Sample note' });
-  });
-});
-
-describe('escapeHtml', () => {
-  it('escapes markup and attribute breakers', () => {
-    expect(escapeHtml(`<a href="x" onclick='y'>\`=&</a>`)).toBe('&lt;a href&#61;&quot;x&quot; onclick&#61;&#39;y&#39;&gt;&#96;&#61;&amp;&lt;/a&gt;');
-    expect(escapeHtml(null)).toBe('');
-    expect(escapeHtml(5)).toBe('5');
   });
 });

@@ -1,6 +1,7 @@
 import { formatMoney } from '../../common/money/index.js';
 import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, methodLabel, type PaymentForm } from '../forms/index.js';
-import { escapeHtml } from './html.js';
+import { CHECKOUT_GATEWAYS, gatewayMethods } from '../../common/gateway-catalog/index.js';
+import { escapeHtml } from '../../common/html/index.js';
 
 /** What a confirmation email says about a payment; the payments module maps its record to this. */
 export interface PaymentEmailFacts {
@@ -155,15 +156,16 @@ export function samplePaymentFacts(form: EmailForm, payerEmail: string, now: Dat
     custom_fields[field.name] =
       field.type === 'select' ? (field.options?.[0] ?? '') : field.type === 'checkbox' ? 'Yes' : field.type === 'number' ? '1' : `Sample ${field.label.toLowerCase()}`;
   }
-  const methods = Object.entries(form.settings.payment_methods).find(([, list]) => list && list.length > 0);
+  // The form's first gateway with methods; a form without any shows the catalog's first gateway and method.
+  const [gateway, methods] = Object.entries(form.settings.payment_methods).find(([, list]) => list && list.length > 0) ?? [CHECKOUT_GATEWAYS[0], gatewayMethods(CHECKOUT_GATEWAYS[0])];
   return {
     payment_id: 'TEST',
     amount: price.amount,
     currency: price.currency,
     frequency: price.frequency,
     plan_title: plan.title,
-    gateway: methods?.[0] ?? 'gateway_a',
-    payment_method: methods?.[1]?.[0] ?? 'ccard',
+    gateway,
+    payment_method: methods![0],
     mode: 'test',
     email_address: payerEmail,
     first_name: 'Sample',

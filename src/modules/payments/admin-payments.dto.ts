@@ -21,7 +21,7 @@ export class AdminPaymentsFilterDto {
   @IsIn(PAYMENT_STATUSES)
   status?: PaymentStatus;
 
-  @ApiPropertyOptional({ enum: CHECKOUT_GATEWAYS, description: 'Only payments through this gateway' })
+  @ApiPropertyOptional({ enum: CHECKOUT_GATEWAYS, description: 'Only payments through this gateway', type: 'string' })
   @IsOptional()
   @IsIn(CHECKOUT_GATEWAYS)
   gateway?: CheckoutGateway;
@@ -79,7 +79,7 @@ export class AdminPaymentDto {
   @ApiProperty({ description: 'ISO 4217 code', example: 'USD' })
   currency: string;
 
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a' })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a', type: 'string' })
   gateway: CheckoutGateway;
 
   @ApiProperty({ description: "The gateway's payment method id", example: 'ccard' })

@@ -20,7 +20,7 @@ export class PaymentStatusResponseDto {
   currency: string;
   @ApiProperty({ enum: GATEWAY_MODES })
   mode: GatewayMode;
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS })
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, type: 'string' })
   gateway: CheckoutGateway;
   /** ISO 8601 UTC */
   updated_at: string;

@@ -1,9 +1,12 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { SECTION_B_GATEWAY_IDS, type SectionBGatewayId } from '../../common/gateway-catalog/index.js';
 import { CURRENCY_CODES } from '../../common/money/index.js';
 import { IsOmittable, ToBoolean, Trim } from '../../common/validation/index.js';
 
-export const GATEWAY_IDS = ['gateway_a', 'gateway_b', 'gateway_c'] as const;
-export type GatewayId = (typeof GATEWAY_IDS)[number];
+/** Section B's gateway list: `payment_gateway` is one of its ids (the catalog's list, not a copy). */
+export const GATEWAY_IDS = SECTION_B_GATEWAY_IDS;
+export type GatewayId = SectionBGatewayId;
 
 /** Section B settings as the admin UI reads them; `api_key` is only ever a mask. */
 export class SettingsDto {
@@ -11,6 +14,7 @@ export class SettingsDto {
   currency: string;
 
   /** Gateway identifier */
+  @ApiProperty({ enum: GATEWAY_IDS, type: 'string' })
   payment_gateway: GatewayId;
 
   /** Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SECTION_B_DEFAULT_GATEWAY } from '../../common/gateway-catalog/index.js';
 import { OptionsService } from './options.service.js';
 import type { GatewayId, SettingsDto, UpdateSettingsDto } from './settings.dto.js';
 
@@ -11,7 +12,7 @@ interface StoredGeneralSettings {
   debug_mode: boolean;
 }
 
-const DEFAULTS: StoredGeneralSettings = { currency: 'USD', payment_gateway: 'gateway_a', debug_mode: false };
+const DEFAULTS: StoredGeneralSettings = { currency: 'USD', payment_gateway: SECTION_B_DEFAULT_GATEWAY, debug_mode: false };
 
 /** Section B `/settings`: general plugin settings kept in the options store. */
 @Injectable()

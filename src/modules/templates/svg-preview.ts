@@ -57,7 +57,7 @@ export function renderFormTemplatePreview(template: BundledFormTemplate): string
     y += 48;
   }
 
-  const methods = Object.values(settings.payment_methods).flat().map(methodLabel);
+  const methods = Object.values(settings.payment_methods).flatMap((methods) => methods ?? []).map(methodLabel);
   parts.push(text(PAD, y + 8, clip(methods.join(' · '), 56), `font-size="11" fill="#64748b"`));
   y += 20;
 

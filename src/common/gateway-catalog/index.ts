@@ -1,0 +1,1 @@
+export * from './gateway-catalog.js';
