@@ -430,7 +430,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         for (let i = 0; i < 3000; i++) {
           await repository.insert(manager, {
             gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 100 + i, currency: 'USD', frequency: 'one-time',
-            secretNonce: 'n'.repeat(43), emailAddress: `bulk${i}@example.com`, createdAt: new Date('2025-06-01T00:00:00.000Z'), updatedAt: new Date('2025-06-01T00:00:00.000Z'),
+            secretNonce: randomBytes(32).toString('base64url'), emailAddress: `bulk${i}@example.com`, createdAt: new Date('2025-06-01T00:00:00.000Z'), updatedAt: new Date('2025-06-01T00:00:00.000Z'),
           });
         }
       });
