@@ -1828,13 +1828,13 @@ export interface components {
             message: string;
         };
         SettingsDto: {
-            /** @description ISO 4217 currency code */
-            currency: string;
             /**
              * @description Gateway identifier
              * @enum {string}
              */
             payment_gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            /** @description ISO 4217 currency code */
+            currency: string;
             /** @description Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */
             api_key: string | null;
             debug_mode: boolean;
