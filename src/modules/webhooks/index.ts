@@ -2,11 +2,13 @@ export { WebhooksModule } from './webhooks.module.js';
 export { WEBHOOK_EVENT_OUTCOMES, type WebhookEventFilter, type WebhookEventListOutcome } from './webhook-event.repository.js';
 export { WebhookEventQueries, type WebhookEventPage, type WebhookEventView } from './webhook-event-queries.service.js';
 export { WEBHOOK_EVENT_TYPE_MAX_LENGTH } from './webhook-event.entity.js';
-export { WebhookIntakeService, type EffectResult, type EffectStatus, type ParsedWebhookEvent, type WebhookEventSource } from './webhook-intake.service.js';
+export { WebhookIntakeService, type ParsedWebhookEvent, type WebhookEventSource } from './webhook-intake.service.js';
 export {
   nothingToDo,
   outsideContract,
   type Dismissal,
+  type EffectResult,
+  type EffectStatus,
   type NothingToDo,
   type PaymentLookup,
   type PaymentSubject,

@@ -7,25 +7,11 @@ import { Metrics } from '../../common/metrics/index.js';
 import type { GatewayMode } from '../gateways/index.js';
 import { WebhookActionApplier } from './actions/webhook-action-applier.js';
 import type { WebhookAction } from './actions/webhook-action.js';
-import type { WebhookEventEntity, WebhookEventOutcome } from './webhook-event.entity.js';
+import type { EffectResult } from './actions/webhook-action.js';
+import type { WebhookEventEntity } from './webhook-event.entity.js';
 import { WebhookEventRepository } from './webhook-event.repository.js';
 import type { WebhookReceiptDto } from './webhook-receipt.dto.js';
 import type { WebhookVerdict } from './webhook-verifiers.js';
-
-/**
- * What an event did, stored with it: `processed` (the record moved or learnt something, or already
- * was there), `ignored` (nothing to do: outside the contract, not this installation's, unknown
- * payment, a late event), `rejected` (the event disagrees with the record it names: logged, the
- * record is not moved).
- */
-export type EffectStatus = WebhookEventOutcome;
-
-export interface EffectResult {
-  status: EffectStatus;
-  paymentId: number | null;
-  /** Why it was ignored or rejected (stored with the event; no payload data). */
-  reason?: string;
-}
 
 /** The least the event store needs of an event. */
 export interface ParsedWebhookEvent {

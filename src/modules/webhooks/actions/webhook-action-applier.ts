@@ -13,9 +13,8 @@ import {
   type PaymentStatus,
   type TransitionOutcome,
 } from '../../payments/index.js';
-import type { EffectResult } from '../webhook-intake.service.js';
 import { RecordNotReadyError } from '../webhook.errors.js';
-import type { PaymentLookup, PaymentSubject, Verdict, WebhookAction } from './webhook-action.js';
+import type { EffectResult, PaymentLookup, PaymentSubject, Verdict, WebhookAction } from './webhook-action.js';
 
 /** What the applier needs of an event for its log lines. */
 export interface ActionEvent {

@@ -1,5 +1,6 @@
 import type { GatewayMode } from '../../gateways/index.js';
 import type { CurrentCheck, FailureReason, PaymentRecord } from '../../payments/index.js';
+import type { WebhookEventOutcome } from '../webhook-event.entity.js';
 
 /**
  * The gateway-neutral vocabulary of provider events (docs/architecture.md, "webhooks/"): a slice's
@@ -141,4 +142,19 @@ export function nothingToDo(why: string): NothingToDo {
 /** Nothing to do with an event type outside the route's contract (the source logs it). */
 export function outsideContract(why?: string): NothingToDo {
   return { kind: 'nothing_to_do', why, logged: false };
+}
+
+/**
+ * What an event did, stored with it: `processed` (the record moved or learnt something, or already
+ * was there), `ignored` (nothing to do: outside the contract, not this installation's, unknown
+ * payment, a late event), `rejected` (the event disagrees with the record it names: logged, the
+ * record is not moved).
+ */
+export type EffectStatus = WebhookEventOutcome;
+
+export interface EffectResult {
+  status: EffectStatus;
+  paymentId: number | null;
+  /** Why it was ignored or rejected (stored with the event; no payload data). */
+  reason?: string;
 }
