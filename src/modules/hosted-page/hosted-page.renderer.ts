@@ -1,6 +1,6 @@
 import { FORM_STYLESHEET_PATH, type PublicFormView, type RenderMethod, renderFormPage } from '../form-view/index.js';
 import type { HostedCheckout } from '../gateways/index.js';
-import { escapeHtml } from '../mail/index.js';
+import { escapeHtml } from '../../common/html/index.js';
 
 /** The addresses of the page's built scripts (PageBundles): the page script and the drivers by name. */
 export interface PageScripts {
