@@ -3,6 +3,9 @@
  * Checkout API (clients/typescript/openapi.json, served at /docs-json). Do not edit by hand.
  */
 
+export type JsonValue = string | number | boolean | null | JsonValue[] | {
+    [key: string]: JsonValue;
+};
 export interface paths {
     "/healthz": {
         parameters: {
@@ -3006,9 +3009,7 @@ export interface components {
             button_label: string;
         };
         /** @description Any JSON value */
-        JsonValue: (string | null) | number | boolean | components["schemas"]["JsonValue"][] | {
-            [key: string]: components["schemas"]["JsonValue"];
-        };
+        JsonValue: JsonValue;
         /** @description A 400 answer (WP_Error shape) */
         WpError400: {
             /** @enum {string} */
