@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { collectPageErrors, launchChromium, waitForExpression } from './support/chromium.js';
 import { seriousA11yViolations } from './support/console.js';
 
-const SIGNING_SECRET = 'whsec_x0123456789abcdefABCDEF';
+const SIGNING_SECRET = 'xwhsec_0123456789abcdefABCDEF';
 const API_KEY = 'xsk_test_0123456789';
 
 /**

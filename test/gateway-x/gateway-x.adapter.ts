@@ -32,7 +32,7 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly proOnlyMethods: readonly string[] = [];
   readonly supportsRecurring = false;
   readonly webhookSettingsFields: readonly GatewaySettingField<'signing_secret'>[] = [
-    { name: 'signing_secret', label: 'Signing secret', type: 'text', secret: true, required: true, hint: 'whsec_…' },
+    { name: 'signing_secret', label: 'Signing secret', type: 'text', secret: true, required: true, hint: 'xwhsec_…' },
   ];
   readonly hostedCheckout: HostedCheckout;
 
@@ -84,8 +84,7 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
   async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
     const misplaced = (['webhook_id', 'manual_configuration_complete'] as const).filter((field) => input[field] !== undefined);
     if (misplaced.length > 0) throw new InvalidParamsError(Object.fromEntries(misplaced.map((field) => [field, `${field} is not a ${GATEWAY_X} setting`])));
-    // The route's DTO already holds every signing secret to the `whsec_…` form (a limit of the core: README.md, "Known limits").
-    if (!input.signing_secret || !/^whsec_[A-Za-z0-9]{16,64}$/.test(input.signing_secret)) throw new InvalidParamsError({ signing_secret: 'signing_secret must be a gateway X signing secret (whsec_…, letters and digits)' });
+    if (!input.signing_secret || !/^xwhsec_[A-Za-z0-9]{16,64}$/.test(input.signing_secret)) throw new InvalidParamsError({ signing_secret: 'signing_secret must be a gateway X signing secret (xwhsec_…)' });
     await this.options.setSecret(gatewayXOption.signingSecret(mode), input.signing_secret);
     return { signing_secret: await this.options.getSecretMask(gatewayXOption.signingSecret(mode)) };
   }

@@ -7,7 +7,7 @@ import { FakeGatewayX } from './fake/fake-gateway-x.js';
 import { GatewayXModule } from './gateway-x.module.js';
 import { gatewayXOption } from './gateway-x-options.js';
 
-const SIGNING_SECRET = 'whsec_x0123456789abcdefABCDEF';
+const SIGNING_SECRET = 'xwhsec_0123456789abcdefABCDEF';
 const API_KEY = 'xsk_test_0123456789';
 
 /**
@@ -51,6 +51,9 @@ describe('a test-only third gateway (test/gateway-x/) added by its module alone'
   it("is in the console's other gateway screen data (the dashboard's gateways) and takes the gateway admin routes", async () => {
     const misplaced = await admin('post', '/payment-gateway/save-webhook-settings').send({ gateway: 'gateway_x', mode: 'test', webhook_id: 'WH0123456789' });
     expect(misplaced.status).toBe(400);
+    // Its secret's form is its adapter's to check (gateway A's `whsec_…` is not gateway X's).
+    const otherForm = await admin('post', '/payment-gateway/save-webhook-settings').send({ gateway: 'gateway_x', mode: 'test', signing_secret: 'whsec_0123456789abcdefABCDEF' });
+    expect({ status: otherForm.status, params: Object.keys(otherForm.body.data?.params ?? {}) }).toEqual({ status: 400, params: ['signing_secret'] });
     await admin('post', '/payment-gateway/set-payment-methods').send({ gateway: 'gateway_x', methods: ['x_card'] }).expect(200);
     const refused = await admin('post', '/payment-gateway/set-payment-methods').send({ gateway: 'gateway_x', methods: ['ccard'] });
     expect(refused.status).toBe(400);
@@ -149,7 +152,7 @@ describe('a test-only third gateway (test/gateway-x/) added by its module alone'
     expect(fake.exchanges.at(-1)).toMatchObject({ method: 'POST', path: '/v1/charges', idempotencyKey: expect.stringMatching(/^[a-f0-9]{64}$/) });
     expect(await record(reference.payment_id)).toMatchObject({ gateway: 'gateway_x', status: 'processing', provider_payment_ref: charge.id });
 
-    const forged = fake.signedEvent('charge.succeeded', charge.id, 'whsec_notTheMerchantsSecret0000');
+    const forged = fake.signedEvent('charge.succeeded', charge.id, 'xwhsec_notTheMerchantsSecret000');
     const refused = await deliver(forged);
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('checkout_invalid_signature');
