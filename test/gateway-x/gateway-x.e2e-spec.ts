@@ -73,6 +73,10 @@ describe('a test-only third gateway (test/gateway-x/) added by its module alone'
       .send({ title: 'X form', status: 'publish', settings: validSettings({ payment_methods: { gateway_x: ['x_card'] } }) })
       .expect(201);
     expect(created.body.settings.payment_methods).toEqual({ gateway_x: ['x_card'] });
+    // The public read of the form offers it, with its public id only.
+    const publicForm = (await request(t.http).get(`${t.base}/payment/form/${created.body.id}`).expect(200)).body;
+    expect(publicForm.gateways).toEqual([expect.objectContaining({ gateway: 'gateway_x', label: 'gateway X', mode: 'test', supports_recurring: false, browser: { client_id: 'xpk_test_1' } })]);
+    expect(publicForm.gateways[0].methods.map((method: { id: string }) => method.id)).toEqual(['x_card']);
     for (const payment_methods of [{ gateway_x: ['ccard'] }, { gateway_y: ['x_card'] }]) {
       const res = await admin('post', '/administration/payment-forms').send({ title: 'Bad', status: 'publish', settings: validSettings({ payment_methods }) });
       expect({ payment_methods, status: res.status, code: res.body.code }).toEqual({ payment_methods, status: 400, code: 'rest_invalid_param' });
