@@ -4,8 +4,8 @@
 // - import-x/no-cycle everywhere: no runtime import cycles (type-only imports do not count);
 // - the module boundaries of src/ (eslint/module-boundaries.mjs); tests and bench are not bound
 //   by them and may import src internals;
-// - gateways only through the port: no comparison with a gateway id in src/ outside the gateway
-//   slices and the catalog (eslint/gateway-ids.mjs).
+// - a gateway is one folder: no gateway id or slice route named in src/ outside the gateway
+//   slices and the catalog (eslint/gateway-ids.mjs, with its short list of exemptions).
 // eslint/module-boundaries.test.mjs runs this config on a fixture project to show each rule fires.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { GATEWAY_ID_COMPARISONS, GATEWAY_ID_RULE_EXEMPT, GATEWAY_ID_RULE_FILES } from './eslint/gateway-ids.mjs';
+import { GATEWAY_ID_EXEMPT_FILES, GATEWAY_ID_RULE_FILES, GATEWAY_NAMING_SELECTORS } from './eslint/gateway-ids.mjs';
 import { moduleBoundaryZones } from './eslint/module-boundaries.mjs';
 
 /** The whole config for the project whose root folder is `root`. */
@@ -122,8 +122,8 @@ export function checkoutLintConfig(root) {
 
     {
       files: GATEWAY_ID_RULE_FILES,
-      ignores: GATEWAY_ID_RULE_EXEMPT,
-      rules: { 'no-restricted-syntax': ['error', ...GATEWAY_ID_COMPARISONS] },
+      ignores: GATEWAY_ID_EXEMPT_FILES,
+      rules: { 'no-restricted-syntax': ['error', ...GATEWAY_NAMING_SELECTORS] },
     },
   );
 }

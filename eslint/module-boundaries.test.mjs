@@ -2,9 +2,11 @@
 // import rules and the gateway-id rule report exactly the lines marked
 // `// expect: <kind>[, <kind>...]`, where a kind is `index` (another area imported past its
 // index.ts), `slice` (a gateway slice imported outside app.module.ts), `direction` (an import
-// against the module direction), `cycle`, or `gateway-id` (a comparison with a gateway id outside
-// the slices and the catalog, eslint/gateway-ids.mjs): each zone, no-cycle and the gateway-id
-// selectors fire where they should and nowhere else, and `.js` specifiers resolve to `.ts` files
+// against the module direction), `cycle`, `gateway-id` (a gateway id named outside the slices and
+// the catalog, in a comparison or as data) or `slice-route` (a slice's route named there;
+// eslint/gateway-ids.mjs): each zone, no-cycle and the gateway-naming selectors fire where they
+// should and nowhere else (the slices, the catalog at its place, unit specs, OpenAPI examples and
+// import sources stay allowed), and `.js` specifiers resolve to `.ts` files
 // (an unresolved import would be skipped by both import rules, and reported by no-unresolved).
 // Run by `npm run lint` before the lint itself: node --test eslint/module-boundaries.test.mjs
 import assert from 'node:assert/strict';
@@ -20,7 +22,8 @@ const fixture = fileURLToPath(new URL('./fixtures/project/', import.meta.url));
 /** The kind of a problem, from its rule and (for the boundary zones) the zone's message. */
 function kindOf(message) {
   if (message.ruleId === 'import-x/no-cycle') return 'cycle';
-  if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(gateway id comparison)')) return 'gateway-id';
+  if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(gateway id named)')) return 'gateway-id';
+  if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(slice route named)')) return 'slice-route';
   if (message.ruleId === 'import-x/no-restricted-paths') {
     if (message.message.includes('through its index.ts')) return 'index';
     if (message.message.includes('Only src/app.module.ts imports a gateway slice')) return 'slice';
@@ -43,7 +46,7 @@ function expectedProblems(results) {
   return expected.sort();
 }
 
-test('the import rules and the gateway-id rule report exactly the marked lines of the fixture project', async () => {
+test('the import rules and the gateway-naming rule report exactly the marked lines of the fixture project', async () => {
   const eslint = new ESLint({ cwd: fixture, overrideConfigFile: true, overrideConfig: checkoutLintConfig(fixture) });
   const results = await eslint.lintFiles([join(fixture, 'src'), join(fixture, 'test')]);
   assert.ok(results.length >= 20, `only ${results.length} fixture files were linted`);

@@ -1727,7 +1727,11 @@ export interface components {
             gateway: "gateway_a" | "gateway_b";
             /** @enum {string} */
             mode: "test" | "live";
-            /** @description Gateway A: signing secret of a manually managed endpoint (`whsec_...`); stored encrypted, never returned */
+            /**
+             * @description The signing secret of a gateway that signs its webhooks with one (gateway A: of a manually
+             *     managed endpoint, `whsec_...`); stored encrypted, never returned. Its exact form is the gateway
+             *     adapter's to check; here only the characters and length any such secret has.
+             */
             signing_secret?: string;
             /** @description Gateway A: the manually managed endpoint is configured with the 12 events; unpauses checkout for the mode */
             manual_configuration_complete?: boolean;

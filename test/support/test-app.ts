@@ -1,3 +1,4 @@
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,11 +53,14 @@ export function basicAuth(login: string, password: string): string {
  * variables. `keepDatabase` starts a second instance on the same MySQL database without emptying it.
  * `logStream` receives the service's log lines (JSON, one per line, at `LOG_LEVEL` or info), the
  * request log included; the first app of a test file decides where service lines go (nestjs-pino
- * keeps one process logger).
+ * keeps one process logger). `modules` are imported beside AppModule: the one way a test adds code
+ * the production application does not have, e.g. the test-only gateway slice of test/gateway-x/
+ * (a slice's module registers its catalog entry, adapter, routes and webhook verifier itself, so
+ * importing it is all a test needs; src/app.module.ts stays as it is).
  */
 export async function startTestApp(
   env: Record<string, string | undefined> = {},
-  options: { keepDatabase?: boolean; logStream?: Writable } = {},
+  options: { keepDatabase?: boolean; logStream?: Writable; modules?: Array<Type | DynamicModule> } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-'));
   const config = loadConfig({
@@ -70,7 +74,7 @@ export async function startTestApp(
   });
   if (databaseKind(config) === 'mysql' && !options.keepDatabase) await emptyDatabase(config);
 
-  let builder = Test.createTestingModule({ imports: [AppModule] })
+  let builder = Test.createTestingModule({ imports: [AppModule, ...(options.modules ?? [])] })
     .overrideProvider(APP_CONFIG)
     .useValue(config);
   if (options.logStream) {

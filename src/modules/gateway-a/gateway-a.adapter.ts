@@ -29,6 +29,9 @@ import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 
+/** The form of the signing secret the provider shows for an endpoint (checked here: the settings route takes any gateway's secret). */
+const GATEWAY_A_SIGNING_SECRET = /^whsec_[A-Za-z0-9+/=_-]{16,240}$/;
+
 /** Gateway A (the card gateway) behind the gateway port: what the neutral routes may ask of it. */
 @Injectable()
 export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
@@ -122,6 +125,9 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   /** The manual path: a signing secret and/or `manual_configuration_complete` (docs/decisions.md §7). */
   async saveWebhookSettings(mode: GatewayMode, input: WebhookSettingsInput): Promise<WebhookSettingsView> {
     if (input.webhook_id !== undefined) throw new InvalidParamsError({ webhook_id: 'gateway_a takes a signing_secret, not a webhook_id' });
+    if (input.signing_secret !== undefined && !GATEWAY_A_SIGNING_SECRET.test(input.signing_secret)) {
+      throw new InvalidParamsError({ signing_secret: 'signing_secret must be a webhook signing secret (whsec_...)' });
+    }
     const { mode: _mode, ...view } = await this.contract.saveManual(mode, { signingSecret: input.signing_secret, complete: input.manual_configuration_complete });
     return view;
   }
