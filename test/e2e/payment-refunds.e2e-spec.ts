@@ -104,7 +104,7 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expect(rest.body.payment).toMatchObject({ amount_refunded: 1000, refundable_amount: 0 });
     expect(rest.body.payment.refunds.map((refund: Json) => refund.id)).toEqual([rest.body.refund.id, first.body.refund.id]);
     expect(fakeRefunded(payment.providerPaymentRef!)).toBe(1000);
-    expect(fake.resources.get(payment.providerPaymentRef!)!.application_fee_refunded).toBe(100);
+    expect(fake.resources.applicationFeeRefunded.get(payment.providerPaymentRef!)).toBe(100);
 
     const none = await refundOf(t, payment.id, {});
     expectWpError(none.body, 'checkout_invalid_state', 409);

@@ -460,14 +460,16 @@ export class FakeResources {
 
   // --- refunds ------------------------------------------------------------------------------------
 
+  /** Application fee given back per PaymentIntent (the gateway keeps it on the application fee object, which the fake does not model). */
+  readonly applicationFeeRefunded = new Map<string, number>();
+
   /** Test control: the status a new refund gets (`succeeded`; `pending` as for some bank methods). */
   refundStatus: 'succeeded' | 'pending' = 'succeeded';
 
   /**
    * `POST /v1/refunds` on a PaymentIntent's charge: `amount` defaults to what is left; a fully
    * refunded charge is `charge_already_refunded`, more than what is left `amount_too_large`;
-   * `refund_application_fee` gives back the application fee in proportion (kept on the intent's
-   * test-only `application_fee_refunded`, as the gateway keeps it on the application fee).
+   * `refund_application_fee` gives back the application fee in proportion (`applicationFeeRefunded`).
    */
   createRefund(account: FakeAccount, body: FormObject): Json {
     onlyParams(body, ['amount', 'charge', 'payment_intent', 'metadata', 'reason', 'refund_application_fee', 'reverse_transfer', 'instructions_email', 'origin']);
@@ -489,7 +491,7 @@ export class FakeResources {
       throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})` });
     }
     if (bool(body, 'refund_application_fee') && typeof intent.application_fee_amount === 'number') {
-      intent.application_fee_refunded = ((intent.application_fee_refunded as number | undefined) ?? 0) + Math.floor(((intent.application_fee_amount as number) * amount) / received);
+      this.applicationFeeRefunded.set(intentId, (this.applicationFeeRefunded.get(intentId) ?? 0) + Math.floor(((intent.application_fee_amount as number) * amount) / received));
     }
     return this.put('refund', account, {
       id: fakeId('re'),
@@ -499,9 +501,12 @@ export class FakeResources {
       charge,
       created: now(),
       currency: intent.currency,
-      destination_details: null,
+      customer: intent.customer ?? null,
+      customer_account: null,
+      destination_details: { type: 'card', card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' } },
       metadata: mergeMetadata({}, body.metadata),
       payment_intent: intentId,
+      payment_method: intent.payment_method ?? null,
       reason: reason ?? null,
       receipt_number: null,
       source_transfer_reversal: null,
