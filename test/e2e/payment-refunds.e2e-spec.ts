@@ -11,7 +11,8 @@ import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, disconnectGateway } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
 
-type Json = Record<string, any>;
+/** An answer body as supertest gives it. */
+type Json = request.Response['body'];
 
 function refundOf(t: TestApp, paymentId: number, body: object, headers: Record<string, string> = {}, auth = t.admin.auth) {
   let call = request(t.http).post(`${t.base}/administration/payments/${paymentId}/refunds`).set('Authorization', auth);
