@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
-import type { FakeGatewayA } from '../fakes/gateway-a/index.js';
+import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { createUserWithCapabilities } from '../support/form-fixtures.js';
 import { startGatewayATestBed, type GatewayATestBed } from '../support/gateway-a.js';
 import { gatewayClient } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, disconnectGateway } from '../support/payment-fixtures.js';
-import { installationIdOf, type TestApp } from '../support/test-app.js';
+import { sharedDatabaseUrl } from '../support/shared-database.js';
+import { installationIdOf, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** An answer body as supertest gives it. */
 type Json = request.Response['body'];
@@ -189,6 +190,7 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
 
   it('never refunds more than was paid when refunds of one payment run at once', async () => {
     const payment = await paid(1000);
+    fake.clearRequests();
     fake.latencyMs = 100;
     let answers: request.Response[];
     try {
@@ -202,7 +204,9 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     const row = await paymentRow(t, payment.id);
     expect(row).toMatchObject({ amountRefunded: 900, refundReserved: 0 });
     expect(fakeRefunded(payment.providerPaymentRef!)).toBe(900);
-    expect((await refundRows(t, payment.id)).filter((refund) => refund.status === 'succeeded')).toHaveLength(3);
+    // The reservation refused the others before the provider heard of them (not the provider's own check).
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(3);
+    expect(await refundRows(t, payment.id)).toHaveLength(3);
   });
 
   it('a refund made at the provider meanwhile: 409, and the payment reads the provider refunds again', async () => {
@@ -295,5 +299,48 @@ describe('refunds at gateway B', () => {
     bed.sandbox.orders.refund(bed.sandbox.clientId, elsewhere.providerCaptureRef!, {});
     expectWpError((await refundOf(t, elsewhere.id, { amount: 100 })).body, 'checkout_invalid_state', 409);
     expect(await detailOf(t, elsewhere.id)).toMatchObject({ amount_refunded: 1000, refundable_amount: 0 });
+  });
+});
+
+describe('refunds from two instances on one database', () => {
+  let fake: FakeGatewayA;
+  let one: TestApp;
+  let two: TestApp;
+  let formId: number;
+
+  beforeAll(async () => {
+    fake = await startFakeGatewayA();
+    const env = { DATABASE_URL: sharedDatabaseUrl(), CHECKOUT_PROXY_URL: fake.url, GATEWAY_A_API_BASE: fake.url };
+    one = await startTestApp(env);
+    await connectGateway(one, 'gateway_a', 'test');
+    formId = (await createPaymentForm(one)).id;
+    two = await startTestApp(env, { keepDatabase: true });
+  });
+
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+    await fake?.stop();
+  });
+
+  it('concurrent refunds of one payment on both instances never exceed what was paid, and equal the provider total', async () => {
+    const intent = await (await gatewayClient(one)).paymentIntents.create({ amount: 1000, currency: 'usd', confirm: true, payment_method: 'pm_card_visa' });
+    const payment = await completedPayment(one, formId, { amountReceived: 1000, providerPaymentRef: intent.id });
+    fake.clearRequests();
+    fake.latencyMs = 100;
+    let answers: request.Response[];
+    try {
+      answers = await Promise.all([one, two, one, two, one, two].map((t) => refundOf(t, payment.id, { amount: 300 })));
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+    for (const res of answers.filter((each) => each.status !== 201)) expect([400, 409]).toContain(res.status);
+    expect(await paymentRow(two, payment.id)).toMatchObject({ amountRefunded: 900, refundReserved: 0 });
+    const provider = fake.resources.refundsOf(intent.id).reduce((sum, refund) => sum + (refund.amount as number), 0);
+    expect(provider).toBe(900);
+    // The reservation refused the others before the provider heard of them (not the provider's own check).
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(3);
+    expect(await refundRows(one, payment.id)).toHaveLength(3);
   });
 });
