@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { PaymentCompletionEmails } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
@@ -111,6 +112,11 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     const none = await refundOf(t, payment.id, {});
     expectWpError(none.body, 'checkout_invalid_state', 409);
     expect(await outboxKeys(t)).toEqual(expect.arrayContaining([`refund-${first.body.refund.id}`, `refund-${rest.body.refund.id}`]));
+    // The outbox worker sends the payer's refund emails (one per refund) and logs them.
+    await t.app.get(PaymentCompletionEmails).settled();
+    const sent: Array<{ status: string }> = await t.dataSource.query(`SELECT status FROM ${t.config.tablePrefix}checkout_outbox WHERE topic = 'refund_emails' AND item_key IN (?, ?)`, [`refund-${first.body.refund.id}`, `refund-${rest.body.refund.id}`]);
+    expect(sent.map((row) => row.status)).toEqual(['sent', 'sent']);
+    expect((await detailOf(t, payment.id)).log.filter((line: Json) => line.event === 'refund_email_sent')).toHaveLength(2);
 
     const list = await request(t.http).get(`${t.base}/administration/payments`).query({ refunded: 'full' }).set('Authorization', t.admin.auth);
     expect(list.body.map((row: Json) => row.id)).toContain(payment.id);
