@@ -143,6 +143,8 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
+        amount_refunded: 0,
+        disputed: false,
         created_at: '2026-01-10T10:00:00.000Z',
         updated_at: '2026-01-10T10:00:00.000Z',
       });
@@ -273,6 +275,8 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
+        amount_refunded: 0,
+        disputed: false,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
         amount_received: 4200,
@@ -285,6 +289,9 @@ describe('admin payments: list, one payment, CSV export', () => {
         custom_fields: { company: 'Engines Ltd', size: 'M' },
         provider_references: { payment: 'pi_detail_1', customer: 'cus_detail_1', subscription: null, capture: null, subscription_status: null },
         log: expect.any(Array),
+        refundable_amount: 4200,
+        dispute: null,
+        refunds: [],
         log_total: expect.any(Number),
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;

@@ -138,6 +138,10 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     expect(bed.fake.requests.slice(before).map((r) => [r.method, r.path, r.query])).toEqual([
       ['GET', '/v1/invoice_payments', { invoice: renewal.id, expand: ['data.payment.payment_intent'] }],
     ]);
+    // The same read names the PaymentIntent that paid it: refunds of the renewal go there (and the first payment's to its invoice's).
+    const paidBy = (invoiceId: string) => bed.fake.resources.list('invoice_payment').find((entry) => entry.invoice === invoiceId && entry.status === 'paid')!.payment as Record<string, unknown>;
+    expect(rows[0].provider_charge_ref).toBe(paidBy(renewal.id as string).payment_intent);
+    expect(rows[0].provider_charge_ref).toMatch(/^pi_/);
     expect(Number(rows[0].amount)).toBe(999);
 
     // The checkout route repeats its answer without a second subscription.

@@ -374,9 +374,11 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       });
       expect(Number(rows[0].amount)).toBe(1099);
       expect(Number(rows[0].amount_received)).toBe(1099);
-      // A subscription created without a fee (its first payment has none) charges none: no fee read.
+      // A subscription created without a fee (its first payment has none) charges none; each paid
+      // invoice is read once for the PaymentIntent that paid it (where refunds go; none at the fake here).
       expect(rows[0].application_fee_amount).toBeNull();
-      expect(bed.fake.requestsTo('GET', '/v1/invoice_payments')).toEqual([]);
+      expect(rows[0].provider_charge_ref).toBeNull();
+      expect(bed.fake.requestsTo('GET', '/v1/invoice_payments').map((call) => call.query.invoice)).toEqual(['in_first', 'in_second']);
       expect(await storedEvent(renewal.eventId)).toMatchObject({ status: 'processed', paymentId: Number(rows[0].id) });
 
       // The same invoice under another event id (e.g. a resend from the dashboard): still one row.

@@ -164,8 +164,8 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
     expect((document.paths['/payment/sync-details'].post as Operation).responses).toHaveProperty('429');
   });
 
-  it('documents Idempotency-Key on the creating public POSTs (and only there), with the 409 to retry, the 422 and the replay header', () => {
-    const creating = ['/payment/sync-details', '/gateway-a/payment-intent-or-setup', '/gateway-b/order'];
+  it('documents Idempotency-Key on the creating POSTs (and only there), with the 409 to retry, the 422 and the replay header', () => {
+    const creating = ['/payment/sync-details', '/gateway-a/payment-intent-or-setup', '/gateway-b/order', '/administration/payments/{id}/refunds'];
     for (const { path, method, operation } of operations(document)) {
       const parameters = ((operation as Json).parameters ?? []) as Array<{ in: string; name: string; required?: boolean; schema?: Json }>;
       const header = parameters.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');

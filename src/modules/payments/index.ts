@@ -20,14 +20,19 @@ export {
   PAYMENT_SEARCH_MAX_LENGTH,
   PaymentLogEntryDto,
   PaymentProviderReferencesDto,
+  RefundResultDto,
 } from './admin-payments.dto.js';
+export { CreateRefundDto, PaymentDisputeDto, RefundDto, toRefundDto } from './refunds/refund.dto.js';
+export { RefundsService, type RefundActor, type RefundInput, type RefundOutcome } from './refunds/refunds.service.js';
+export { REFUND_EMAILS_TOPIC } from './refunds/refund-emails.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
 export { ForGateway, OpensCheckout, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
 export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';
 export { PAYMENT_REFERENCE_EXAMPLE, PaymentReferenceDto } from './payment-reference.dto.js';
 export { AdminChargeFieldsDto, IsDecimalAmount, PaymentResultDto } from './payment-process.dto.js';
 export type { PaymentPatch, PaymentRecord } from './payment-record.js';
-export type { FailureReason } from './payment.entity.js';
+export type { FailureReason, PaymentDispute } from './payment.entity.js';
+export { REFUND_NOTE_MAX, REFUND_REASONS, REFUND_SOURCES, REFUND_STATUSES, type RefundReason, type RefundSource, type RefundStatus } from './refunds/refund.entity.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';

@@ -13,6 +13,9 @@ import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
 import { type PaymentListFilter, PaymentRepository } from './payment.repository.js';
+import { toRefundDto } from './refunds/refund.dto.js';
+import { RefundRepository } from './refunds/refund.repository.js';
+import { refundableAmount } from './refunds/refundable.js';
 
 /** A filtered export of the admin list, read in batches (keyset paging, never the whole set in memory). */
 export interface PaymentExport {
@@ -32,6 +35,7 @@ export class PaymentQueriesService {
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
     private readonly forms: FormsService,
+    private readonly refunds: RefundRepository,
   ) {}
 
   /** How many records each gateway, mode and status holds (the operator's metrics). */
@@ -70,6 +74,9 @@ export class PaymentQueriesService {
         subscription_status: record.subscription_status,
       },
       log: entries.map(toLogEntry),
+      refundable_amount: refundableAmount(row),
+      dispute: row.dispute,
+      refunds: (await this.refunds.listOf(id)).map(toRefundDto),
       log_total: total,
     };
   }
@@ -191,6 +198,8 @@ function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
     createdFrom,
     createdBefore,
     search: query.search ? query.search.toLowerCase() : undefined,
+    refunded: query.refunded,
+    disputed: query.disputed === undefined ? undefined : query.disputed === 'true',
   };
 }
 
@@ -209,6 +218,8 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     form_id: row.formId,
     form_title: formTitle,
     parent_payment_id: row.parentPaymentId,
+    amount_refunded: row.amountRefunded,
+    disputed: row.dispute !== null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -19,6 +19,10 @@ import { PaymentReferenceGuard } from './payment-reference.guard.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
+import { RefundEmails } from './refunds/refund-emails.js';
+import { RefundEntity } from './refunds/refund.entity.js';
+import { RefundRepository } from './refunds/refund.repository.js';
+import { RefundsService } from './refunds/refunds.service.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
 import { SyncDetailsService } from './sync-details.service.js';
 
@@ -28,7 +32,7 @@ import { SyncDetailsService } from './sync-details.service.js';
  * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, RefundEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,
@@ -41,7 +45,10 @@ import { SyncDetailsService } from './sync-details.service.js';
     PaymentQueriesService,
     SyncDetailsService,
     PaymentCompletionEmails,
+    RefundRepository,
+    RefundsService,
+    RefundEmails,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails],
+  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService],
 })
 export class PaymentsModule {}

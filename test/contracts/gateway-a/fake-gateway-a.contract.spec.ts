@@ -61,6 +61,15 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     await stripe.paymentIntents.update(intent.id, { description: 'Order 7' });
     await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_visa' });
     await stripe.paymentIntents.retrieve(intent.id);
+    // Refunds of it: partial (replayed under its key), the rest with the application fee, read back; then refused as already refunded.
+    const refundMetadata = { checkout_installation_id: 'inst_1', checkout_refund_id: '3', checkout_payment_id: '7' };
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 400, reason: 'requested_by_customer', metadata: refundMetadata }, { idempotencyKey: 'r-1' });
+    await stripe.refunds.create({ payment_intent: intent.id, amount: 400, reason: 'requested_by_customer', metadata: refundMetadata }, { idempotencyKey: 'r-1' }); // replayed
+    await expect(stripe.refunds.create({ payment_intent: intent.id, amount: 700 })).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_large' });
+    await stripe.refunds.create({ payment_intent: intent.id, refund_application_fee: true, metadata: refundMetadata }, { idempotencyKey: 'r-2' });
+    await expect(stripe.refunds.create({ payment_intent: intent.id, amount: 1 })).rejects.toMatchObject({ statusCode: 400, code: 'charge_already_refunded' });
+    await stripe.refunds.retrieve(refund.id);
+    await stripe.refunds.list({ payment_intent: intent.id, limit: 100 });
     await stripe.paymentIntents.create({ amount: 1999, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, allowed_payment_method_types: ['card'], metadata });
     const declined = await stripe.paymentIntents.create({ amount: 500, currency: 'usd', payment_method: 'pm_card_chargeDeclined', allowed_payment_method_types: ['card'] });
     await expect(stripe.paymentIntents.confirm(declined.id)).rejects.toMatchObject({ type: 'StripeCardError' });

@@ -17,6 +17,12 @@ interface FieldRead {
 }
 
 const READS: FieldRead[] = [
+  // Refunds: created and listed by the refunds capability.
+  { object: 'Refund', path: 'id', where: 'refunds (provider_refund_id)' },
+  { object: 'Refund', path: 'status', where: 'refunds (refundStatus)', whenAbsent: 'null: pending until a reconcile reads it again' },
+  { object: 'Refund', path: 'amount', where: 'refunds (the amount refunded)' },
+  { object: 'Refund', path: 'metadata', where: 'refunds (our refund id and installation)', whenAbsent: 'no metadata: a refund made at the provider (source provider)' },
+  { object: 'Refund', path: 'failure_reason', where: 'refunds (failure_code of a failed refund)', whenAbsent: 'null failure code' },
   // Payment intents: checkout, intents, admin charges, reconciliation, webhook effects.
   { object: 'PaymentIntent', path: 'id', where: 'intents, checkout, admin, webhook effects' },
   { object: 'PaymentIntent', path: 'object', where: 'checkout (intent kind), intents answer' },
@@ -34,7 +40,7 @@ const READS: FieldRead[] = [
   { object: 'PaymentIntent', path: 'last_payment_error.code', where: 'webhook failureReason', whenAbsent: 'the error\'s type is the code' },
   { object: 'PaymentIntent', path: 'last_payment_error.decline_code', where: 'webhook failureReason', whenAbsent: 'null decline_code' },
   { object: 'PaymentIntent', path: 'last_payment_error.message', where: 'webhook failureReason', whenAbsent: 'null message' },
-  { object: 'PaymentIntent', path: 'application_fee_amount', where: "renewalFee (the fee of a renewal, read from its invoice's payment)", whenAbsent: 'null: the renewal row stores no fee' },
+  { object: 'PaymentIntent', path: 'application_fee_amount', where: "invoicePayments (the fee of a renewal, read from its invoice's payment)", whenAbsent: 'null: the renewal row stores no fee' },
   // Setup intents: intents, checkout, subscriptions, reconcile, webhook effects.
   { object: 'SetupIntent', path: 'id', where: 'intents, webhook effects' },
   { object: 'SetupIntent', path: 'object', where: 'checkout (intent kind)' },
@@ -62,9 +68,9 @@ const READS: FieldRead[] = [
   { object: 'Invoice', path: 'parent.subscription_details.subscription', where: 'invoiceSubscription', whenAbsent: 'no parent or no subscription_details: "the invoice belongs to no subscription", ignored' },
   { object: 'Invoice', path: 'parent.subscription_details.metadata', where: 'invoiceSubscription → webhook locate', whenAbsent: 'null: no installation id, ignored' },
   // Invoice payments: the renewal fee.
-  { object: 'InvoicePayment', path: 'status', where: 'renewalFee (the paid payment first)' },
-  { object: 'InvoicePayment', path: 'is_default', where: 'renewalFee (else the default payment)' },
-  { object: 'InvoicePayment', path: 'payment.payment_intent', where: 'renewalFee (expanded)', whenAbsent: 'absent (a charge or an out-of-band payment) or not expanded: no fee (null)' },
+  { object: 'InvoicePayment', path: 'status', where: 'invoicePayments (the paid payment first)' },
+  { object: 'InvoicePayment', path: 'is_default', where: 'invoicePayments (else the default payment)' },
+  { object: 'InvoicePayment', path: 'payment.payment_intent', where: 'invoicePayments (expanded)', whenAbsent: 'absent (a charge or an out-of-band payment) or not expanded: no fee (null)' },
   // Webhook endpoints: provisioning, contract check, upgrade task, diagnostics, retirement.
   { object: 'WebhookEndpoint', path: 'id', where: 'contract, upgrade task' },
   { object: 'WebhookEndpoint', path: 'secret', where: 'contract provisionAutomatic (create answer only)', whenAbsent: 'the contract fails: "the gateway returned no signing secret"' },
@@ -96,7 +102,7 @@ const READS: FieldRead[] = [
 
 /** Fields the slice read before and that the pinned API version no longer has (issue 21). */
 const GONE: Array<{ object: ReferenceObject; path: string; now: string }> = [
-  { object: 'Invoice', path: 'application_fee_amount', now: "the invoice's payment intent's application_fee_amount (renewalFee)" },
+  { object: 'Invoice', path: 'application_fee_amount', now: "the invoice's payment intent's application_fee_amount (invoicePayments)" },
   { object: 'Account', path: 'livemode', now: "the balance's livemode (connectWithKeys)" },
   { object: 'Invoice', path: 'subscription', now: 'parent.subscription_details.subscription' },
   { object: 'Invoice', path: 'payment_intent', now: "the invoice's payments" },

@@ -70,6 +70,7 @@ export type ReferenceObject =
   | 'Invoice'
   | 'InvoiceLineItem'
   | 'InvoicePayment'
+  | 'Refund'
   | 'WebhookEndpoint'
   | 'DeletedWebhookEndpoint'
   | 'EventBase'

@@ -2,6 +2,7 @@ import {
   MalformedAnswer,
   parseCaptureResource,
   parseOrder,
+  parseRefund,
   parseTokenGrant,
   parseVerificationStatus,
   parseWebhookEvent,
@@ -52,6 +53,10 @@ const REFUSED_WHY: Record<string, string> = {
   'event: resource': 'the capture an event carries is its whole content',
   'event capture: id': CAPTURE_ID,
   'event capture: status': CAPTURE_STATUS,
+  'refund: id': 'the refund id is stored on our refund row (provider_refund_id, unique per gateway)',
+  'refund: status': 'completed, pending, failed or cancelled decides how the refunded amount moves',
+  'order: purchase_units[].payments.refunds[].id': 'the refund id is stored on our refund row (provider_refund_id, unique per gateway)',
+  'order: purchase_units[].payments.refunds[].status': 'completed, pending, failed or cancelled decides how the refunded amount moves',
 };
 
 function orderSample(): Json {
@@ -63,7 +68,16 @@ function orderSample(): Json {
   orders.approve(order.id);
   order.captureOverrides = { status: 'PENDING' }; // a PENDING capture carries status_details
   orders.capture('client', order.id);
+  const capture = ((order.purchaseUnits[0].payments as Json).captures as Json[])[0];
+  capture.status = 'COMPLETED';
+  orders.refundStatus = 'PENDING'; // a PENDING refund carries status_details
+  orders.refund('client', capture.id as string, { amount: { currency_code: 'USD', value: '1.00' }, custom_id: 'checkout-x-refund-3' });
   return orders.full(order);
+}
+
+function refundSample(): Json {
+  const [unit] = orderSample().purchase_units as Json[];
+  return ((unit.payments as Json).refunds as Json[])[0];
 }
 
 const ANSWERS: Record<string, WireAnswer> = {
@@ -93,6 +107,16 @@ const ANSWERS: Record<string, WireAnswer> = {
       'purchase_units[].description': 'optional',
       'purchase_units[].payments': 'optional',
       'purchase_units[].payments.captures': 'optional',
+      'purchase_units[].payments.refunds': 'optional',
+      'purchase_units[].payments.refunds[].id': 'refused',
+      'purchase_units[].payments.refunds[].status': 'refused',
+      'purchase_units[].payments.refunds[].amount': 'optional',
+      'purchase_units[].payments.refunds[].amount.currency_code': 'refused',
+      'purchase_units[].payments.refunds[].amount.value': 'refused',
+      'purchase_units[].payments.refunds[].custom_id': 'optional',
+      'purchase_units[].payments.refunds[].invoice_id': 'optional',
+      'purchase_units[].payments.refunds[].status_details': 'optional',
+      'purchase_units[].payments.refunds[].status_details.reason': 'optional',
       'purchase_units[].payments.captures[].id': 'refused',
       'purchase_units[].payments.captures[].status': 'refused',
       'purchase_units[].payments.captures[].amount': 'optional',
@@ -114,6 +138,23 @@ const ANSWERS: Record<string, WireAnswer> = {
       'payer.email_address': 'optional',
       create_time: 'optional',
       update_time: 'optional',
+    },
+  },
+  refund: {
+    document: 'payments',
+    pointer: '/components/schemas/refund',
+    parse: (value) => parseRefund(value),
+    sample: refundSample,
+    fields: {
+      id: 'refused',
+      status: 'refused',
+      amount: 'optional',
+      'amount.currency_code': 'refused',
+      'amount.value': 'refused',
+      custom_id: 'optional',
+      invoice_id: 'optional',
+      status_details: 'optional',
+      'status_details.reason': 'optional',
     },
   },
   verification: {

@@ -344,6 +344,10 @@ export class FakeGatewayA extends LoopbackServer {
     add('POST', `/v1/payment_intents/${id}/capture`, ({ account, body, params }) => r.capturePaymentIntent(account, params[0], body));
     add('POST', `/v1/payment_intents/${id}/cancel`, ({ account, body, params }) => r.cancelPaymentIntent(account, params[0], body));
 
+    add('POST', '/v1/refunds', ({ account, body }) => r.createRefund(account, body));
+    add('GET', '/v1/refunds', ({ account, query }) => r.listRefunds(account, query));
+    add('GET', `/v1/refunds/${id}`, ({ account, params }) => r.retrieveRefund(account, params[0]));
+
     add('POST', '/v1/setup_intents', ({ account, body }) => r.createSetupIntent(account, body));
     add('GET', `/v1/setup_intents/${id}`, ({ account, params }) => r.retrieveSetupIntent(account, params[0]));
     add('POST', `/v1/setup_intents/${id}/confirm`, ({ account, body, params }) => r.confirmSetupIntent(account, params[0], body));

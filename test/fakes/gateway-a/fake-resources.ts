@@ -458,6 +458,78 @@ export class FakeResources {
     return intent;
   }
 
+  // --- refunds ------------------------------------------------------------------------------------
+
+  /** Application fee given back per PaymentIntent (the gateway keeps it on the application fee object, which the fake does not model). */
+  readonly applicationFeeRefunded = new Map<string, number>();
+
+  /** Test control: the status a new refund gets (`succeeded`; `pending` as for some bank methods). */
+  refundStatus: 'succeeded' | 'pending' = 'succeeded';
+
+  /**
+   * `POST /v1/refunds` on a PaymentIntent's charge: `amount` defaults to what is left; a fully
+   * refunded charge is `charge_already_refunded`, more than what is left `amount_too_large`;
+   * `refund_application_fee` gives back the application fee in proportion (`applicationFeeRefunded`).
+   */
+  createRefund(account: FakeAccount, body: FormObject): Json {
+    onlyParams(body, ['amount', 'charge', 'payment_intent', 'metadata', 'reason', 'refund_application_fee', 'reverse_transfer', 'instructions_email', 'origin']);
+    const intentId = str(body, 'payment_intent');
+    if (!intentId) throw missingParam('payment_intent');
+    const intent = this.find('payment_intent', 'payment_intent', account, intentId, 'payment_intent');
+    const charge = intent.latest_charge as string | null;
+    if (intent.status !== 'succeeded' || !charge) {
+      throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent (${intentId}) does not have a successful charge to refund.` });
+    }
+    const reason = str(body, 'reason');
+    if (reason !== undefined && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason)) throw invalidParam('reason', `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`);
+    const received = intent.amount_received as number;
+    const refunded = this.refundsOf(intentId).filter((refund) => refund.status === 'succeeded' || refund.status === 'pending').reduce((sum, refund) => sum + (refund.amount as number), 0);
+    const left = received - refunded;
+    if (left <= 0) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${charge} has already been refunded.` });
+    const amount = int(body, 'amount', false, 1) ?? left;
+    if (amount > left) {
+      throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})` });
+    }
+    if (bool(body, 'refund_application_fee') && typeof intent.application_fee_amount === 'number') {
+      this.applicationFeeRefunded.set(intentId, (this.applicationFeeRefunded.get(intentId) ?? 0) + Math.floor(((intent.application_fee_amount as number) * amount) / received));
+    }
+    return this.put('refund', account, {
+      id: fakeId('re'),
+      object: 'refund',
+      amount,
+      balance_transaction: fakeId('txn'),
+      charge,
+      created: now(),
+      currency: intent.currency,
+      customer: intent.customer ?? null,
+      customer_account: null,
+      destination_details: { type: 'card', card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' } },
+      metadata: mergeMetadata({}, body.metadata),
+      payment_intent: intentId,
+      payment_method: intent.payment_method ?? null,
+      reason: reason ?? null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: this.refundStatus,
+      transfer_reversal: null,
+    });
+  }
+
+  retrieveRefund(account: FakeAccount, id: string): Json {
+    return this.find('refund', 'refund', account, id);
+  }
+
+  /** `GET /v1/refunds`, newest first, optionally of one PaymentIntent. */
+  listRefunds(account: FakeAccount, query: FormObject): Json {
+    const intent = str(query, 'payment_intent');
+    return this.listOf('refund', account, '/v1/refunds', (refund) => intent === undefined || refund.payment_intent === intent, int(query, 'limit') ?? 10);
+  }
+
+  /** Test access: every refund of an intent, oldest first. */
+  refundsOf(intentId: string): Json[] {
+    return this.list('refund').filter((refund) => refund.payment_intent === intentId);
+  }
+
   // --- setup intents ------------------------------------------------------------------------------
 
   createSetupIntent(account: FakeAccount, body: FormObject): Json {

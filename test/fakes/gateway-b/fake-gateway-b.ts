@@ -436,6 +436,7 @@ export class FakeGatewayB extends LoopbackServer {
     if (call.method !== 'POST' || !call.requestId || !call.clientId) return undefined;
     if (call.path === '/v2/checkout/orders') return `${call.clientId}|create|${call.requestId}`;
     if (/^\/v2\/checkout\/orders\/[^/]+\/capture$/.test(call.path)) return `${call.clientId}|capture|${call.requestId}`;
+    if (/^\/v2\/payments\/captures\/[^/]+\/refund$/.test(call.path)) return `${call.clientId}|refund|${call.requestId}`;
     return undefined;
   }
 
@@ -458,6 +459,8 @@ export class FakeGatewayB extends LoopbackServer {
     if (method === 'POST' && path === '/v2/checkout/orders') return this.createOrder(call, app);
     if (method === 'GET' && order) return { status: 200, body: this.orders.full(this.orders.find(app.clientId, decodeURIComponent(order[1]))) };
     if (method === 'POST' && capture) return this.captureOrder(call, app, decodeURIComponent(capture[1]));
+    const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (method === 'POST' && refund) return this.refundCapture(call, app, decodeURIComponent(refund[1]));
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifyWebhookSignature(call, app, raw);
     const webhook = /^\/v1\/notifications\/webhooks\/([^/]+)$/.exec(path);
     if (method === 'GET' && webhook) return this.showWebhook(app, decodeURIComponent(webhook[1]));
@@ -562,6 +565,21 @@ export class FakeGatewayB extends LoopbackServer {
     const order = this.orders.capture(app.clientId, orderId);
     if (key) this.requestIds.set(key, { orderId: order.id, fingerprint: fingerprint(call) });
     return { status: 201, body: this.representation(call, order, this.orders.minimalCapture) };
+  }
+
+  /** Same `PayPal-Request-Id` before: that refund as it is now (200); otherwise a new refund (201). */
+  private refundCapture(call: RecordedCall, app: FakeApp, captureId: string): { status: number; body: unknown } {
+    this.requireJson(call);
+    const key = this.idempotencyKey(call);
+    const previous = key ? this.requestIds.get(key) : undefined;
+    if (previous) {
+      call.replayed = true;
+      return { status: 200, body: this.orders.findRefund(app.clientId, previous.orderId) };
+    }
+    const refund = this.orders.refund(app.clientId, captureId, (call.body ?? {}) as Json);
+    // The record keeps the refund's id where an order's would be (one map of request ids).
+    if (key) this.requestIds.set(key, { orderId: refund.id as string, fingerprint: fingerprint(call) });
+    return { status: 201, body: refund };
   }
 
   /**

@@ -1,4 +1,5 @@
 import {
+  FakePayPalError,
   invalidLength,
   invalidRequest,
   invalidSyntax,
@@ -207,6 +208,83 @@ export class FakeOrders {
     order.status = 'COMPLETED';
     order.updateTime = time;
     return order;
+  }
+
+  /** Test control: the status a new refund gets (PayPal answers COMPLETED, or PENDING e.g. for an eCheck). */
+  refundStatus: 'COMPLETED' | 'PENDING' = 'COMPLETED';
+
+  /** The order and purchase unit holding a capture of this app, or 404 as Payments v2 answers. */
+  findCapture(clientId: string, captureId: string): { order: FakeOrder; unit: Json; capture: Json } {
+    for (const order of this.orders.values()) {
+      if (order.clientId !== clientId) continue;
+      for (const unit of order.purchaseUnits) {
+        const capture = ((unit.payments as Json | undefined)?.captures as Json[] | undefined)?.find((each) => each.id === captureId);
+        if (capture) return { order, unit, capture };
+      }
+    }
+    throw new FakePayPalError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.', [
+      { field: 'capture_id', value: captureId, location: 'path', issue: 'INVALID_RESOURCE_ID', description: 'Specified resource ID does not exist. Please check the resource ID and try again.' },
+    ]);
+  }
+
+  /**
+   * `POST /v2/payments/captures/{id}/refund` (Payments v2): no amount refunds what is left; the
+   * amount's currency must be the capture's; more than what is left is REFUND_AMOUNT_EXCEEDED; a
+   * fully refunded capture CAPTURE_FULLY_REFUNDED. The capture becomes PARTIALLY_REFUNDED or REFUNDED.
+   */
+  refund(clientId: string, captureId: string, body: Json): Json {
+    const { order, unit, capture } = this.findCapture(clientId, captureId);
+    if (capture.status === 'REFUNDED') throw unprocessable({ issue: 'CAPTURE_FULLY_REFUNDED', description: 'The capture has already been fully refunded' });
+    if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') throw unprocessable({ issue: 'REFUND_NOT_ALLOWED', description: 'Full refund refused - partial refund has already been done on this payment. You cannot refund this capture.' });
+    const captured = capture.amount as { currency_code: string; value: string };
+    const whole = ['HUF', 'JPY', 'TWD'].includes(captured.currency_code);
+    const units = (value: string) => (whole ? Number(value) : Math.round(Number(value) * 100));
+    const payments = unit.payments as Json;
+    const refunds = ((payments.refunds as Json[] | undefined) ?? []).filter((each) => each.status === 'COMPLETED' || each.status === 'PENDING');
+    const left = units(captured.value) - refunds.reduce((sum, each) => sum + units((each.amount as { value: string }).value), 0);
+    let amount = left;
+    if (body.amount !== undefined) {
+      const asked = body.amount as { currency_code?: unknown; value?: unknown };
+      if (typeof asked.value !== 'string' || !/^\d{1,10}(\.\d{1,2})?$/.test(asked.value)) throw invalidRequest(invalidValue('/amount/value', asked.value));
+      if (asked.currency_code !== captured.currency_code) throw unprocessable({ issue: 'REFUND_CAPTURE_CURRENCY_MISMATCH', description: 'Refund must be in the same currency as the capture.' });
+      if (whole && asked.value.includes('.')) throw unprocessable({ field: '/amount/value', issue: 'DECIMAL_PRECISION', description: 'If the currency supports decimals, only two decimal place precision is supported.' });
+      amount = units(asked.value);
+      if (amount <= 0) throw invalidRequest(invalidValue('/amount/value', asked.value));
+    }
+    if (amount > left) throw unprocessable({ issue: 'REFUND_AMOUNT_EXCEEDED', description: 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.' });
+    const time = nowIso();
+    const id = fakePayPalId(17);
+    const refund: Json = {
+      id,
+      status: this.refundStatus,
+      amount: { currency_code: captured.currency_code, value: whole ? String(amount) : (amount / 100).toFixed(2) },
+      ...(typeof body.custom_id === 'string' ? { custom_id: body.custom_id } : {}),
+      ...(typeof body.invoice_id === 'string' ? { invoice_id: body.invoice_id } : {}),
+      ...(this.refundStatus === 'PENDING' ? { status_details: { reason: 'ECHECK' } } : {}),
+      create_time: time,
+      update_time: time,
+      links: [
+        { href: `${this.apiBase()}/v2/payments/refunds/${id}`, rel: 'self', method: 'GET' },
+        { href: `${this.apiBase()}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    payments.refunds = [...((payments.refunds as Json[] | undefined) ?? []), refund];
+    capture.status = amount === left ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    capture.update_time = time;
+    order.updateTime = time;
+    return clone(refund);
+  }
+
+  /** A refund of this app by id (for the replay of a `PayPal-Request-Id`). */
+  findRefund(clientId: string, refundId: string): Json | undefined {
+    for (const order of this.orders.values()) {
+      if (order.clientId !== clientId) continue;
+      for (const unit of order.purchaseUnits) {
+        const refund = (((unit.payments as Json | undefined)?.refunds as Json[] | undefined) ?? []).find((each) => each.id === refundId);
+        if (refund) return clone(refund);
+      }
+    }
+    return undefined;
   }
 
   // --- representations ----------------------------------------------------------------------

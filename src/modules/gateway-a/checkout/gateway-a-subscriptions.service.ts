@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
-import { type GatewayASubscription, parseInvoicePaymentsFee, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
+import { type GatewayASubscription, parseInvoicePaidIntent, parseInvoicePaymentsFee, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
@@ -99,22 +99,21 @@ export class GatewayASubscriptionsService {
   }
 
   /**
-   * The application fee charged with a renewal invoice of `payment`'s subscription, or null when
-   * the subscription charges none. At the pinned API version the invoice has no fee field: the
-   * gateway applies the subscription's `application_fee_percent` to the invoice's payment, so
-   * the fee is the `application_fee_amount` of the invoice's payment intent (the paid payment,
-   * else the default one that is still being attempted). One bounded read, made only for a
-   * subscription created with a fee (free plan), never inside a transaction; a gateway failure
-   * is 502 (the webhook's redelivery reads it again) and nothing is written.
+   * An invoice of `payment`'s subscription, as its payments say: the PaymentIntent that paid it
+   * (where refunds go; null when none is paid) and the application fee charged with it (at the
+   * pinned API version the invoice has no fee field: the gateway applies the subscription's
+   * `application_fee_percent` to the invoice's payment, so the fee is that intent's
+   * `application_fee_amount`, the paid payment's, else the default one's). One bounded read
+   * (expanded), never inside a transaction; a gateway failure is 502 (the webhook's redelivery
+   * reads it again) and nothing is written.
    */
-  async renewalFee(payment: PaymentRecord, invoiceId: string): Promise<number | null> {
-    if (payment.application_fee_amount === null) return null;
+  async invoicePayments(payment: PaymentRecord, invoiceId: string): Promise<{ intent: string | null; fee: number | null }> {
     const account = await this.clients.forMode(payment.mode, { maxNetworkRetries: 1 });
     try {
       const answer = await account.client.invoicePayments.list({ invoice: invoiceId, expand: ['data.payment.payment_intent'] });
-      return parseInvoicePaymentsFee(answer, 'invoicePayments.list', { invoice: invoiceId });
+      return { intent: parseInvoicePaidIntent(answer, 'invoicePayments.list', { invoice: invoiceId }), fee: parseInvoicePaymentsFee(answer, 'invoicePayments.list', { invoice: invoiceId }) };
     } catch (error) {
-      throw await this.failures.record(payment.id, error, { event: 'renewal_fee_failed', what: 'Reading the renewal fee', source: 'gateway_a', context: { invoice: invoiceId } });
+      throw await this.failures.record(payment.id, error, { event: 'renewal_fee_failed', what: "Reading the invoice's payments", source: 'gateway_a', context: { invoice: invoiceId } });
     }
   }
 }

@@ -184,7 +184,11 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       if (first && amount !== payment.amount + (payment.setup_amount ?? 0)) return { reject: 'the first invoice amount differs from the record', details: { event_amount: amount } };
       return null;
     };
-    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0 } : { kind: 'payment_failed', subject, verify, reason: null };
+    // Refunds go to the PaymentIntent that paid the invoice: stored with the payment (one read of the invoice's payments).
+    let read: Promise<{ intent: string | null; fee: number | null }> | null = null;
+    const invoicePayments = (payment: PaymentRecord) => (read ??= this.subscriptions.invoicePayments(payment, invoiceId));
+    const providerChargeRef = async (payment: PaymentRecord) => (await invoicePayments(payment)).intent;
+    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0, providerChargeRef } : { kind: 'payment_failed', subject, verify, reason: null };
     return {
       kind: 'subscription_renewed',
       subject,
@@ -194,7 +198,9 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       currency: currency ?? '',
       status: paid ? 'completed' : 'failed',
       // The invoice carries no fee at the pinned API version: read from the invoice's payment.
-      applicationFee: (payment) => this.subscriptions.renewalFee(payment, invoiceId),
+      // One read of the invoice's payments gives both (the fee only for a subscription created with one).
+      applicationFee: async (payment) => (payment.application_fee_amount === null ? null : (await invoicePayments(payment)).fee),
+      ...(paid ? { providerChargeRef } : {}),
     };
   }
 
