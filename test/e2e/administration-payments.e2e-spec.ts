@@ -105,6 +105,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         emailAddress: '=HYPERLINK("http://evil.example","x")@example.com',
         firstName: "=cmd|' /C calc'!A0",
         lastName: 'Smith, "Jr"\r\nline two',
+        failureReason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' },
       },
       '2026-01-15T12:00:00.000Z',
     );
@@ -143,8 +144,14 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
+        failure_reason: null,
         created_at: '2026-01-10T10:00:00.000Z',
         updated_at: '2026-01-10T10:00:00.000Z',
+      });
+      // A failed payment shows the provider's reason in the list.
+      expect((res.body as Row[]).find((row) => row.id === ids.p3)).toMatchObject({
+        status: 'failed',
+        failure_reason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' },
       });
       // The form was deleted: its id stays, its title is gone.
       expect((res.body as Row[]).find((row) => row.id === ids.p5)).toMatchObject({ form_id: forms.gone, form_title: null });
@@ -273,6 +280,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
+        failure_reason: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
         amount_received: 4200,
@@ -286,6 +294,8 @@ describe('admin payments: list, one payment, CSV export', () => {
         provider_references: { payment: 'pi_detail_1', customer: 'cus_detail_1', subscription: null, capture: null, subscription_status: null },
         log: expect.any(Array),
         log_total: expect.any(Number),
+        renewals: [],
+        renewals_total: 0,
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;
       expect(res.body.log_total).toBe(log.length);
@@ -309,6 +319,11 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(res.body.log[0].message).toBe('line 5');
       expect(res.body.log[199].message).toBe('line 204');
       expect(res.body.log[0].context).toBeNull();
+    });
+
+    it("shows a failed payment's reason as the provider gave it", async () => {
+      const res = await get(`/${ids.p3}`);
+      expect(res.body).toMatchObject({ status: 'failed', failure_reason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' } });
     });
 
     it('names a deleted form by id only and a plan by index only', async () => {

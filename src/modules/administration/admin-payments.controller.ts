@@ -1,14 +1,17 @@
-import { Controller, Get, Logger, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Logger, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP } from '../../config/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import { AdminPaymentDetailDto, AdminPaymentDto, AdminPaymentsFilterDto, AdminPaymentsQueryDto, PaymentQueriesService } from '../payments/index.js';
 import { PAYMENT_EXPORT_LIMITS, paymentCsvChunks, paymentCsvFileName } from './payments-csv.js';
+import { AdminPaymentAnswerDto, CancelSubscriptionDto } from './subscription-cancel.dto.js';
+import { SubscriptionCancelService } from './subscription-cancel.service.js';
 
 const EXPORT_HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="payments-<UTC time>.csv"', schema: { type: 'string' } },
@@ -29,7 +32,10 @@ const EXPORT_HEADERS = {
 export class AdminPaymentsController {
   private readonly logger = new Logger(AdminPaymentsController.name);
 
-  constructor(private readonly queries: PaymentQueriesService) {}
+  constructor(
+    private readonly queries: PaymentQueriesService,
+    private readonly subscriptions: SubscriptionCancelService,
+  ) {}
 
   @Get()
   @AdminRoute()
@@ -101,5 +107,31 @@ export class AdminPaymentsController {
   @ApiErrorResponses(400, 404)
   detail(@IdParam('id') id: number): Promise<AdminPaymentDetailDto> {
     return this.queries.adminDetail(id);
+  }
+
+  @Post(':id/subscription/cancel')
+  @HttpCode(200)
+  @AdminRoute(CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP)
+  @ApiBody({
+    type: CancelSubscriptionDto,
+    examples: {
+      at_period_end: { summary: 'End the subscription when the period already paid ends', value: { at_period_end: true } },
+      now: { summary: 'End the subscription now', value: { at_period_end: false } },
+    },
+  })
+  @ApiOperation({
+    operationId: 'administrationCancelSubscription',
+    summary: "Cancel the provider subscription of a subscription's payment (now or at the end of its period)",
+    description:
+      'An addition to the interface for the admin console. Needs the `checkout_cancel_subscriptions` capability (checked before the payment is read). ' +
+      'The payment is the subscription\'s first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the ' +
+      'payment\'s own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of ' +
+      'a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the ' +
+      "payment's mode is not connected; 502 `checkout_gateway_error` when the provider refused (its text is not echoed).",
+  })
+  @ApiOkResponse({ type: AdminPaymentAnswerDto })
+  @ApiErrorResponses(400, 404, 409, 502, 503)
+  cancelSubscription(@IdParam('id') id: number, @Body() body: CancelSubscriptionDto, @CurrentUser() user: AuthenticatedUser): Promise<AdminPaymentAnswerDto> {
+    return this.subscriptions.cancel(id, body.at_period_end, user);
   }
 }

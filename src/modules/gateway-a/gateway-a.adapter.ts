@@ -26,6 +26,7 @@ import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
 import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a-dashboard-facts.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
+import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 
@@ -57,6 +58,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly reconciler: GatewayAReconciler,
     private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
+    readonly subscriptionCancellation: GatewayASubscriptionCancellation,
   ) {
     this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);
   }

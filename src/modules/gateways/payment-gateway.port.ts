@@ -67,6 +67,8 @@ export interface PaymentGatewayAdapter {
   readonly credentialSettings?: CredentialSettings;
   /** The mode's API credentials as one `api_key` (section B POST /gateway/configure). */
   readonly apiKeyConfiguration?: ApiKeyConfiguration;
+  /** Cancelling a payment's provider subscription (POST /administration/payments/{id}/subscription/cancel). */
+  readonly subscriptionCancellation?: SubscriptionCancellation;
 }
 
 /**
@@ -156,6 +158,24 @@ export interface HeldProviderPayment {
   id: number;
   mode: GatewayMode;
   provider_payment_ref: string | null;
+}
+
+/** The first payment of a provider subscription, as an adapter reads it to cancel that subscription. */
+export interface HeldSubscription {
+  id: number;
+  mode: GatewayMode;
+  provider_subscription_ref: string;
+}
+
+export interface SubscriptionCancellation {
+  /**
+   * Cancels the subscription at the provider with the credentials of the payment's own mode, now
+   * or at the end of the paid period, and stores its new status with the payment. 409
+   * `checkout_invalid_state` when the provider says it is canceled (or its cancellation at period
+   * end is already scheduled, when that is asked again) or the mode is not connected; 502/503 for
+   * a provider failure. `actor` names who asked, for the payment log.
+   */
+  cancel(subscription: HeldSubscription, atPeriodEnd: boolean, actor: string): Promise<void>;
 }
 
 /** What reconciling one record did. */

@@ -19,7 +19,9 @@ export {
   PAYMENT_LOG_TAIL,
   PAYMENT_SEARCH_MAX_LENGTH,
   PaymentLogEntryDto,
+  PaymentFailureReasonDto,
   PaymentProviderReferencesDto,
+  PAYMENT_RENEWALS_TAIL,
 } from './admin-payments.dto.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
 export { ForGateway, OpensCheckout, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';

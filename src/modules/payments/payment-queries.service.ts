@@ -4,7 +4,7 @@ import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import { FormsService } from '../forms/index.js';
-import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
+import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, PAYMENT_RENEWALS_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
@@ -52,6 +52,8 @@ export class PaymentQueriesService {
     const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const { entries, total } = await this.logs.tailOf(id, PAYMENT_LOG_TAIL);
     const record = toPaymentRecord(row);
+    // Renewals hang under the subscription's first payment (their parent_payment_id).
+    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(id, PAYMENT_RENEWALS_TAIL) : [[], 0];
     return {
       ...toAdminPayment(row, form?.title ?? null),
       amount_received: record.amount_received,
@@ -71,6 +73,8 @@ export class PaymentQueriesService {
       },
       log: entries.map(toLogEntry),
       log_total: total,
+      renewals: renewals.map((renewal) => toAdminPayment(renewal, form?.title ?? null)),
+      renewals_total: renewalsTotal,
     };
   }
 
@@ -209,6 +213,7 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     form_id: row.formId,
     form_title: formTitle,
     parent_payment_id: row.parentPaymentId,
+    failure_reason: row.failureReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -171,6 +171,11 @@ export class PaymentRepository {
     });
   }
 
+  /** A subscription's renewal rows (their parent is its first payment), newest first, with their count. */
+  renewalsOf(parentId: number, limit: number): Promise<[PaymentEntity[], number]> {
+    return this.payments.findAndCount({ where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
   /** Newest first. */
   page(offset: number, limit: number): Promise<[PaymentEntity[], number]> {
     return this.payments.findAndCount({ order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });

@@ -66,6 +66,8 @@ export interface GatewayASubscription {
   status: string;
   customer: string;
   metadata: GatewayAMetadata;
+  /** A cancellation at the end of the current period is scheduled (false when the answer leaves it out). */
+  cancel_at_period_end: boolean;
   /** The expanded latest invoice (when asked for with `expand`), else null. */
   latest_invoice: GatewayAInvoice | null;
 }
@@ -318,6 +320,7 @@ export function parseSubscription(answer: unknown, operation: string, expected: 
     status: read.string(record, 'status', path, 64),
     customer,
     metadata: read.metadata(record, path),
+    cancel_at_period_end: record.cancel_at_period_end === undefined ? false : read.boolean(record, 'cancel_at_period_end', path),
     latest_invoice: isObject(latest) ? invoice(read, latest) : null,
   };
   if (latest !== undefined && latest !== null && !isObject(latest) && (typeof latest !== 'string' || !PREFIX.invoice.test(latest))) read.fail('subscription.latest_invoice is not a valid reference');
