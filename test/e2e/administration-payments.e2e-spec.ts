@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
+import { CSV_BOM, PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
 import { FormsService } from '../../src/modules/forms/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
@@ -11,8 +11,10 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Row = Record<string, unknown> & { id: number };
 
-/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF inside quotes). */
-function parseCsv(text: string): string[][] {
+/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF inside quotes), after the file's byte-order mark. */
+function parseCsv(file: string): string[][] {
+  expect(file.startsWith(CSV_BOM)).toBe(true);
+  const text = file.slice(CSV_BOM.length);
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -86,7 +88,10 @@ describe('admin payments: list, one payment, CSV export', () => {
         (await repository.insert(manager, { frequency: 'one-time', secretNonce: randomBytes(32).toString('base64url'), createdAt: new Date(at), updatedAt: new Date(at), ...values })).id,
       );
     ids.p1 = await insert(
-      { formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
+      {
+        formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace',
+        amountReceived: 1000, applicationFeeAmount: 20, providerPaymentRef: 'pi_export_1', customFields: JSON.stringify({ company: 'Analytical; Engines=Ltd', size: 'M', gone_field: 'x\\y' }),
+      },
       '2026-01-10T10:00:00.000Z',
     );
     ids.p2 = await insert(
@@ -352,7 +357,9 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(res.headers['x-checkout-truncated']).toBe('false');
       expect(res.headers['x-checkout-export-limit']).toBe(String(PAYMENT_EXPORT_LIMITS.maxRows));
       const text = res.body as string;
-      expect(text.startsWith(`${PAYMENT_CSV_HEADER.join(',')}\r\n`)).toBe(true);
+      // A UTF-8 byte-order mark first, so spreadsheets read accents (replacing the earlier no-BOM rule).
+      expect(text.startsWith(`${CSV_BOM}${PAYMENT_CSV_HEADER.join(',')}\r\n`)).toBe(true);
+      expect(Buffer.from(text, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
       const [header, ...records] = parseCsv(text);
       expect(header).toEqual(PAYMENT_CSV_HEADER);
       const listed = await listIds({ per_page: 100 });
@@ -375,14 +382,36 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: String(forms.donation),
         form_title: 'Donation drive',
         parent_payment_id: '',
+        application_fee_amount: '20',
+        provider_payment_reference: 'pi_export_1',
+        failure_reason: '',
+        custom_fields: 'company=Analytical\\; Engines\\=Ltd; size=M; gone_field=x\\\\y',
       });
+      const p3 = records.find((record) => Number(record[0]) === ids.p3)!;
+      expect(p3[header.indexOf('failure_reason')]).toBe('INSTRUMENT_DECLINED: The instrument presented was declined.');
+      expect(p3[header.indexOf('custom_fields')]).toBe('');
+    });
+
+    it("with form_id: one custom_fields.<name> column per field of the form, the form's other names kept in custom_fields", async () => {
+      const formsService = t.app.get(FormsService);
+      const admin = { id: t.admin.id, login: 'admin', role: 'administrator', capabilities: new Set(['checkout_settings', 'edit_others_checkout_forms']) };
+      const donation = (await formsService.findById(forms.donation))!;
+      await formsService.update(admin, forms.donation, { settings: { ...donation.settings, fields: [...donation.settings.fields, { name: 'company', type: 'text', label: 'Company', required: false }, { name: 'size', type: 'select', label: 'Size', required: false, options: ['S', 'M'] }] } });
+      const [header, ...records] = parseCsv((await exportCsv({ form_id: forms.donation })).body as string);
+      const customNames = donation.settings.fields.map((field) => field.name).filter((name) => !['email_address', 'first_name', 'last_name'].includes(name));
+      expect(header).toEqual([...PAYMENT_CSV_HEADER.slice(0, -1), ...[...customNames, 'company', 'size'].map((name) => `custom_fields.${name}`), 'custom_fields']);
+      const p1 = records.find((record) => Number(record[0]) === ids.p1)!;
+      expect(p1[header.indexOf('custom_fields.company')]).toBe('Analytical; Engines=Ltd');
+      expect(p1[header.indexOf('custom_fields.size')]).toBe('M');
+      expect(p1[header.indexOf('custom_fields')]).toBe('gone_field=x\\\\y');
+      await formsService.update(admin, forms.donation, { settings: donation.settings });
     });
 
     it('neutralises cells a spreadsheet would run as formulas and quotes commas, quotes and line breaks', async () => {
       const text = (await exportCsv({ gateway: 'gateway_b' })).body as string;
       // The raw line of p3: every dangerous cell starts with a quote mark, quoted as RFC 4180 needs.
       expect(text).toContain(
-        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",\r\n`,
+        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",,,,INSTRUMENT_DECLINED: The instrument presented was declined.,\r\n`,
       );
       const records = parseCsv(text).slice(1);
       expect(records.map((record) => Number(record[0]))).toEqual([ids.p4, ids.p3]);
@@ -409,7 +438,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         expect(res.headers['x-wp-total']).toBe(String(exported.length));
       }
       const none = await exportCsv({ search: 'nobody' });
-      expect(none.body).toBe(`${PAYMENT_CSV_HEADER.join(',')}\r\n`);
+      expect(none.body).toBe(`${CSV_BOM}${PAYMENT_CSV_HEADER.join(',')}\r\n`);
       expect(none.headers['x-wp-total']).toBe('0');
     });
 

@@ -63,8 +63,10 @@ export class AdminPaymentsController {
     operationId: 'administrationExportPayments',
     summary: `CSV file of the filtered payments, newest first (streamed; at most ${PAYMENT_EXPORT_LIMITS.maxRows} rows)`,
     description:
-      'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8, comma, CRLF, a header line), sent as an attachment ' +
-      'and written as it is read. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
+      'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment ' +
+      'and written as it is read. After the list\'s fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and ' +
+      '`custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). ' +
+      'A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
       `spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past ${PAYMENT_EXPORT_LIMITS.maxRows} ` +
       'matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.',
   })

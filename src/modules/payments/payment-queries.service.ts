@@ -3,7 +3,7 @@ import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js'
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
-import { FormsService } from '../forms/index.js';
+import { CORE_FIELDS, FormsService } from '../forms/index.js';
 import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, PAYMENT_RENEWALS_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
 import type { PaymentEntity } from './payment.entity.js';
@@ -14,6 +14,15 @@ import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
 import { type PaymentListFilter, PaymentRepository } from './payment.repository.js';
 
+/** One payment of the CSV export: the list's fields plus what the ledger columns of the file need. */
+export interface PaymentExportRow extends AdminPaymentDto {
+  amount_received: number | null;
+  application_fee_amount: number | null;
+  /** The provider's payment object (`pi_…`, `seti_…`, gateway B's order id) */
+  provider_payment_reference: string | null;
+  custom_fields: CustomFields;
+}
+
 /** A filtered export of the admin list, read in batches (keyset paging, never the whole set in memory). */
 export interface PaymentExport {
   /** Rows that matched when the export started */
@@ -21,8 +30,13 @@ export interface PaymentExport {
   /** More rows matched than the export writes: only the newest `limit` are in it */
   truncated: boolean;
   limit: number;
+  /**
+   * With a `form_id` filter: the form's own field names that land in `custom_fields` (its fields
+   * but the payer's email and names), in the form's order; empty otherwise or for a deleted form.
+   */
+  customFieldKeys: string[];
   /** The rows, newest first, a batch at a time; at most `limit` in all */
-  batches(): AsyncGenerator<AdminPaymentDto[]>;
+  batches(): AsyncGenerator<PaymentExportRow[]>;
 }
 
 /** Reads of the payment records: the public status answer, section B status and history, lookups by provider id. */
@@ -86,12 +100,27 @@ export class PaymentQueriesService {
   async adminExport(filter: AdminPaymentsFilterDto, limit: number, batchSize: number): Promise<PaymentExport> {
     const bounded: PaymentListFilter = { ...toListFilter(filter), maxId: await this.payments.maxId() };
     const total = await this.payments.count(bounded);
+    const form = filter.form_id === undefined ? null : await this.forms.findById(filter.form_id);
+    const customFieldKeys = form ? form.settings.fields.map((field) => field.name).filter((name) => !(CORE_FIELDS as readonly string[]).includes(name)) : [];
     const payments = this.payments;
-    const withTitles = (rows: PaymentEntity[]) => this.withFormTitles(rows);
+    const withTitles = async (rows: PaymentEntity[]): Promise<PaymentExportRow[]> => {
+      const listed = await this.withFormTitles(rows);
+      return rows.map((row, index) => {
+        const record = toPaymentRecord(row);
+        return {
+          ...listed[index],
+          amount_received: record.amount_received,
+          application_fee_amount: record.application_fee_amount,
+          provider_payment_reference: record.provider_payment_ref,
+          custom_fields: record.custom_fields,
+        };
+      });
+    };
     return {
       total,
       truncated: total > limit,
       limit,
+      customFieldKeys,
       async *batches() {
         let written = 0;
         let cursor: { createdAt: Date; id: number } | null = null;
