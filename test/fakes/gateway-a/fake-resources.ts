@@ -106,6 +106,11 @@ export class FakeResources {
     return [...this.objects.values()].filter((stored) => stored.kind === kind).map((stored) => stored.data);
   }
 
+  /** The account an object belongs to (undefined for an unknown id). */
+  accountOf(id: string): string | undefined {
+    return this.objects.get(id)?.account;
+  }
+
   /** Moves an intent as the gateway would when something happens outside the API (3DS done, bank settled...). */
   setIntentStatus(id: string, status: string): Json {
     const intent = this.objects.get(id);
