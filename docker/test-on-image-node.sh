@@ -71,7 +71,7 @@ started=$SECONDS
 # The same steps as docker/Dockerfile's build stage
 npm run build --silent
 rm -rf dist/bench dist/test
-npm prune --omit=dev --no-audit --no-fund --loglevel=error
+npm prune --omit=dev --workspaces=false --no-audit --no-fund --loglevel=error
 port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
 mkdir -m 700 "$work/data"
 env -u DATABASE_URL -u REDIS_URL -u CHECKOUT_SECRET NODE_ENV=production HOST=127.0.0.1 PORT="$port" DATA_DIR="$work/data" LOG_LEVEL=warn \

@@ -16,9 +16,9 @@
  * memory only; after a reload `GET /auth/session` gives it back.
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from './schema.js';
 
-export type { components, paths } from './schema';
+export type { components, JsonValue, paths } from './schema.js';
 export type CheckoutClient = Client<paths>;
 /** The error body of every failed request (WP_Error shape). */
 export type CheckoutError = components['schemas']['WpErrorDto'];
@@ -62,4 +62,4 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-export { EMBED_SCRIPT_PATH, embedIframeSnippet, embedSnippet, type EmbedSnippetOptions } from './embed-snippet';
+export { EMBED_SCRIPT_PATH, embedIframeSnippet, embedSnippet, type EmbedSnippetOptions } from './embed-snippet.js';

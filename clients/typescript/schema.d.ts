@@ -3,6 +3,9 @@
  * Checkout API (clients/typescript/openapi.json, served at /docs-json). Do not edit by hand.
  */
 
+export type JsonValue = string | number | boolean | null | JsonValue[] | {
+    [key: string]: JsonValue;
+};
 export interface paths {
     "/healthz": {
         parameters: {
@@ -1268,13 +1271,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        HealthDto: {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok";
-        };
         WpErrorDataDto: {
             /** @example 400 */
             status: number;
@@ -1302,6 +1298,13 @@ export interface components {
             /** @example Invalid parameter(s): amount */
             message: string;
             data: components["schemas"]["WpErrorDataDto"];
+        };
+        HealthDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
         };
         SyncDetailsDto: {
             /** @description Values of the form's own fields, keyed by field name */
@@ -1555,7 +1558,7 @@ export interface components {
             /** @example Card */
             label: string;
             /** @description The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
-            settings?: components["schemas"]["DeviceWalletSettingsDto"] | null;
+            settings?: components["schemas"]["DeviceWalletSettingsDto"] | (null);
             /** @description Only the Pro plan may activate it (`set-payment-methods` refuses it on the free plan) */
             pro_only: boolean;
             /** @description Active on the site: payers are offered it where a form enables it. One list per gateway, for both modes (`POST /payment-gateway/set-payment-methods`) */
@@ -2052,7 +2055,7 @@ export interface components {
             /** @description True when a stored key is a test key, false for live keys; null when none (or an incomplete set) are stored or the gateway cannot tell (gateway B) */
             test_keys: boolean | null;
             /** @description The webhook contract that gates checkout in this mode; null for a gateway without one (gateway B) */
-            webhook_contract: components["schemas"]["DashboardWebhookContractDto"] | null;
+            webhook_contract: components["schemas"]["DashboardWebhookContractDto"] | (null);
             /** @description The mode's webhook settings are stored (gateway A: signing secret; gateway B: Webhook ID) */
             webhook_configured: boolean;
         };
@@ -2967,14 +2970,14 @@ export interface components {
              */
             frequency: "one-time" | "d_1" | "w_1" | "m_1" | "m_3" | "m_6" | "y_1" | "y_3";
             /** @description Null for a one-time price */
-            interval: components["schemas"]["PublicIntervalDto"] | null;
+            interval: components["schemas"]["PublicIntervalDto"] | (null);
             /**
              * @description One-off fee charged with the first payment of a recurring price (minor units); null when none
              * @example null
              */
             setup_amount: number | null;
             /** @description Present when the payer enters the amount (send it as `amount`, within these bounds) */
-            custom_amount: components["schemas"]["PublicCustomAmountDto"] | null;
+            custom_amount: components["schemas"]["PublicCustomAmountDto"] | (null);
             /**
              * @description The price as a payer reads it (`$10.00`, `€9.99 / month + €5.00 setup fee`)
              * @example $10.00
@@ -3058,9 +3061,7 @@ export interface components {
             button_label: string;
         };
         /** @description Any JSON value */
-        JsonValue: (string | null) | number | boolean | components["schemas"]["JsonValue"][] | {
-            [key: string]: components["schemas"]["JsonValue"];
-        };
+        JsonValue: JsonValue;
         /** @description A 400 answer (WP_Error shape) */
         WpError400: {
             /** @enum {string} */
@@ -3143,6 +3144,27 @@ export interface operations {
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
             500: {
                 headers: {
@@ -3180,6 +3202,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
@@ -13534,6 +13577,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AcknowledgementDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */

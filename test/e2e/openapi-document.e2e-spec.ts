@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -27,6 +27,9 @@ type Document = {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 const REDOCLY = join(__dirname, '..', '..', 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 const REDOCLY_CONFIG = join(__dirname, '..', '..', 'redocly.yaml');
+/** redocly's per-instance exceptions, read from beside its config and keyed by the linted file. */
+const REDOCLY_IGNORE = join(__dirname, '..', '..', '.redocly.lint-ignore.yaml');
+const COMMITTED_DOCUMENT_KEY = 'clients/typescript/openapi.json:';
 
 function operations(document: Document): Array<{ path: string; method: string; operation: Operation }> {
   return Object.entries(document.paths).flatMap(([path, item]) =>
@@ -63,18 +66,27 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
     expect(result.status).toBe(0);
   });
 
-  it('passes redocly lint (recommended rules, plus tag and operation descriptions) with 0 errors', () => {
+  it('passes redocly lint with the recommended-strict rules (plus tag and operation descriptions): 0 errors, 0 warnings', () => {
+    // The project's config and its exceptions, with the exceptions keyed by this copy of the document.
     const file = join(work, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
-    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--config', REDOCLY_CONFIG, '--format', 'json'], {
+    copyFileSync(REDOCLY_CONFIG, join(work, 'redocly.yaml'));
+    const ignore = readFileSync(REDOCLY_IGNORE, 'utf8');
+    expect(ignore).toContain(`\n${COMMITTED_DOCUMENT_KEY}\n`);
+    writeFileSync(join(work, '.redocly.lint-ignore.yaml'), ignore.replace(`\n${COMMITTED_DOCUMENT_KEY}\n`, '\nopenapi.json:\n'));
+    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--config', join(work, 'redocly.yaml'), '--format', 'json'], {
       encoding: 'utf8',
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       timeout: 60_000,
     });
-    const report = JSON.parse(lint.stdout) as { totals: { errors: number }; problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
-    const errors = report.problems.filter((problem) => problem.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
-    expect(errors).toEqual([]);
-    expect(report.totals.errors).toBe(0);
+    const report = JSON.parse(lint.stdout) as {
+      totals: { errors: number; warnings: number; ignored: number };
+      problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>;
+    };
+    expect(report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // The one exception (the OAuth return answers 302, never 2xx) is still needed: it goes when it is not.
+    expect(report.totals.ignored).toBe(1);
   });
 
   it('gives the real base in `servers`, with paths relative to it (the probes from the root)', async () => {

@@ -91,6 +91,15 @@ describe('__proto__, constructor and prototype as field names', () => {
     expectRefused(await request(t.http).get(`${t.base}/payment/history?${query}`).set('Authorization', t.admin.auth), field);
   });
 
+  it('refuses them in the query of the parameterless GET routes too (the 400 their OpenAPI operations declare)', async () => {
+    for (const path of ['/healthz', '/readyz', `${t.base}/gateway-a/webhook`]) {
+      expect((await request(t.http).get(path)).status).toBe(200);
+      expectRefused(await request(t.http).get(`${path}?constructor=1`), 'constructor');
+      const { paths } = (await request(t.http).get('/docs-json')).body as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+      expect(Object.keys(paths[path.replace(t.base, '')].get.responses)).toContain('400');
+    }
+  });
+
   it('accepts those words as values', async () => {
     const res = await request(t.http).post(`${t.base}/tags`).set('Authorization', t.admin.auth).send({ tag: 'constructor' });
     expect(res.status).toBe(201);

@@ -13,6 +13,8 @@ const BODYLESS_METHODS = new Set(['get', 'head', 'options', 'delete']);
 /** Methods whose body passes the size-limited parsers (413 possible). */
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const PATH_ITEM_FIELDS = new Set(['summary', 'description', 'servers', 'parameters']);
+/** OpenAPI 3.0's way to say "null" as a schema of its own (3.0.3: `nullable` allows null in `enum`). */
+const NULL_SCHEMA = { type: 'string', nullable: true, enum: [null] };
 
 const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } };
 /** The request header of the idempotent creating POSTs (modules/idempotency): their 409 may ask to retry, their success may be a replay. */
@@ -38,7 +40,8 @@ export interface FinishOptions {
  *   example, and is JSON whatever the success type; 500 and 503 can happen on every route, 413 on
  *   every route that reads a body; 429 carries Retry-After;
  * - an operation that takes `Idempotency-Key` says that its 409 may carry Retry-After and its
- *   success `Idempotent-Replayed`.
+ *   success `Idempotent-Replayed`;
+ * - a nullable property of a DTO type accepts null (nullableReferences).
  */
 export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOptions): OpenAPIObject {
   document.servers = [{ url: `/${options.restPrefix}`, description: 'This service: the checkout/v1 REST namespace' }];
@@ -81,6 +84,7 @@ export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOp
   }
 
   const schemas = (document.components ??= {}).schemas ??= {};
+  nullableReferences(schemas as Record<string, Json>);
   // A raw schema @nestjs/swagger cannot declare as a class; added only where something refers to it.
   if (JSON.stringify(document).includes(JSON_VALUE_REF.$ref)) schemas[JSON_VALUE_SCHEMA_NAME] = JSON_VALUE_SCHEMA;
   for (const status of [...usedStatuses].sort()) {
@@ -93,4 +97,22 @@ export function finishOpenApiDocument(document: OpenAPIObject, options: FinishOp
     };
   }
   return document;
+}
+
+/**
+ * `@ApiProperty({ type: SomeDto, nullable: true })` comes out as `nullable` beside `allOf: [$ref]`,
+ * where `nullable` does not reach into the referenced object schema: null matches no branch, so a
+ * validator (and redocly's example check) refuses the null the property may hold. Written as
+ * `anyOf: [$ref, null]` instead, which every 3.0 validator reads the same way and openapi-typescript
+ * still types `SomeDto | null`.
+ */
+function nullableReferences(schemas: Record<string, Json>): void {
+  for (const schema of Object.values(schemas)) {
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+      const branches = property.allOf as Json[] | undefined;
+      if (property.nullable !== true || branches?.length !== 1 || typeof branches[0].$ref !== 'string') continue;
+      const { nullable: _nullable, type: _type, allOf: _allOf, ...rest } = property;
+      (schema.properties as Record<string, Json>)[name] = { ...rest, anyOf: [branches[0], NULL_SCHEMA] };
+    }
+  }
 }

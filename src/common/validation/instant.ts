@@ -7,6 +7,20 @@ import { IsISO8601, IsString, Matches } from 'class-validator';
  */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
+/**
+ * An instant filter's OpenAPI schema, for `@ApiPropertyOptional({ ...ISO_INSTANT_SCHEMA, description, example })`:
+ * what IsIsoInstant accepts, a date or a date-time (with its offset; seconds may be left out, as
+ * the pattern says), so a date-only example is valid and a client can send a plain date.
+ */
+export const ISO_INSTANT_SCHEMA = {
+  type: String,
+  anyOf: [
+    { type: 'string', format: 'date' },
+    { type: 'string', format: 'date-time' },
+  ],
+  pattern: ISO_INSTANT.source,
+};
+
 /** The message every instant filter refuses with, naming its field. */
 export function instantMessage(field: string): string {
   return `${field} must be an ISO 8601 date (2026-01-31) or date-time with an offset (2026-01-31T12:00:00Z)`;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
-import { IsIsoInstant, ToInteger, Trim } from '../../common/validation/index.js';
+import { IsIsoInstant, ISO_INSTANT_SCHEMA, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode, gatewayCatalog } from '../gateways/index.js';
 import { MAX_INT } from '../payments/index.js';
 import { WEBHOOK_EVENT_OUTCOMES, WEBHOOK_EVENT_TYPE_MAX_LENGTH, type WebhookEventListOutcome } from '../webhooks/index.js';
@@ -45,12 +45,12 @@ export class WebhookEventsQueryDto extends PageQueryDto {
   @IsInt()
   payment_id?: number;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events first received at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
+  @ApiPropertyOptional({ ...ISO_INSTANT_SCHEMA, description: 'Only events first received at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
   @IsOptional()
   @IsIsoInstant('received_from')
   received_from?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events first received before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
+  @ApiPropertyOptional({ ...ISO_INSTANT_SCHEMA, description: 'Only events first received before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
   @IsOptional()
   @IsIsoInstant('received_before')
   received_before?: string;

@@ -28,6 +28,8 @@ export class HealthController {
 
   @Get('healthz')
   @PublicRoute()
+  // Like every route: a query naming `__proto__`, `constructor` or `prototype` (common/http body parsers).
+  @ApiErrorResponses(400)
   @ApiOkResponse({ type: HealthDto, description: 'The process is up' })
   @ApiOperation({
     operationId: 'operationsHealth',
@@ -48,7 +50,7 @@ export class HealthController {
    */
   @Get('readyz')
   @PublicRoute()
-  @ApiErrorResponses(503)
+  @ApiErrorResponses(400, 503)
   @ApiOkResponse({ type: HealthDto, description: 'Ready to serve requests' })
   @ApiOperation({
     operationId: 'operationsReady',

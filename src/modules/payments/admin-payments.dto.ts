@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swag
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
 import { JSON_VALUE_REF, type JsonValue } from '../../common/openapi/index.js';
-import { IsIsoInstant, ToInteger, Trim } from '../../common/validation/index.js';
+import { IsIsoInstant, ISO_INSTANT_SCHEMA, ToInteger, Trim } from '../../common/validation/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { MAX_INT } from './checkout-choice.dto.js';
 import type { PaymentLogLevel } from './payment-log.repository.js';
@@ -39,12 +39,12 @@ export class AdminPaymentsFilterDto {
   @Max(MAX_INT)
   form_id?: number;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
+  @ApiPropertyOptional({ ...ISO_INSTANT_SCHEMA, description: 'Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC)', example: '2026-01-01' })
   @IsOptional()
   @IsIsoInstant('created_from')
   created_from?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
+  @ApiPropertyOptional({ ...ISO_INSTANT_SCHEMA, description: 'Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC)', example: '2026-02-01' })
   @IsOptional()
   @IsIsoInstant('created_before')
   created_before?: string;

@@ -46,6 +46,8 @@ export class GatewayAAdminController {
   @PublicRoute()
   @ApiOperation({ operationId: 'gatewayAWebhookAck', description: 'Answers gateway A\'s reachability checks of the webhook URL. Has no side effect and needs no login.', summary: 'Acknowledgement for gateway A webhook checks; no side effect' })
   @ApiOkResponse({ type: AcknowledgementDto })
+  // Like every route: a query naming `__proto__`, `constructor` or `prototype` (common/http body parsers).
+  @ApiErrorResponses(400)
   webhook(): AcknowledgementDto {
     return this.admin.webhookAcknowledgement();
   }
