@@ -2489,7 +2489,7 @@ export interface components {
             /** @description For a subscription renewal: the first payment of the subscription */
             parent_payment_id: number | null;
             /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
-            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | null;
+            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
              * Format: date-time
              * @description ISO 8601 UTC
@@ -2607,7 +2607,7 @@ export interface components {
             /** @description For a subscription renewal: the first payment of the subscription */
             parent_payment_id: number | null;
             /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
-            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | null;
+            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
              * Format: date-time
              * @description ISO 8601 UTC
