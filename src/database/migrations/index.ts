@@ -19,6 +19,7 @@ import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNew
 import { KeyProviderRefsWithoutNulls1764116500000 } from './1764116500000-KeyProviderRefsWithoutNulls.js';
 import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
 import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-GrantSubscriptionCancelCapability.js';
+import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   KeyProviderRefsWithoutNulls1764116500000,
   AddPaymentFailureReason1764116510000,
   GrantSubscriptionCancelCapability1764116900000,
+  CreatePaymentDisputes1764116910000,
 ];

@@ -18,6 +18,7 @@ import {
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
 import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
+import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.js';
 import { gatewayAHostedCheckout } from './browser/gateway-a-hosted-checkout.js';
 import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
@@ -59,6 +60,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
     readonly subscriptionCancellation: GatewayASubscriptionCancellation,
+    readonly providerAftermath: GatewayAAftermathReader,
   ) {
     this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);
   }

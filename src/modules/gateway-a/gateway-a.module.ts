@@ -31,6 +31,7 @@ import { UsedConnectStateRepository } from './connect/used-connect-state.reposit
 import { GatewayAAdapter } from './gateway-a.adapter.js';
 import { GATEWAY_A_SLICE } from './gateway-a.slice.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
+import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.js';
 import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
@@ -87,6 +88,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAReconciler,
     GatewayADiagnostics,
     GatewayASubscriptionCancellation,
+    GatewayAAftermathReader,
   ],
 })
 export class GatewayAModule {}

@@ -33,3 +33,4 @@ export type { FailureReason } from './payment.entity.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
+export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';

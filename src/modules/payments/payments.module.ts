@@ -8,7 +8,9 @@ import { MailModule } from '../mail/index.js';
 import { OutboxModule } from '../outbox/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
+import { PaymentAftermathService } from './payment-aftermath.service.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
+import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentLedgerService } from './payment-ledger.service.js';
 import { PaymentLogEntity } from './payment-log.entity.js';
@@ -28,7 +30,7 @@ import { SyncDetailsService } from './sync-details.service.js';
  * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, PaymentDisputeEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,
@@ -41,7 +43,8 @@ import { SyncDetailsService } from './sync-details.service.js';
     PaymentQueriesService,
     SyncDetailsService,
     PaymentCompletionEmails,
+    PaymentAftermathService,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails],
+  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, PaymentAftermathService],
 })
 export class PaymentsModule {}

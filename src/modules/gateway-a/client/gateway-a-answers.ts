@@ -127,7 +127,7 @@ const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 /**
  * One answer being read: where it came from (for the error) and the checks shared by every object.
  */
-class Reader {
+export class Reader {
   readonly status: number | undefined;
 
   constructor(
@@ -435,6 +435,6 @@ export function parseOAuthGrant(answer: unknown): GatewayAOAuthGrant {
   return grant;
 }
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
