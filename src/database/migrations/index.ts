@@ -18,6 +18,7 @@ import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempo
 import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNewestByCreationTime.js';
 import { KeyProviderRefsWithoutNulls1764116500000 } from './1764116500000-KeyProviderRefsWithoutNulls.js';
 import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
+import { CreateRefundLedger1764116520000 } from './1764116520000-CreateRefundLedger.js';
 import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-GrantSubscriptionCancelCapability.js';
 import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   IndexNewestByCreationTime1764116450000,
   KeyProviderRefsWithoutNulls1764116500000,
   AddPaymentFailureReason1764116510000,
+  CreateRefundLedger1764116520000,
   GrantSubscriptionCancelCapability1764116900000,
   CreatePaymentDisputes1764116910000,
 ];

@@ -1,6 +1,6 @@
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import type { CustomFields } from './custom-fields.js';
-import type { FailureReason, PaymentEntity } from './payment.entity.js';
+import type { FailureReason, PaymentDispute, PaymentEntity } from './payment.entity.js';
 import type { PaymentStatus } from './payment-status.js';
 
 /** A payment record as other modules see it (never the secret nonce or the client IP). */
@@ -33,6 +33,13 @@ export interface PaymentRecord {
   subscription_status: string | null;
   /** The provider's reason for the last failure, kept once the payment moves on (a retry, a late success) */
   failure_reason: FailureReason | null;
+  /** Succeeded refunds (minor units) */
+  amount_refunded: number;
+  /** Pending refunds (minor units), reserved before the provider call */
+  refund_reserved: number;
+  dispute: PaymentDispute | null;
+  /** The provider object refunds go to when it is not `provider_payment_ref` (a subscription invoice's payment) */
+  provider_charge_ref: string | null;
   /** ISO 8601 UTC */
   created_at: string;
   updated_at: string;
@@ -48,6 +55,7 @@ export const PATCHABLE_FIELDS = [
   'providerCaptureRef',
   'subscriptionStatus',
   'failureReason',
+  'providerChargeRef',
 ] as const satisfies ReadonlyArray<keyof PaymentEntity>;
 
 /**
@@ -83,6 +91,10 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     provider_capture_ref: row.providerCaptureRef,
     subscription_status: row.subscriptionStatus,
     failure_reason: row.failureReason,
+    amount_refunded: row.amountRefunded,
+    refund_reserved: row.refundReserved,
+    dispute: row.dispute,
+    provider_charge_ref: row.providerChargeRef,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

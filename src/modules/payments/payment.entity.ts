@@ -30,6 +30,40 @@ const failureReasonColumn: ValueTransformer = {
   from: (text: string | null): FailureReason | null => (text === null || text === undefined ? null : (JSON.parse(text) as FailureReason)),
 };
 
+/**
+ * A dispute (chargeback) on a payment, in the card gateway's words (`warning_needs_response`,
+ * `needs_response`, `under_review`, `won`, `lost`, …; gateway B's states mapped onto them). Several
+ * disputes: the latest open one, else the latest.
+ */
+export interface PaymentDispute {
+  status: string;
+  /** Minor units of the payment's currency */
+  amount: number;
+  reason: string | null;
+  /** ISO 8601 UTC, when the provider gives one */
+  evidence_due_by: string | null;
+  provider_dispute_id: string;
+}
+
+export const DISPUTE_FIELD_MAX = 255;
+
+/** `dispute` is JSON text; `to` is the one place that bounds it (only the five keys, strings cut to DISPUTE_FIELD_MAX). */
+const disputeColumn: ValueTransformer = {
+  to: (dispute: PaymentDispute | null | undefined): string | null | undefined => {
+    if (dispute === undefined || dispute === null) return dispute;
+    const text = (value: unknown) => (value === null || value === undefined ? null : String(value).slice(0, DISPUTE_FIELD_MAX));
+    const bounded: PaymentDispute = {
+      status: String(dispute.status).slice(0, DISPUTE_FIELD_MAX),
+      amount: Number.isSafeInteger(dispute.amount) ? dispute.amount : 0,
+      reason: text(dispute.reason),
+      evidence_due_by: text(dispute.evidence_due_by),
+      provider_dispute_id: String(dispute.provider_dispute_id).slice(0, DISPUTE_FIELD_MAX),
+    };
+    return JSON.stringify(bounded);
+  },
+  from: (text: string | null): PaymentDispute | null => (text === null || text === undefined ? null : (JSON.parse(text) as PaymentDispute)),
+};
+
 /** A payment record (`{prefix}checkout_payments`, migration 1764115300000). Amounts in minor units. */
 @Entity({ name: 'checkout_payments' })
 export class PaymentEntity {
@@ -118,6 +152,24 @@ export class PaymentEntity {
   /** Set when the payment fails with the provider's reason (migration 1764116510000); null otherwise. */
   @Column({ name: 'failure_reason', type: 'text', nullable: true, transformer: failureReasonColumn })
   failureReason: FailureReason | null;
+
+  /** Succeeded refunds, minor units (migration 1764116520000); never more than `amountReceived`. */
+  @Column({ name: 'amount_refunded', type: 'integer', default: 0 })
+  amountRefunded: number;
+
+  /** Pending refunds' amounts, reserved by one conditional UPDATE before the provider call. */
+  @Column({ name: 'refund_reserved', type: 'integer', default: 0 })
+  refundReserved: number;
+
+  @Column({ name: 'dispute', type: 'text', nullable: true, transformer: disputeColumn })
+  dispute: PaymentDispute | null;
+
+  /**
+   * The provider object a refund goes to when it is not `providerPaymentRef` (gateway A: the
+   * PaymentIntent of the invoice that paid a subscription's first payment or a renewal).
+   */
+  @Column({ name: 'provider_charge_ref', type: 'varchar', length: 255, nullable: true })
+  providerChargeRef: string | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;

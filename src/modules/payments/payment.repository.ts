@@ -90,7 +90,7 @@ export class PaymentRepository {
    */
   async insert(manager: EntityManager, values: NewPayment): Promise<PaymentEntity> {
     const now = new Date();
-    const row = Object.assign(new PaymentEntity(), this.rows.emptyNullables(), { customFields: '{}', createdAt: now, updatedAt: now }, values);
+    const row = Object.assign(new PaymentEntity(), this.rows.emptyNullables(), { customFields: '{}', amountRefunded: 0, refundReserved: 0, createdAt: now, updatedAt: now }, values);
     const { insertId } = await runStatement(manager, this.rows.insertSql, this.rows.insertValues(row));
     row.id = insertId;
     this.rows.readBack(row);

@@ -21,6 +21,7 @@ import { PaymentReferenceGuard } from './payment-reference.guard.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
+import { RefundEntity } from './refunds/refund.entity.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
 import { SyncDetailsService } from './sync-details.service.js';
 
@@ -30,7 +31,16 @@ import { SyncDetailsService } from './sync-details.service.js';
  * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, PaymentDisputeEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
+  imports: [
+    TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, RefundEntity, PaymentDisputeEntity]),
+    CryptoModule,
+    FormsModule,
+    GatewaysModule,
+    IdempotencyModule,
+    MailModule,
+    OutboxModule,
+    SettingsModule,
+  ],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,
