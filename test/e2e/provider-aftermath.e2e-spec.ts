@@ -3,10 +3,12 @@ import Stripe from 'stripe';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { ReconciliationService } from '../../src/modules/operations/index.js';
+import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
 import { logEvents, paymentRow } from '../support/app-state.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
+import { installationIdOf } from '../support/test-app.js';
 
 /**
  * Refunds and disputes made at gateway A (its dashboard, the payer's bank) reach the ledger: the
@@ -70,6 +72,7 @@ describe('refunds and disputes made at gateway A', () => {
     bed.fake.moneyAfter.setDisputeStatus(opened.id as string, 'lost');
     expect((await sweep()).aftermath).toEqual([expect.objectContaining({ payment_id: id, disputes_changed: 1 })]);
     expect(await disputeRows(id)).toEqual([expect.objectContaining({ status: 'lost' })]);
+    expect((await paymentRow(t(), id)).dispute).toEqual(JSON.stringify({ status: 'lost', amount: 1000, reason: 'fraudulent', evidence_due_by: '2026-12-05T00:00:00.000Z', provider_dispute_id: opened.id }));
     expect((await dashboard()).some((entry) => entry.id === `payments.dispute.${id}`)).toBe(false);
   });
 
@@ -85,16 +88,67 @@ describe('refunds and disputes made at gateway A', () => {
     expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed' });
   });
 
+  const refundRows = (id: number): Promise<Array<Record<string, unknown>>> => t().dataSource.query(`SELECT * FROM ${t().config.tablePrefix}checkout_refunds WHERE payment_id = ? ORDER BY id`, [id]);
+  const totals = async (id: number) => {
+    const row = await paymentRow(t(), id);
+    return { amount_refunded: Number(row.amount_refunded), refund_reserved: Number(row.refund_reserved) };
+  };
+
+  it('a refund made in the dashboard is recorded once (source provider), a pending one reserved until it settles', async () => {
+    const { id, intent } = await paid();
+    const made = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 300 });
+    const first = await sweep();
+    expect(first.aftermath).toEqual([expect.objectContaining({ payment_id: id, refunds_changed: 1 })]);
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ provider_refund_id: made.id, amount: 300, status: 'succeeded', source: 'provider', currency: 'USD', reason: 'requested_by_customer', created_by: null })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 300, refund_reserved: 0 });
+    expect(await logEvents(t(), id)).toContain('refund_recorded');
+    // Again: nothing changes (the sweep's overlap reads the same events).
+    expect((await sweep()).aftermath).toEqual([]);
+    expect(await reconcileOne(id)).toMatchObject({ outcome: 'unchanged' });
+    expect(await refundRows(id)).toHaveLength(1);
+    expect(await totals(id)).toEqual({ amount_refunded: 300, refund_reserved: 0 });
+
+    const pending = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 200, status: 'pending' });
+    expect(await reconcileOne(id)).toMatchObject({ outcome: 'moved' });
+    expect(await totals(id)).toEqual({ amount_refunded: 300, refund_reserved: 200 });
+    bed.fake.moneyAfter.setRefundStatus(pending.id as string, 'succeeded');
+    expect((await sweep()).aftermath).toEqual([expect.objectContaining({ payment_id: id, refunds_changed: 1 })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
+    expect((await refundRows(id)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('repairs a refund of ours whose commit was lost: matched by our id in its metadata, neither lost nor counted twice', async () => {
+    const { id, intent } = await paid();
+    // Our refund reserved and sent, the provider's answer never stored (a crash before the commit).
+    const now = new Date();
+    await t().dataSource.getRepository(RefundEntity).insert({
+      paymentId: id, gateway: 'gateway_a', mode: 'test', amount: 250, currency: 'USD', status: 'pending', reason: null, note: null, source: 'console', providerRefundId: null,
+      applicationFeeRefunded: null, createdBy: t().admin.id, failureCode: null, failureMessage: null, rowNonce: 'nonce-crash-repair-0000000000000000000000', createdAt: now, updatedAt: now,
+    });
+    const [ours] = await refundRows(id);
+    await t().dataSource.query(`UPDATE ${t().config.tablePrefix}checkout_payments SET refund_reserved = 250 WHERE id = ?`, [id]);
+    const atProvider = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 250, metadata: { checkout_installation_id: installationIdOf(t()), checkout_refund_id: String(ours.id) } });
+    expect(await reconcileOne(id)).toMatchObject({ outcome: 'moved' });
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ id: ours.id, status: 'succeeded', provider_refund_id: atProvider.id, source: 'console' })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 250, refund_reserved: 0 });
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([]);
+    expect(await totals(id)).toEqual({ amount_refunded: 250, refund_reserved: 0 });
+  });
+
   it('leaves alone what belongs to no payment of this installation', async () => {
     // An intent made at the provider by someone else (no payment here holds it).
     const stranger = await (await gatewayClient(t())).paymentIntents.create({ amount: 800, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, allowed_payment_method_types: ['card'] });
     const before: Array<{ n: number | string }> = await t().dataSource.query(`SELECT COUNT(*) AS n FROM ${t().config.tablePrefix}checkout_payment_disputes`);
     const dispute = bed.fake.moneyAfter.openDispute(stranger.id);
+    bed.fake.moneyAfter.dashboardRefund(stranger.id, { amount: 100 });
+    const refundsBefore: Array<{ n: number | string }> = await t().dataSource.query(`SELECT COUNT(*) AS n FROM ${t().config.tablePrefix}checkout_refunds`);
     const report = await sweep();
     expect(report.stoppedBy).toBeNull();
     expect(report.aftermath).toEqual([]);
     const after: Array<{ n: number | string }> = await t().dataSource.query(`SELECT COUNT(*) AS n FROM ${t().config.tablePrefix}checkout_payment_disputes`);
     expect(Number(after[0].n)).toBe(Number(before[0].n));
+    const refundsAfter: Array<{ n: number | string }> = await t().dataSource.query(`SELECT COUNT(*) AS n FROM ${t().config.tablePrefix}checkout_refunds`);
+    expect(Number(refundsAfter[0].n)).toBe(Number(refundsBefore[0].n));
     expect((await dashboard()).some((entry) => String(entry.message).includes(dispute.id as string))).toBe(false);
   });
 });

@@ -21,6 +21,7 @@ import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPayment
 import { CreateRefundLedger1764116520000 } from './1764116520000-CreateRefundLedger.js';
 import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-GrantSubscriptionCancelCapability.js';
 import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
+import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   CreateRefundLedger1764116520000,
   GrantSubscriptionCancelCapability1764116900000,
   CreatePaymentDisputes1764116910000,
+  IndexPaymentChargeRef1764116920000,
 ];

@@ -194,6 +194,12 @@ export class PaymentQueriesService {
     return rows.map(toPaymentRecord);
   }
 
+  /** The payment an object of the provider took the money of (`provider_payment_ref`, else `provider_charge_ref`). */
+  async findByRefundTarget(gateway: string, ref: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByRefundTarget(gateway, ref);
+    return row ? toPaymentRecord(row) : null;
+  }
+
   /** The first payment of a provider subscription. */
   async findSubscriptionPayment(gateway: string, subscriptionRef: string): Promise<PaymentRecord | null> {
     const row = await this.payments.findBySubscriptionRef(gateway, subscriptionRef);

@@ -127,6 +127,11 @@ export class PaymentRepository {
     return this.payments.findOne({ where: { gateway, providerPaymentRef: ref } });
   }
 
+  /** The payment whose money an object of the provider took: its own payment object, else the one it is refunded on (`provider_charge_ref`). */
+  async findByRefundTarget(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return (await this.payments.findOne({ where: { gateway, providerPaymentRef: ref } })) ?? this.payments.findOne({ where: { gateway, providerChargeRef: ref } });
+  }
+
   /**
    * A subscription's first payment (its renewal rows carry the same subscription id): the oldest by
    * creation time, then id (ids are not in creation order across the servers of a distributed

@@ -140,7 +140,7 @@ export class GatewayAAftermathReader implements ProviderAftermathReader {
     const ours = new Map<string, PaymentRecord | null>();
     const paymentOf = async (intent: string): Promise<PaymentAftermath | null> => {
       if (!ours.has(intent)) {
-        const payment = await this.payments.findByProviderRef(GATEWAY, intent);
+        const payment = await this.payments.findByRefundTarget(GATEWAY, intent);
         ours.set(intent, payment && payment.mode === mode ? payment : null);
       }
       const payment = ours.get(intent);
@@ -197,10 +197,10 @@ export class GatewayAAftermathReader implements ProviderAftermathReader {
 }
 
 /**
- * The payment intent that took a payment's money: the record's own intent. (A subscription's
- * payments are refunded on their invoice's intent, stored when `invoice.paid` is applied.)
+ * The payment intent that took a payment's money: a subscription's payments are refunded on their
+ * invoice's intent (`provider_charge_ref`, stored when `invoice.paid` is applied), others on their own.
  */
 function refundTargetOf(payment: PaymentRecord): string | null {
-  const ref = payment.provider_payment_ref;
+  const ref = payment.provider_charge_ref ?? payment.provider_payment_ref;
   return ref && ref.startsWith('pi_') ? ref : null;
 }
