@@ -5,6 +5,8 @@ import { FormsService } from '../../src/modules/forms/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
+import { PaymentDisputeEntity } from '../../src/modules/payments/payment-dispute.entity.js';
+import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, formSettings, type SyncAnswer } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -91,9 +93,19 @@ describe('admin payments: list, one payment, CSV export', () => {
       {
         formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace',
         amountReceived: 1000, applicationFeeAmount: 20, providerPaymentRef: 'pi_export_1', customFields: JSON.stringify({ company: 'Analytical; Engines=Ltd', size: 'M', gone_field: 'x\\y' }),
+        amountRefunded: 300, dispute: { status: 'lost', amount: 100, reason: 'fraudulent', evidence_due_by: null, provider_dispute_id: 'du_export_1' },
       },
       '2026-01-10T10:00:00.000Z',
     );
+    // p1's ledger: a succeeded refund of 300 that gave back 6 of the fee, a pending one (not counted), a lost dispute of 100.
+    const at = new Date('2026-01-11T00:00:00.000Z');
+    const refund = { paymentId: ids.p1, gateway: 'gateway_a', mode: 'test', currency: 'USD', reason: null, note: null, source: 'provider' as const, createdBy: null, failureCode: null, failureMessage: null, createdAt: at, updatedAt: at };
+    await t.dataSource.getRepository(RefundEntity).insert({ ...refund, amount: 300, status: 'succeeded', providerRefundId: 're_export_1', applicationFeeRefunded: 6, rowNonce: 'n'.repeat(42) + '1' });
+    await t.dataSource.getRepository(RefundEntity).insert({ ...refund, amount: 50, status: 'pending', providerRefundId: 're_export_2', applicationFeeRefunded: 1, rowNonce: 'n'.repeat(42) + '2' });
+    await t.dataSource.getRepository(PaymentDisputeEntity).insert({
+      paymentId: ids.p1, gateway: 'gateway_a', providerDisputeId: 'du_export_1', status: 'lost', amount: 100, currency: 'USD', reason: 'fraudulent', evidenceDueBy: null,
+      dashboardUrl: 'https://dashboard.stripe.com/test/disputes/du_export_1', openedAt: at, updatedAt: at,
+    });
     ids.p2 = await insert(
       { formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'live', status: 'pending', amount: 2500, currency: 'USD', emailAddress: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' },
       '2026-01-15T12:00:00.000Z',
@@ -382,14 +394,21 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: String(forms.donation),
         form_title: 'Donation drive',
         parent_payment_id: '',
+        amount_refunded: '300',
+        amount_refunded_decimal: '3.00',
         application_fee_amount: '20',
+        // 1000 received − 300 refunded − (20 − 6) fee kept − 100 lost in a dispute
+        net: '586',
         provider_payment_reference: 'pi_export_1',
         failure_reason: '',
+        disputed: 'true',
         custom_fields: 'company=Analytical\\; Engines\\=Ltd; size=M; gone_field=x\\\\y',
       });
       const p3 = records.find((record) => Number(record[0]) === ids.p3)!;
       expect(p3[header.indexOf('failure_reason')]).toBe('INSTRUMENT_DECLINED: The instrument presented was declined.');
       expect(p3[header.indexOf('custom_fields')]).toBe('');
+      // Nothing received yet: no net; no dispute.
+      expect([p3[header.indexOf('net')], p3[header.indexOf('disputed')], p3[header.indexOf('amount_refunded')]]).toEqual(['', 'false', '0']);
     });
 
     it("with form_id: one custom_fields.<name> column per field of the form, the form's other names kept in custom_fields", async () => {
@@ -411,7 +430,7 @@ describe('admin payments: list, one payment, CSV export', () => {
       const text = (await exportCsv({ gateway: 'gateway_b' })).body as string;
       // The raw line of p3: every dangerous cell starts with a quote mark, quoted as RFC 4180 needs.
       expect(text).toContain(
-        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",,,,INSTRUMENT_DECLINED: The instrument presented was declined.,\r\n`,
+        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",,0,0.00,,,,INSTRUMENT_DECLINED: The instrument presented was declined.,false,\r\n`,
       );
       const records = parseCsv(text).slice(1);
       expect(records.map((record) => Number(record[0]))).toEqual([ids.p4, ids.p3]);

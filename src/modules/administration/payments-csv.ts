@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type CsvCell, csvLine } from '../../common/csv/index.js';
 import { toDecimalString } from '../../common/money/index.js';
-import type { FailureReason, PaymentExport, PaymentExportRow } from '../payments/index.js';
+import { type FailureReason, netAmount, type PaymentExport, type PaymentExportRow } from '../payments/index.js';
 
 /**
  * Bounds of GET /administration/payments/export.csv. Past `maxRows` matching rows the file holds
@@ -40,10 +40,20 @@ const COLUMNS: readonly Column[] = [
   ['form_id', (row) => row.form_id],
   ['form_title', (row) => row.form_title],
   ['parent_payment_id', (row) => row.parent_payment_id],
+  ['amount_refunded', (row) => row.amount_refunded],
+  ['amount_refunded_decimal', (row) => toDecimalString(row.amount_refunded, row.currency)],
   ['application_fee_amount', (row) => row.application_fee_amount],
+  ['net', (row) => netOf(row)],
   ['provider_payment_reference', (row) => row.provider_payment_reference],
   ['failure_reason', (row) => failureReasonCell(row.failure_reason)],
+  ['disputed', (row) => row.disputed],
 ];
+
+/** Amount received − refunded − the application fee kept (less what refunds gave back of it) − lost disputes; empty while nothing was received. */
+function netOf(row: PaymentExportRow): number | null {
+  const feeKept = Math.max(0, (row.application_fee_amount ?? 0) - row.application_fee_refunded);
+  return netAmount({ amountReceived: row.amount_received, amountRefunded: row.amount_refunded, applicationFeeKept: feeKept, lostDisputes: row.lost_disputes });
+}
 
 /** The header of an export without a `form_id` filter (custom fields in one cell). */
 export const PAYMENT_CSV_HEADER = [...COLUMNS.map(([header]) => header), 'custom_fields'];

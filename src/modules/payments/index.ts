@@ -35,3 +35,4 @@ export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
 export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';
+export { isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
@@ -6,6 +8,8 @@ import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import { CORE_FIELDS, FormsService } from '../forms/index.js';
 import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, PAYMENT_RENEWALS_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
+import { PaymentAftermathService } from './payment-aftermath.service.js';
+import { RefundEntity } from './refunds/refund.entity.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
 import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.repository.js';
@@ -21,6 +25,14 @@ export interface PaymentExportRow extends AdminPaymentDto {
   /** The provider's payment object (`pi_…`, `seti_…`, gateway B's order id) */
   provider_payment_reference: string | null;
   custom_fields: CustomFields;
+  /** Succeeded refunds, minor units */
+  amount_refunded: number;
+  /** The application fee the provider gave back with succeeded refunds, minor units */
+  application_fee_refunded: number;
+  /** What lost disputes took back, minor units */
+  lost_disputes: number;
+  /** The payment has a dispute (open or settled) */
+  disputed: boolean;
 }
 
 /** A filtered export of the admin list, read in batches (keyset paging, never the whole set in memory). */
@@ -46,6 +58,8 @@ export class PaymentQueriesService {
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
     private readonly forms: FormsService,
+    private readonly aftermath: PaymentAftermathService,
+    @InjectRepository(RefundEntity) private readonly refunds: Repository<RefundEntity>,
   ) {}
 
   /** How many records each gateway, mode and status holds (the operator's metrics). */
@@ -105,6 +119,10 @@ export class PaymentQueriesService {
     const payments = this.payments;
     const withTitles = async (rows: PaymentEntity[]): Promise<PaymentExportRow[]> => {
       const listed = await this.withFormTitles(rows);
+      const ids = rows.map((row) => row.id);
+      // One query each per batch: the fee refunds gave back, and what lost disputes took.
+      const feesRefunded = await this.feesRefunded(ids);
+      const disputes = await this.aftermath.disputesOf(ids);
       return rows.map((row, index) => {
         const record = toPaymentRecord(row);
         return {
@@ -113,6 +131,10 @@ export class PaymentQueriesService {
           application_fee_amount: record.application_fee_amount,
           provider_payment_reference: record.provider_payment_ref,
           custom_fields: record.custom_fields,
+          amount_refunded: record.amount_refunded,
+          application_fee_refunded: feesRefunded.get(row.id) ?? 0,
+          lost_disputes: disputes.get(row.id)?.lost ?? 0,
+          disputed: record.dispute !== null,
         };
       });
     };
@@ -134,6 +156,20 @@ export class PaymentQueriesService {
         }
       },
     };
+  }
+
+  /** Per payment, the application fee its succeeded refunds gave back (minor units). */
+  private async feesRefunded(paymentIds: number[]): Promise<Map<number, number>> {
+    if (paymentIds.length === 0) return new Map();
+    const rows = await this.refunds
+      .createQueryBuilder('refund')
+      .select('refund.paymentId', 'payment_id')
+      .addSelect('SUM(COALESCE(refund.applicationFeeRefunded, 0))', 'fee')
+      .where('refund.paymentId IN (:...ids)', { ids: paymentIds })
+      .andWhere("refund.status = 'succeeded'")
+      .groupBy('refund.paymentId')
+      .getRawMany<{ payment_id: number | string; fee: number | string | null }>();
+    return new Map(rows.map((row) => [Number(row.payment_id), Number(row.fee ?? 0)]));
   }
 
   private async withFormTitles(rows: PaymentEntity[]): Promise<AdminPaymentDto[]> {
