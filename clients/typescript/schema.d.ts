@@ -2145,6 +2145,11 @@ export interface components {
              */
             setting: string | null;
             /**
+             * @description A page outside the service where it is dealt with (a dispute at the provider's dashboard), if there is one
+             * @example null
+             */
+            link: string | null;
+            /**
              * @description Hash of the condition's facts; a dismissal holds for this fingerprint only
              * @example 3f0c9a7d2b1e4c5a8f6d0e1b2a3c4d5e
              */
@@ -9366,6 +9371,7 @@ export interface operations {
                      *           "source": "gateway_b",
                      *           "route": "POST /payment-gateway/save-webhook-settings",
                      *           "setting": null,
+                     *           "link": null,
                      *           "fingerprint": "9b1f0c2d3e4a5b6c7d8e9f0a1b2c3d4e"
                      *         },
                      *         {
@@ -9375,6 +9381,7 @@ export interface operations {
                      *           "source": "mail",
                      *           "route": null,
                      *           "setting": "SMTP_URL",
+                     *           "link": null,
                      *           "fingerprint": "0d4c2b1a9f8e7d6c5b4a3f2e1d0c9b8a"
                      *         }
                      *       ],
