@@ -1,6 +1,7 @@
 import request from 'supertest';
 import Stripe from 'stripe';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
+import { AFTERMATH_LIMITS, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
@@ -133,6 +134,32 @@ describe('refunds and disputes made at gateway A', () => {
     expect(await totals(id)).toEqual({ amount_refunded: 250, refund_reserved: 0 });
     expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([]);
     expect(await totals(id)).toEqual({ amount_refunded: 250, refund_reserved: 0 });
+  });
+
+  it('past its bound, a sweep leaves the older part of the window to the next runs and moves its cursor only once all was read', async () => {
+    const payments = [await paid(), await paid(), await paid()];
+    for (const payment of payments) bed.fake.moneyAfter.openDispute(payment.intent, { amount: 100 });
+    const cursor = async () => JSON.parse((await t().dataSource.query(`SELECT option_value FROM ${t().config.tablePrefix}options WHERE option_name = ?`, [gatewayAOption.aftermathCursor('test')]))[0].option_value as string);
+    const limits = { ...AFTERMATH_LIMITS };
+    try {
+      Object.assign(AFTERMATH_LIMITS, { pageSize: 2, maxPages: 1 });
+      const applied = new Set<number>();
+      let runs = 0;
+      do {
+        for (const change of (await sweep()).aftermath) applied.add(change.payment_id);
+        runs += 1;
+      } while ((await cursor()).resumeAfter !== null && runs < 10);
+      // Six events (three opened, three funds withdrawn), two a run.
+      expect(runs).toBeGreaterThan(1);
+      expect([...applied].sort()).toEqual(payments.map((payment) => payment.id).sort());
+      const done = await cursor();
+      expect(done.resumeAfter).toBeNull();
+      expect((await sweep()).aftermath).toEqual([]);
+      expect((await cursor()).after).toBe(done.after);
+    } finally {
+      Object.assign(AFTERMATH_LIMITS, limits);
+    }
+    for (const payment of payments) expect(await disputeRows(payment.id)).toEqual([expect.objectContaining({ status: 'needs_response', amount: 100 })]);
   });
 
   it('leaves alone what belongs to no payment of this installation', async () => {

@@ -34,21 +34,24 @@ export const AFTERMATH_EVENT_TYPES = [
 export const AFTERMATH_OVERLAP_S = 5 * 60;
 /** The gateway keeps events 30 days: a first sweep starts there. */
 const FIRST_SWEEP_S = 30 * 86_400;
+/**
+ * Bounds of one sweep per mode: `maxPages` event pages of `pageSize`; past them the window is
+ * narrowed and the rest read by the next runs. An object so a test can lower them.
+ */
+export const AFTERMATH_LIMITS = { pageSize: 100, maxPages: 10 };
 const PAGE = 100;
-/** Event pages per mode and sweep; past them the window is narrowed and the rest read by the next runs. */
-export const AFTERMATH_MAX_PAGES = 10;
 /** Refunds or disputes listed per payment (`reconcile --payment`), pages of 100. */
 const MAX_PER_PAYMENT_PAGES = 5;
 
 /**
  * Where a mode's sweep stands, in the gateway's event time (seconds): events created at or after
- * `after − overlap` are read; `before`, when set, bounds a window the last sweep could not finish
- * (its newest part was read: only what lies before its oldest read event is left), and `newest`
- * is where the cursor goes once that window is done.
+ * `after − overlap` are read. `resumeAfter`, when set, is the last event the previous sweep read
+ * before its bound: the list goes on after it (the gateway's own list cursor; a time cannot say
+ * it, events share their second), and `newest` is where `after` goes once that window is done.
  */
 interface AftermathCursor {
   after: number;
-  before: number | null;
+  resumeAfter: string | null;
   newest: number;
 }
 
@@ -117,14 +120,13 @@ export class GatewayAAftermathReader implements ProviderAftermathReader {
     const nowS = Math.floor(this.clock.now().getTime() / 1000);
     const cursor = await this.options.get<AftermathCursor | null>(gatewayAOption.aftermathCursor(mode), null);
     const after = cursor?.after ?? nowS - FIRST_SWEEP_S;
-    const before = cursor?.before ?? null;
     const events: GatewayAEventIds[] = [];
     let hasMore = true;
-    let startingAfter: string | undefined;
-    for (let page = 0; page < AFTERMATH_MAX_PAGES && hasMore; page++) {
-      const created = { gte: after - AFTERMATH_OVERLAP_S, ...(before !== null ? { lt: before } : {}) };
+    let startingAfter: string | undefined = cursor?.resumeAfter ?? undefined;
+    for (let page = 0; page < AFTERMATH_LIMITS.maxPages && hasMore; page++) {
+      const created = { gte: after - AFTERMATH_OVERLAP_S };
       const list = parseList(
-        await account.client.events.list({ types: [...AFTERMATH_EVENT_TYPES], created, limit: PAGE, ...(startingAfter ? { starting_after: startingAfter } : {}) }),
+        await account.client.events.list({ types: [...AFTERMATH_EVENT_TYPES], created, limit: AFTERMATH_LIMITS.pageSize, ...(startingAfter ? { starting_after: startingAfter } : {}) }),
         'events.list',
         eventItem,
       );
@@ -175,9 +177,9 @@ export class GatewayAAftermathReader implements ProviderAftermathReader {
     const bounded = hasMore;
     const newestRead = Math.max(cursor?.newest ?? after, ...events.map((event) => event.created));
     const next: AftermathCursor = bounded
-      ? // The newest part of the window was read: the rest lies before the oldest event read.
-        { after, before: events.at(-1)!.created + 1, newest: newestRead }
-      : { after: Math.max(after, newestRead), before: null, newest: Math.max(after, newestRead) };
+      ? // The newest part of the window was read: the list goes on after the last event read.
+        { after, resumeAfter: events.at(-1)!.id, newest: newestRead }
+      : { after: Math.max(after, newestRead), resumeAfter: null, newest: Math.max(after, newestRead) };
     if (bounded) this.logger.warn({ mode, events: events.length }, 'refund and dispute events past the sweep bound: the rest is read by the next runs');
     return { read, bounded, commit: () => this.options.set(gatewayAOption.aftermathCursor(mode), next) };
   }
