@@ -1,14 +1,25 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
-import { CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP } from '../../config/index.js';
+import { CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP, CHECKOUT_REFUND_CAP } from '../../config/index.js';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
-import { AdminPaymentDetailDto, AdminPaymentDto, AdminPaymentsFilterDto, AdminPaymentsQueryDto, PaymentQueriesService } from '../payments/index.js';
+import {
+  AdminPaymentDetailDto,
+  AdminPaymentDto,
+  AdminPaymentsFilterDto,
+  AdminPaymentsQueryDto,
+  CreateRefundDto,
+  PaymentQueriesService,
+  RefundResultDto,
+  RefundsService,
+  toRefundDto,
+} from '../payments/index.js';
 import { PAYMENT_EXPORT_LIMITS, paymentCsvChunks, paymentCsvFileName } from './payments-csv.js';
 import { AdminPaymentAnswerDto, CancelSubscriptionDto } from './subscription-cancel.dto.js';
 import { SubscriptionCancelService } from './subscription-cancel.service.js';
@@ -35,6 +46,8 @@ export class AdminPaymentsController {
   constructor(
     private readonly queries: PaymentQueriesService,
     private readonly subscriptions: SubscriptionCancelService,
+    private readonly refunds: RefundsService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   @Get()
@@ -135,5 +148,47 @@ export class AdminPaymentsController {
   @ApiErrorResponses(400, 404, 409, 502, 503)
   cancelSubscription(@IdParam('id') id: number, @Body() body: CancelSubscriptionDto, @CurrentUser() user: AuthenticatedUser): Promise<AdminPaymentAnswerDto> {
     return this.subscriptions.cancel(id, body.at_period_end, user);
+  }
+
+  @Post(':id/refunds')
+  @HttpCode(201)
+  @AdminRoute(CHECKOUT_REFUND_CAP)
+  @IdempotentPerCaller('confirmed refund')
+  @ApiOperation({
+    operationId: 'administrationRefundPayment',
+    summary: 'Refund a completed payment in full or in part, at its gateway',
+    description:
+      `An addition to the interface. Needs the \`${CHECKOUT_REFUND_CAP}\` capability (administrators have it; checked before the payment is read). ` +
+      'Refunds `amount` (default: all of `refundable_amount`) with the credentials of the payment\'s own mode. The amount is reserved on the payment before the ' +
+      'provider is called, so concurrent refunds never exceed what was received; the provider call carries an idempotency key derived from the refund. ' +
+      'Answers the refund (`succeeded`, or `pending` while the provider settles it, or `failed`) and the payment. 400 `rest_invalid_param` naming the field: ' +
+      '`amount` not a JSON integer ≥ 1, above `refundable_amount` or not representable at the gateway; `reason` not one of the list; `note` over 500 characters. ' +
+      '404 unknown payment. 409 `checkout_invalid_state`: the payment is not completed, took no money, has nothing left, has an open dispute, is past the ' +
+      "provider's time limit, its mode is disconnected, or the provider says it was refunded meanwhile (its refunds are then read again). 502 " +
+      "`checkout_gateway_error` when the provider refuses (our message, never the provider's text); 503 when it does not answer (the refund stays pending).",
+  })
+  @ApiBody({
+    type: CreateRefundDto,
+    examples: {
+      full: { summary: 'Refund all that is left', value: {} },
+      partial: { summary: 'Refund 5.00 of a USD payment', value: { amount: 500, reason: 'requested_by_customer', note: 'Asked by phone' } },
+    },
+  })
+  @ApiCreatedResponse({ type: RefundResultDto, description: 'The refund and the payment after it' })
+  @ApiErrorResponses(400, 404, 409, 502, 503)
+  async refund(
+    @IdParam('id') id: number,
+    @Body() body: CreateRefundDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<RefundResultDto> {
+    // Keys belong to the user and the payment (not to a client address): begun once the caller is known.
+    const key = idempotencyKeyOf(request.headers['idempotency-key']);
+    const call = key === null ? null : await this.idempotency.beginScoped('administration/payments/refunds', key, `user:${user.id}:payment:${id}`);
+    const source = /^Basic /i.test(request.headers.authorization ?? '') ? 'api' : 'console';
+    const outcome = await this.refunds.create(id, body, { userId: user.id, source }, idempotentRequest(call, body));
+    if (call?.replayed) response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return { refund: toRefundDto(outcome.refund), payment: await this.queries.adminDetail(id) };
   }
 }

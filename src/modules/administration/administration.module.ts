@@ -1,3 +1,4 @@
+import { IdempotencyModule } from '../idempotency/index.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FormsModule } from '../forms/index.js';
@@ -39,6 +40,7 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     OutboxModule,
     IdentityModule,
     SettingsModule,
+    IdempotencyModule,
     WebhooksModule,
     PaymentsModule,
   ],

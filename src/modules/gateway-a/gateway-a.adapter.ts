@@ -28,6 +28,7 @@ import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
+import { GatewayARefunds } from './refunds/gateway-a-refunds.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
 
@@ -61,6 +62,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
     readonly subscriptionCancellation: GatewayASubscriptionCancellation,
     readonly providerAftermath: GatewayAAftermathReader,
+    readonly refunds: GatewayARefunds,
   ) {
     this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);
   }

@@ -23,6 +23,7 @@ import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js'
 import { GatewayASubscriptionsService } from './checkout/gateway-a-subscriptions.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAFailures } from './client/gateway-a-failures.js';
+import { GatewayARefunds } from './refunds/gateway-a-refunds.js';
 import { InstallationScope } from './client/installation-scope.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
 import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
@@ -69,6 +70,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAAdapter,
     GatewayAClientFactory,
     GatewayAFailures,
+    GatewayARefunds,
     InstallationScope,
     GatewayAConnectService,
     UsedConnectStateRepository,

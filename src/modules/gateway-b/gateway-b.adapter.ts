@@ -1,3 +1,4 @@
+import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -47,6 +48,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly credentialSettings: GatewayBCredentialsService,
     readonly reconciler: GatewayBReconciler,
     private readonly diagnostics: GatewayBDiagnostics,
+    readonly refunds: GatewayBRefunds,
   ) {
     this.hostedCheckout = gatewayBHostedCheckout(config.gatewayBJsUrl);
   }

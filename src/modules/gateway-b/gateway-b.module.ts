@@ -1,3 +1,4 @@
+import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../../common/clock/index.js';
 import { GatewaySlice, GatewaysModule } from '../gateways/index.js';
@@ -44,6 +45,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
     GatewayBDiagnostics,
     GatewayBSignatureVerifier,
     GatewayBEventSource,
+    GatewayBRefunds,
   ],
 })
 export class GatewayBModule {}

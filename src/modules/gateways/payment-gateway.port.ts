@@ -71,6 +71,8 @@ export interface PaymentGatewayAdapter {
   readonly subscriptionCancellation?: SubscriptionCancellation;
   /** Refunds and disputes made at the provider (its dashboard, the payer's bank), read back for the ledger. */
   readonly providerAftermath?: ProviderAftermathReader;
+  /** Full and partial refunds of a payment that took money (the admin refunds route). */
+  readonly refunds?: GatewayRefunds;
 }
 
 /**
@@ -181,7 +183,7 @@ export interface SubscriptionCancellation {
 }
 
 /** A refund as the provider reports it, whoever made it. */
-export interface ProviderRefund {
+export interface ReportedRefund {
   /** The provider's refund id (gateway A `re_…`/`pyr_…`, gateway B's refund id) */
   providerRefundId: string;
   /** Minor units of `currency` */
@@ -214,7 +216,7 @@ export interface ProviderDispute {
 /** What the provider holds about one payment after it was taken (every refund and dispute read, or the ones an event named). */
 export interface PaymentAftermath {
   paymentId: number;
-  refunds: ProviderRefund[];
+  refunds: ReportedRefund[];
   disputes: ProviderDispute[];
 }
 
@@ -457,4 +459,83 @@ export interface GatewayDashboardFacts {
   /** Null when the gateway has no such task or it was never scheduled. */
   upgrade: GatewayUpgradeFacts | null;
   notices: GatewayNotice[];
+}
+
+/** What a gateway needs of a payment to refund it: the objects that took the money, its mode and amounts. */
+export interface RefundTarget {
+  payment_id: number;
+  mode: GatewayMode;
+  /** ISO 4217, upper case */
+  currency: string;
+  /** Minor units the provider received */
+  amount_received: number;
+  /** The platform fee kept on the charge (free plan), minor units; null when none */
+  application_fee_amount: number | null;
+  provider_payment_ref: string | null;
+  /** The object refunds go to when it is not the payment ref (gateway A: a subscription invoice's PaymentIntent) */
+  provider_charge_ref: string | null;
+  provider_capture_ref: string | null;
+  /** ISO 8601 UTC: when the payment was taken (its creation; the provider's time limit counts from the charge) */
+  created_at: string;
+}
+
+/** The reasons a provider is told (`other` stays ours and is not sent). */
+export type ProviderRefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
+
+export interface ProviderRefundRequest {
+  target: RefundTarget;
+  /** Our refund row: the provider idempotency key and the metadata are derived from it */
+  refundId: number;
+  /** Minor units of the target's currency */
+  amount: number;
+  reason: ProviderRefundReason | null;
+}
+
+/** A refund as the provider holds it, in our words. */
+export interface ProviderRefund {
+  providerRefundId: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  /** Minor units */
+  amount: number;
+  /** The platform fee given back with it (free plan), minor units; null when none */
+  applicationFeeRefunded: number | null;
+  /** Our refund id, when the provider's object carries it (metadata / custom_id); null for one made at the provider */
+  refundId: number | null;
+  /** The provider's failure code for a failed refund (a code, never its prose) */
+  failureCode: string | null;
+}
+
+/**
+ * Why a refund cannot be asked for (checked before anything is reserved): `amount` names the field
+ * (400: not representable in the gateway's exponent), `state` the payment (409: the provider's time limit).
+ */
+export interface RefundRefusal {
+  kind: 'amount' | 'state';
+  message: string;
+}
+
+/**
+ * The provider answered that the payment changed there meanwhile (already refunded, amount larger
+ * than what is left): the core re-reads the payment's refunds (`list`) and answers 409.
+ */
+export class ProviderRefundConflict extends Error {
+  constructor(readonly providerCode: string) {
+    super(`The provider refused the refund: ${providerCode}`);
+    this.name = 'ProviderRefundConflict';
+  }
+}
+
+/**
+ * Refunds at the provider (`POST /administration/payments/{id}/refunds`). Calls use the
+ * credentials of the payment's own mode. Refusals the provider gives are 502
+ * `checkout_gateway_error` with our message (never its text), no answer 503; a changed payment
+ * throws ProviderRefundConflict.
+ */
+export interface GatewayRefunds {
+  /** A refusal before anything is reserved (amount not representable, time limit passed), or null. */
+  refusal(target: RefundTarget, amount: number, now: Date): RefundRefusal | null;
+  /** Creates the refund, idempotently per `refundId` (a repeat answers the first refund). */
+  refund(request: ProviderRefundRequest): Promise<ProviderRefund>;
+  /** Every refund the provider holds on the target, for reconciling after a conflict. */
+  list(target: RefundTarget): Promise<ProviderRefund[]>;
 }

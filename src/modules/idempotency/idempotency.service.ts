@@ -79,6 +79,18 @@ export class IdempotencyService {
     return { slot, finished: row, replayed: false };
   }
 
+  /**
+   * The same look-up for a route whose keys belong to a caller rather than a client address (an
+   * admin route: `scope` names the user and the object, e.g. `user:3:payment:42`), done by the
+   * handler once the caller is authenticated.
+   */
+  async beginScoped(route: string, key: string, scope: string): Promise<IdempotentCall> {
+    const slot: IdempotencySlot = { clientHash: this.crypto.hmac('idempotency-scope', scope).toString('hex'), route, idempotencyKey: key };
+    const row = await this.keys.findLive(slot, this.clock.now());
+    if (row?.state === 'running') throw new IdempotencyInProgressError();
+    return { slot, finished: row, replayed: false };
+  }
+
   async run<R>(request: IdempotentRequest | null, operation: IdempotentOperation<R>): Promise<R> {
     if (!request) return operation.execute(null);
     const { call } = request;

@@ -45,3 +45,24 @@ export function Idempotent(route: string): MethodDecorator {
 
 /** The handler's `Idempotency-Key` call (null without the header); bind it to the body with `idempotentRequest`. */
 export const Idempotency = createParamDecorator((_data: unknown, context: ExecutionContext) => idempotentCallOf(context.switchToHttp().getRequest<Request>()));
+
+/**
+ * Documents `Idempotency-Key` on an admin POST whose keys belong to the authenticated caller and
+ * the object it acts on (not to a client address): the handler reads the header with
+ * `idempotencyKeyOf`, begins the call with `IdempotencyService.beginScoped` once the caller is
+ * known, runs through `IdempotencyService.run`, and marks a replay with `Idempotent-Replayed`.
+ */
+export function IdempotentPerCaller(what: string): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: IDEMPOTENCY_HEADER,
+      required: false,
+      description:
+        `A fresh key of your choice (a random UUID) per ${what}: a repeat of this request (same key, same body, by the same user on the same object) within 24 hours ` +
+        `answers as the first did (marked \`${IDEMPOTENT_REPLAYED_HEADER}: true\`) and does nothing again. While the first still runs: 409 ` +
+        '`checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`.',
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
+    }),
+    ApiErrorResponses(422),
+  );
+}

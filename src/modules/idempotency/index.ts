@@ -12,6 +12,6 @@ export {
   type IdempotentRequest,
 } from './idempotency.service.js';
 export { IdempotencyGuard, isIdempotentRepeat } from './idempotency.guard.js';
-export { Idempotency, IDEMPOTENT_REPLAYED_HEADER, Idempotent } from './idempotent.decorator.js';
-export { IDEMPOTENCY_HEADER } from './idempotency-request.js';
+export { Idempotency, IDEMPOTENT_REPLAYED_HEADER, Idempotent, IdempotentPerCaller } from './idempotent.decorator.js';
+export { IDEMPOTENCY_HEADER, idempotencyKeyOf } from './idempotency-request.js';
 export { IdempotencyInProgressError, IdempotencyMismatchError } from './idempotency.errors.js';

@@ -2,6 +2,8 @@ export { MailModule } from './mail.module.js';
 export { MailDeliveryError, MailService, type MailTransportKind, type SentEmail } from './mail.service.js';
 export {
   buildPaymentEmails,
+  buildRefundEmail,
+  type RefundEmailFacts,
   fillSubject,
   samplePaymentFacts,
   type EmailBuildOptions,

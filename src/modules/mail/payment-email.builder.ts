@@ -94,6 +94,43 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
   return messages;
 }
 
+/** What the payer's refund email says: the refund and the payment it gives money back from. */
+export interface RefundEmailFacts {
+  payment_id: number;
+  /** Minor units of `currency` */
+  refund_amount: number;
+  currency: string;
+  email_address: string;
+  first_name?: string | null;
+  /** Whether the payment is now refunded in full */
+  full: boolean;
+  /** ISO 8601 UTC */
+  refunded_at: string;
+}
+
+/**
+ * The payer's email about a refund (made here or at the provider): the amount and the payment. It
+ * never carries the refund's internal note or reason.
+ */
+export function buildRefundEmail(form: Pick<PaymentForm, 'title' | 'settings'>, refund: RefundEmailFacts, options: EmailBuildOptions): EmailMessage {
+  const amount = formatMoney(refund.refund_amount, refund.currency);
+  const greeting = refund.first_name ? `Hi ${refund.first_name},` : 'Hello,';
+  const lines = [greeting, `${amount} of your payment to "${form.title}" has been refunded${refund.full ? ' (the payment is refunded in full)' : ''}.`, 'It may take a few days to reach your account.'];
+  return {
+    kind: 'payer',
+    from: { name: form.settings.email.from_name, address: options.fromAddress },
+    to: refund.email_address,
+    replyTo: form.settings.email.email_to,
+    subject: (options.subjectPrefix ?? '') + fillSubject(`Refund of ${amount} for "${form.title}"`, {}),
+    ...body('Refund', lines, [
+      ['Form', form.title],
+      ['Payment ID', String(refund.payment_id)],
+      ['Refunded', amount],
+      ['Date', refund.refunded_at],
+    ]),
+  };
+}
+
 /** Replaces `{placeholder}`s; unknown ones stay as written. A subject is one line, at most 250 characters. */
 export function fillSubject(template: string, values: Record<string, string>): string {
   const filled = template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (Object.prototype.hasOwnProperty.call(values, key) ? values[key] : whole));

@@ -7,6 +7,7 @@ import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMod
 import { MAX_INT } from './checkout-choice.dto.js';
 import type { PaymentLogLevel } from './payment-log.repository.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
+import { PaymentDisputeDto, RefundDto } from './refunds/refund.dto.js';
 
 /** Longest payer search the admin list takes (an email address is at most 254; names at most 100). */
 export const PAYMENT_SEARCH_MAX_LENGTH = 100;
@@ -60,6 +61,16 @@ export class AdminPaymentsFilterDto {
   @IsString()
   @MaxLength(PAYMENT_SEARCH_MAX_LENGTH)
   search?: string;
+
+  @ApiPropertyOptional({ enum: ['none', 'partial', 'full'], description: 'Only payments with no succeeded refund, refunded in part, or refunded in full' })
+  @IsOptional()
+  @IsIn(['none', 'partial', 'full'])
+  refunded?: 'none' | 'partial' | 'full';
+
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only payments with (true) or without (false) a dispute' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  disputed?: 'true' | 'false';
 }
 
 /** GET /administration/payments: the filters, paged like /payment/history (default 20 per page). */
@@ -123,6 +134,12 @@ export class AdminPaymentDto {
 
   @ApiProperty({ type: PaymentFailureReasonDto, nullable: true, description: 'Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason' })
   failure_reason: PaymentFailureReasonDto | null;
+
+  @ApiProperty({ type: 'integer', description: 'Succeeded refunds, minor units of `currency`', example: 0 })
+  amount_refunded: number;
+
+  @ApiProperty({ description: 'True when the payment has a dispute (open or closed)', example: false })
+  disputed: boolean;
 
   @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC' })
   created_at: string;
@@ -208,6 +225,15 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
   @ApiProperty({ type: [PaymentLogEntryDto], description: `The payment's log, oldest first: its newest ${PAYMENT_LOG_TAIL} lines at most (see log_total)` })
   log: PaymentLogEntryDto[];
 
+  @ApiProperty({ type: 'integer', description: 'What is left to refund: `amount_received` less succeeded and pending refunds (minor units)', example: 1999 })
+  refundable_amount: number;
+
+  @ApiProperty({ type: PaymentDisputeDto, nullable: true, description: 'The latest open dispute, else the latest; null when none' })
+  dispute: PaymentDisputeDto | null;
+
+  @ApiProperty({ type: [RefundDto], description: "The payment's refunds, newest first" })
+  refunds: RefundDto[];
+
   @ApiProperty({ type: 'integer', description: 'How many lines the payment log has in all' })
   log_total: number;
 
@@ -219,4 +245,13 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
 
   @ApiProperty({ type: 'integer', description: 'How many renewals the subscription has in all (0 for any payment but a subscription\'s first)' })
   renewals_total: number;
+}
+
+/** 201 of POST /administration/payments/{id}/refunds: the refund and the payment after it. */
+export class RefundResultDto {
+  @ApiProperty({ type: RefundDto })
+  refund: RefundDto;
+
+  @ApiProperty({ type: AdminPaymentDetailDto })
+  payment: AdminPaymentDetailDto;
 }

@@ -22,7 +22,11 @@ export {
   PaymentFailureReasonDto,
   PaymentProviderReferencesDto,
   PAYMENT_RENEWALS_TAIL,
+  RefundResultDto,
 } from './admin-payments.dto.js';
+export { CreateRefundDto, PaymentDisputeDto, RefundDto, toRefundDto } from './refunds/refund.dto.js';
+export { RefundsService, type RefundActor, type RefundInput, type RefundOutcome } from './refunds/refunds.service.js';
+export { REFUND_EMAILS_TOPIC } from './refunds/refund-emails.js';
 export { InvalidPaymentReferenceError } from './payment-reference.service.js';
 export { ForGateway, OpensCheckout, PaymentReferenceGuard, VerifiedPayment } from './payment-reference.guard.js';
 export { CheckoutChoiceDto, MAX_INT } from './checkout-choice.dto.js';

@@ -3,13 +3,14 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { type EntityManager, In, Repository } from 'typeorm';
 import { runStatement } from '../../database/index.js';
-import type { PaymentAftermath, ProviderDispute, ProviderRefund } from '../gateways/index.js';
+import type { PaymentAftermath, ProviderDispute, ReportedRefund } from '../gateways/index.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
 import { isOpenDispute, lostDisputeAmount, planRefund, shownDispute } from './provider-aftermath.js';
+import { RefundEmails } from './refunds/refund-emails.js';
 import { REFUND_REASONS, RefundEntity, type RefundReason } from './refunds/refund.entity.js';
 
 /** What applying one payment's aftermath changed (nothing on a second pass). */
@@ -46,6 +47,7 @@ export class PaymentAftermathService {
     private readonly transactions: PaymentTransactions,
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
+    private readonly refundEmails: RefundEmails,
   ) {}
 
   async apply(found: PaymentAftermath, source: string): Promise<AftermathChange> {
@@ -69,7 +71,7 @@ export class PaymentAftermathService {
    * amounts in one conditional UPDATE of the payment row, which refuses to let refunds exceed what
    * was received. True when something changed.
    */
-  private async applyRefund(manager: EntityManager, payment: PaymentEntity, reported: ProviderRefund, source: string): Promise<boolean> {
+  private async applyRefund(manager: EntityManager, payment: PaymentEntity, reported: ReportedRefund, source: string): Promise<boolean> {
     const refunds = manager.getRepository(RefundEntity);
     const mismatch = async (why: string) => {
       await this.logs.record(
@@ -99,8 +101,9 @@ export class PaymentAftermathService {
       if (affected !== 1) return mismatch('it would refund more than the payment received');
     }
     const now = new Date();
+    let refundId: number;
     if (plan.kind === 'insert') {
-      await refunds.insert({
+      const inserted = await refunds.insert({
         paymentId: payment.id,
         gateway: payment.gateway,
         mode: payment.mode,
@@ -119,9 +122,13 @@ export class PaymentAftermathService {
         createdAt: now,
         updatedAt: now,
       });
+      refundId = Number(inserted.identifiers[0].id);
     } else {
       await refunds.update({ id: plan.refund.id }, { status: reported.status, providerRefundId: reported.providerRefundId, updatedAt: now });
+      refundId = plan.refund.id;
     }
+    // The payer hears of every refund that succeeded, made here or at the provider (through the outbox, with this commit).
+    if (reported.status === 'succeeded' && (plan.kind === 'insert' || plan.refund.status !== 'succeeded')) await this.refundEmails.schedule(manager, refundId);
     await this.logs.record(
       {
         paymentId: payment.id,

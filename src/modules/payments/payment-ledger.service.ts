@@ -39,6 +39,8 @@ export interface RenewalFacts {
   currency: string;
   status: 'completed' | 'failed';
   applicationFeeAmount?: number | null;
+  /** The provider object that took the money (gateway A: the invoice's PaymentIntent), where refunds go */
+  providerChargeRef?: string | null;
   source: string;
 }
 
@@ -171,7 +173,7 @@ export class PaymentLedgerService {
         const existing = await this.payments.lockByProviderRef(manager, parent.gateway, facts.invoiceRef);
         if (existing) {
           if (existing.parentPaymentId !== parent.id) throw new InvalidPaymentStateError('That invoice is already linked to another payment.');
-          const patch = received === null ? undefined : { amountReceived: received };
+          const patch = received === null ? undefined : { amountReceived: received, ...(facts.providerChargeRef ? { providerChargeRef: facts.providerChargeRef } : {}) };
           const outcome = await this.moveLocked(manager, existing, facts.status, { source: facts.source, reason: 'renewal invoice', patch });
           return { outcome, payment: toPaymentRecord(existing) };
         }
@@ -197,6 +199,7 @@ export class PaymentLedgerService {
           providerPaymentRef: facts.invoiceRef,
           providerCustomerRef: parent.providerCustomerRef,
           providerSubscriptionRef: parent.providerSubscriptionRef,
+          providerChargeRef: facts.providerChargeRef ?? null,
         });
         await this.logs.record(
           {

@@ -17,6 +17,9 @@ import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
 import { type PaymentListFilter, PaymentRepository } from './payment.repository.js';
+import { toRefundDto } from './refunds/refund.dto.js';
+import { RefundRepository } from './refunds/refund.repository.js';
+import { refundableAmount } from './refunds/refundable.js';
 
 /** One payment of the CSV export: the list's fields plus what the ledger columns of the file need. */
 export interface PaymentExportRow extends AdminPaymentDto {
@@ -59,7 +62,8 @@ export class PaymentQueriesService {
     private readonly logs: PaymentLogRepository,
     private readonly forms: FormsService,
     private readonly aftermath: PaymentAftermathService,
-    @InjectRepository(RefundEntity) private readonly refunds: Repository<RefundEntity>,
+    @InjectRepository(RefundEntity) private readonly refundEntities: Repository<RefundEntity>,
+    private readonly refunds: RefundRepository,
   ) {}
 
   /** How many records each gateway, mode and status holds (the operator's metrics). */
@@ -100,6 +104,9 @@ export class PaymentQueriesService {
         subscription_status: record.subscription_status,
       },
       log: entries.map(toLogEntry),
+      refundable_amount: refundableAmount(row),
+      dispute: row.dispute,
+      refunds: (await this.refunds.listOf(id)).map(toRefundDto),
       log_total: total,
       renewals: renewals.map((renewal) => toAdminPayment(renewal, form?.title ?? null)),
       renewals_total: renewalsTotal,
@@ -161,7 +168,7 @@ export class PaymentQueriesService {
   /** Per payment, the application fee its succeeded refunds gave back (minor units). */
   private async feesRefunded(paymentIds: number[]): Promise<Map<number, number>> {
     if (paymentIds.length === 0) return new Map();
-    const rows = await this.refunds
+    const rows = await this.refundEntities
       .createQueryBuilder('refund')
       .select('refund.paymentId', 'payment_id')
       .addSelect('SUM(COALESCE(refund.applicationFeeRefunded, 0))', 'fee')
@@ -266,6 +273,8 @@ function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
     createdFrom,
     createdBefore,
     search: query.search ? query.search.toLowerCase() : undefined,
+    refunded: query.refunded,
+    disputed: query.disputed === undefined ? undefined : query.disputed === 'true',
   };
 }
 
@@ -285,6 +294,8 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     form_title: formTitle,
     parent_payment_id: row.parentPaymentId,
     failure_reason: row.failureReason,
+    amount_refunded: row.amountRefunded,
+    disputed: row.dispute !== null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

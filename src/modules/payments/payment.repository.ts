@@ -26,6 +26,10 @@ export interface PaymentListFilter {
   search?: string;
   /** Only rows with an id up to this one: an export reads the rows that existed when it started */
   maxId?: number;
+  /** none: no succeeded refund; partial: some, less than received; full: all that was received */
+  refunded?: 'none' | 'partial' | 'full';
+  /** Only rows with (true) or without (false) a dispute */
+  disputed?: boolean;
 }
 
 /** Where a keyset page of the admin order (created_at DESC, id DESC) starts: after this row. */
@@ -204,6 +208,42 @@ export class PaymentRepository {
     return this.filtered(filter).getCount();
   }
 
+  /**
+   * Reserves `amount` for a refund: one conditional UPDATE of the payment row, true when it took
+   * (what is left covered it). Writing the row is what makes two instances, or two nodes of a
+   * cluster, conflict; the condition is what keeps the sum of refunds within what was received.
+   */
+  async reserveRefund(manager: EntityManager, paymentId: number, amount: number, now: Date): Promise<boolean> {
+    const { affected } = await runStatement(
+      manager,
+      `UPDATE ${this.rows.table} SET \`refund_reserved\` = \`refund_reserved\` + ?, \`updated_at\` = ? WHERE \`id\` = ? AND \`status\` = 'completed' AND COALESCE(\`amount_received\`, 0) - \`amount_refunded\` - \`refund_reserved\` >= ?`,
+      [amount, now, paymentId, amount],
+    );
+    return affected === 1;
+  }
+
+  /**
+   * Ends a reservation: the amount leaves `refund_reserved`, and joins `amount_refunded` when the
+   * refund succeeded (a failed or canceled one gives it back to what is refundable).
+   */
+  async releaseRefund(manager: EntityManager, paymentId: number, amount: number, succeeded: boolean, now: Date): Promise<void> {
+    const refunded = succeeded ? amount : 0;
+    await runStatement(
+      manager,
+      `UPDATE ${this.rows.table} SET \`refund_reserved\` = \`refund_reserved\` - ?, \`amount_refunded\` = \`amount_refunded\` + ?, \`updated_at\` = ? WHERE \`id\` = ?`,
+      [amount, refunded, now, paymentId],
+    );
+  }
+
+  /** Adds a refund made at the provider (never reserved here) to `amount_refunded`. */
+  async addRefunded(manager: EntityManager, paymentId: number, amount: number, now: Date): Promise<void> {
+    await runStatement(
+      manager,
+      `UPDATE ${this.rows.table} SET \`amount_refunded\` = \`amount_refunded\` + ?, \`updated_at\` = ? WHERE \`id\` = ?`,
+      [amount, now, paymentId],
+    );
+  }
+
   /** The highest id so far (0 for an empty table). */
   async maxId(): Promise<number> {
     const row = await this.payments.createQueryBuilder('payment').select('MAX(payment.id)', 'max').getRawOne<{ max: number | string | null }>();
@@ -220,6 +260,10 @@ export class PaymentRepository {
     if (filter.createdFrom !== undefined) query.andWhere('payment.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
     if (filter.createdBefore !== undefined) query.andWhere('payment.createdAt < :createdBefore', { createdBefore: filter.createdBefore });
     if (filter.maxId !== undefined) query.andWhere('payment.id <= :maxId', { maxId: filter.maxId });
+    if (filter.refunded === 'none') query.andWhere('payment.amountRefunded = 0');
+    if (filter.refunded === 'partial') query.andWhere('payment.amountRefunded > 0 AND payment.amountRefunded < COALESCE(payment.amountReceived, 0)');
+    if (filter.refunded === 'full') query.andWhere('payment.amountRefunded > 0 AND payment.amountRefunded >= COALESCE(payment.amountReceived, 0)');
+    if (filter.disputed !== undefined) query.andWhere(filter.disputed ? 'payment.dispute IS NOT NULL' : 'payment.dispute IS NULL');
     if (filter.search !== undefined && filter.search !== '') {
       const fullName =
         sqlDialect(this.payments.manager) === 'mysql'

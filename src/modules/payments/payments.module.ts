@@ -21,7 +21,10 @@ import { PaymentReferenceGuard } from './payment-reference.guard.js';
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
+import { RefundEmails } from './refunds/refund-emails.js';
 import { RefundEntity } from './refunds/refund.entity.js';
+import { RefundRepository } from './refunds/refund.repository.js';
+import { RefundsService } from './refunds/refunds.service.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
 import { SyncDetailsService } from './sync-details.service.js';
 
@@ -54,7 +57,10 @@ import { SyncDetailsService } from './sync-details.service.js';
     SyncDetailsService,
     PaymentCompletionEmails,
     PaymentAftermathService,
+    RefundRepository,
+    RefundsService,
+    RefundEmails,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, PaymentAftermathService],
+  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService],
 })
 export class PaymentsModule {}

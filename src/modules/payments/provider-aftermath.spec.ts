@@ -1,9 +1,9 @@
-import type { ProviderRefund } from '../gateways/index.js';
+import type { ReportedRefund } from '../gateways/index.js';
 import { isOpenDispute, lostDisputeAmount, netAmount, planRefund, shownDispute } from './provider-aftermath.js';
 
 const at = (day: number) => new Date(Date.UTC(2026, 10, day));
 const dispute = (id: string, status: string, day: number, amount = 1000) => ({ providerDisputeId: id, status, createdAt: at(day), amount });
-const reported = (fields: Partial<ProviderRefund> = {}): ProviderRefund => ({
+const reported = (fields: Partial<ReportedRefund> = {}): ReportedRefund => ({
   providerRefundId: 're_1',
   amount: 300,
   currency: 'USD',

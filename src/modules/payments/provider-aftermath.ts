@@ -1,4 +1,4 @@
-import type { ProviderDispute, ProviderRefund } from '../gateways/index.js';
+import type { ProviderDispute, ReportedRefund } from '../gateways/index.js';
 
 /**
  * The rules that turn what a provider reports after a payment (refunds, disputes) into the ledger's
@@ -37,7 +37,7 @@ export function netAmount(facts: { amountReceived: number | null; amountRefunded
 export interface KnownRefund {
   id: number;
   amount: number;
-  status: ProviderRefund['status'];
+  status: ReportedRefund['status'];
   providerRefundId: string | null;
 }
 
@@ -53,9 +53,9 @@ export type RefundApplication =
   | { kind: 'insert'; refunded: number; reserved: number }
   | { kind: 'update'; refund: KnownRefund; refunded: number; reserved: number };
 
-export function planRefund(known: readonly KnownRefund[], reported: ProviderRefund): RefundApplication {
+export function planRefund(known: readonly KnownRefund[], reported: ReportedRefund): RefundApplication {
   const match = known.find((refund) => refund.providerRefundId === reported.providerRefundId) ?? (reported.ownRefundId !== null ? known.find((refund) => refund.id === reported.ownRefundId && refund.providerRefundId === null) : undefined);
-  const weight = (status: ProviderRefund['status'], amount: number) => ({ refunded: status === 'succeeded' ? amount : 0, reserved: status === 'pending' ? amount : 0 });
+  const weight = (status: ReportedRefund['status'], amount: number) => ({ refunded: status === 'succeeded' ? amount : 0, reserved: status === 'pending' ? amount : 0 });
   const after = weight(reported.status, reported.amount);
   if (!match) return { kind: 'insert', ...after };
   if (match.status === reported.status && match.providerRefundId === reported.providerRefundId && match.amount === reported.amount) return { kind: 'none' };

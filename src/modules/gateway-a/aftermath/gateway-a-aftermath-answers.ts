@@ -1,6 +1,7 @@
-import type { GatewayMode, ProviderDispute, ProviderRefund } from '../../gateways/index.js';
+import type { GatewayMode, ProviderDispute, ReportedRefund } from '../../gateways/index.js';
 import { isObject, Reader } from '../client/gateway-a-answers.js';
 import { INSTALLATION_METADATA_KEY } from '../client/installation-scope.js';
+import { REFUND_METADATA_KEY } from '../refunds/gateway-a-refunds.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,12 +11,10 @@ const REFUND_ID = /^(re|pyr)_[A-Za-z0-9]{1,250}$/;
 const DISPUTE_ID = /^(du|dp)_[A-Za-z0-9]{1,250}$/;
 const EVENT_ID = /^evt_[A-Za-z0-9]{1,250}$/;
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,250}$/;
-/** Our refund's id in the metadata of the refund this service asks for. */
-export const REFUND_METADATA_KEY = 'checkout_refund_id';
-const REFUND_STATUSES: Record<string, ProviderRefund['status']> = { pending: 'pending', requires_action: 'pending', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' };
+const REFUND_STATUSES: Record<string, ReportedRefund['status']> = { pending: 'pending', requires_action: 'pending', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' };
 
 /** A refund read back, with the payment intent it returns money of. */
-export interface GatewayARefund extends ProviderRefund {
+export interface GatewayARefund extends ReportedRefund {
   paymentIntent: string;
 }
 

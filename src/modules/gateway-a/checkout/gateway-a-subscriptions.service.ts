@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentLedgerService } from '../../payments/index.js';
 import { GatewayACatalogService } from '../catalog/gateway-a-catalog.service.js';
-import { type GatewayASubscription, parseInvoicePaymentsFee, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
+import { type GatewayASubscription, parseInvoicePaidIntent, parseInvoicePaymentsFee, parseSetupIntent, parseSubscription } from '../client/gateway-a-answers.js';
 import { GatewayAClientFactory } from '../client/gateway-a-client.factory.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { gatewayAFees } from '../client/fee-policy.js';
@@ -107,6 +107,21 @@ export class GatewayASubscriptionsService {
    * subscription created with a fee (free plan), never inside a transaction; a gateway failure
    * is 502 (the webhook's redelivery reads it again) and nothing is written.
    */
+  /**
+   * The PaymentIntent that paid an invoice of `payment`'s subscription (where its refunds go), or
+   * null when the invoice has no paid payment. One bounded read, never inside a transaction; a
+   * gateway failure is 502 (the webhook's redelivery reads it again) and nothing is written.
+   */
+  async paidIntent(payment: PaymentRecord, invoiceId: string): Promise<string | null> {
+    const account = await this.clients.forMode(payment.mode, { maxNetworkRetries: 1 });
+    try {
+      const answer = await account.client.invoicePayments.list({ invoice: invoiceId, status: 'paid' });
+      return parseInvoicePaidIntent(answer, 'invoicePayments.list', { invoice: invoiceId });
+    } catch (error) {
+      throw await this.failures.record(payment.id, error, { event: 'invoice_payment_failed', what: "Reading the invoice's payment", source: 'gateway_a', context: { invoice: invoiceId } });
+    }
+  }
+
   async renewalFee(payment: PaymentRecord, invoiceId: string): Promise<number | null> {
     if (payment.application_fee_amount === null) return null;
     const account = await this.clients.forMode(payment.mode, { maxNetworkRetries: 1 });

@@ -407,6 +407,25 @@ export function parseInvoicePaymentsFee(answer: unknown, operation: string, expe
   return charged?.fee ?? null;
 }
 
+/** The PaymentIntent id of an invoice's paid payment (`invoicePayments.list`), or null when none is paid. */
+export function parseInvoicePaidIntent(answer: unknown, operation: string, expected: { invoice: string }): string | null {
+  const read: Reader = new Reader(operation, answer);
+  const list = read.object(answer, 'list');
+  if (list.object !== 'list') read.fail('list.object is not "list"');
+  if (!Array.isArray(list.data)) read.fail('list.data is not an array');
+  for (const item of list.data) {
+    const path = 'invoice_payment';
+    const record = read.object(item, path);
+    if (record.object !== 'invoice_payment') read.fail(`${path}.object is not "invoice_payment"`);
+    if (read.string(record, 'invoice', path, 255) !== expected.invoice) read.fail(`${path}.invoice is not the invoice asked for`);
+    if (read.string(record, 'status', path, 64) !== 'paid') continue;
+    const payment = read.object(record.payment, `${path}.payment`);
+    const intent = isObject(payment.payment_intent) ? payment.payment_intent.id : payment.payment_intent;
+    if (typeof intent === 'string' && /^pi_[A-Za-z0-9_]{1,250}$/.test(intent)) return intent;
+  }
+  return null;
+}
+
 /** The proxy's OAuth token answer (`POST /oauth/token`), in the gateway's OAuth format. */
 export interface GatewayAOAuthGrant {
   accountId: string;

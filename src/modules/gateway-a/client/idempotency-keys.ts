@@ -21,6 +21,8 @@ export function idempotencyKeys(installationId: string) {
     setupIntent: (paymentId: number, variant: string): string => `${prefix}-seti-${paymentId}-${variant}`,
     subscription: (paymentId: number): string => `${prefix}-sub-${paymentId}`,
     adminCharge: (paymentId: number): string => `${prefix}-charge-${paymentId}`,
+    /** A refund: one per refund row, so a repeat of the call (a retry, a crash) never refunds twice. */
+    refund: (refundId: number): string => `${prefix}-refund-${refundId}`,
     /** Canceling an intent a newer one replaced. */
     retire: (intentId: string): string => `${prefix}-retire-${intentId}`,
     catalog: (kind: 'customer' | 'product' | 'price', identity: ReadonlyArray<string | number>, params: unknown): string =>

@@ -184,7 +184,9 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       if (first && amount !== payment.amount + (payment.setup_amount ?? 0)) return { reject: 'the first invoice amount differs from the record', details: { event_amount: amount } };
       return null;
     };
-    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0 } : { kind: 'payment_failed', subject, verify, reason: null };
+    // Refunds go to the PaymentIntent that paid the invoice: stored with the payment (one read of the invoice's payments).
+    const providerChargeRef = (payment: PaymentRecord) => this.subscriptions.paidIntent(payment, invoiceId);
+    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0, providerChargeRef } : { kind: 'payment_failed', subject, verify, reason: null };
     return {
       kind: 'subscription_renewed',
       subject,
@@ -195,6 +197,7 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       status: paid ? 'completed' : 'failed',
       // The invoice carries no fee at the pinned API version: read from the invoice's payment.
       applicationFee: (payment) => this.subscriptions.renewalFee(payment, invoiceId),
+      ...(paid ? { providerChargeRef } : {}),
     };
   }
 

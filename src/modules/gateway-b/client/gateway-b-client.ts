@@ -15,6 +15,8 @@ import {
   type GatewayBWebhookListener,
   MalformedAnswer,
   parseOrder,
+  parseRefund,
+  type GatewayBRefund,
   parseTokenGrant,
   parseVerificationStatus,
   parseWebhookListener,
@@ -205,6 +207,28 @@ export class GatewayBClient {
         headers: { 'Content-Type': 'application/json', 'PayPal-Request-Id': requestId, Prefer: 'return=representation' },
       },
       parseOrder,
+    );
+  }
+
+  /**
+   * `POST /v2/payments/captures/{id}/refund` with a `PayPal-Request-Id`: repeating it (same id)
+   * answers the first refund instead of refunding again. No amount: all that is left of the capture.
+   * `custom_id` carries our refund id (the reconcile finds a refund by it).
+   */
+  async refundCapture(captureId: string, input: { requestId: string; amount?: GatewayBMoney; customId: string }): Promise<GatewayBRefund> {
+    if (typeof captureId !== 'string' || !/^[A-Za-z0-9-]{1,64}$/.test(captureId)) throw new TypeError('captureId must be 1-64 letters, digits or dashes');
+    checkRequestId(input.requestId);
+    if (input.amount) checkMoney(input.amount);
+    checkText('customId', input.customId, 127);
+    return this.call(
+      {
+        operation: 'refund_capture',
+        method: 'POST',
+        path: `/v2/payments/captures/${captureId}/refund`,
+        headers: { 'Content-Type': 'application/json', 'PayPal-Request-Id': input.requestId, Prefer: 'return=representation' },
+        body: JSON.stringify({ ...(input.amount ? { amount: input.amount } : {}), custom_id: input.customId }),
+      },
+      (json) => parseRefund(json),
     );
   }
 

@@ -1,5 +1,5 @@
 /** The client's operations, as named in errors and logs. */
-export type GatewayBOperation = 'token' | 'create_order' | 'get_order' | 'capture_order' | 'verify_webhook_signature' | 'get_webhook';
+export type GatewayBOperation = 'token' | 'create_order' | 'get_order' | 'capture_order' | 'refund_capture' | 'verify_webhook_signature' | 'get_webhook';
 
 /** Operations that change something at PayPal (the others may be repeated freely). */
 const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
@@ -7,6 +7,7 @@ const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
   create_order: true,
   get_order: false,
   capture_order: true,
+  refund_capture: true,
   verify_webhook_signature: false,
   get_webhook: false,
 };

@@ -46,6 +46,16 @@ export class GatewayBScope {
    * source the payer then replaced): whether PayPal remembers a refusal under its request id is
    * not documented, so the next attempt after one gets a new id.
    */
+  /** Refund: one per refund row, so a repeat of the call (a retry, a crash) answers the first refund. */
+  refundRequestId(refundId: number): string {
+    return fit(`checkout-${this.installationId}-refund-${refundId}`);
+  }
+
+  /** The refund's `custom_id`: this installation's marker for one of our refunds (the reconcile reads it back). */
+  refundCustomId(refundId: number): string {
+    return `checkout-${this.installationId}-refund-${refundId}`;
+  }
+
   captureRequestId(paymentId: number, orderId: string, attempt = 0): string {
     return fit(`checkout-${this.installationId}-capture-${paymentId}-${orderId}${attempt > 0 ? `-a${attempt}` : ''}`);
   }

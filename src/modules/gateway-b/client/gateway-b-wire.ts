@@ -37,13 +37,24 @@ export interface GatewayBCapture {
   update_time?: string;
 }
 
+/** A refund of a capture (Payments v2 `refund`): status COMPLETED, PENDING, FAILED or CANCELLED. */
+export interface GatewayBRefund {
+  id: string;
+  status: 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED' | (string & {});
+  amount?: GatewayBMoney;
+  custom_id?: string;
+  invoice_id?: string;
+  /** e.g. `{ reason: 'ECHECK' }` for a PENDING refund */
+  status_details?: { reason?: string };
+}
+
 export interface GatewayBPurchaseUnit {
   reference_id?: string;
   amount?: GatewayBMoney;
   custom_id?: string;
   invoice_id?: string;
   description?: string;
-  payments?: { captures: GatewayBCapture[] };
+  payments?: { captures: GatewayBCapture[]; refunds?: GatewayBRefund[] };
 }
 
 export interface GatewayBOrder {
@@ -137,7 +148,12 @@ function purchaseUnit(value: unknown, path: string): GatewayBPurchaseUnit {
   if (record.payments !== undefined) {
     const captures = object(record.payments, `${path}.payments`).captures;
     if (captures !== undefined && !Array.isArray(captures)) throw new MalformedAnswer(`${path}.payments.captures is not an array`);
-    payments = { captures: (captures ?? []).map((item, index) => capture(item, `${path}.payments.captures[${index}]`)) };
+    const refunds = object(record.payments, `${path}.payments`).refunds;
+    if (refunds !== undefined && !Array.isArray(refunds)) throw new MalformedAnswer(`${path}.payments.refunds is not an array`);
+    payments = strip({
+      captures: (captures ?? []).map((item, index) => capture(item, `${path}.payments.captures[${index}]`)),
+      refunds: refunds === undefined ? undefined : refunds.map((item, index) => parseRefund(item, `${path}.payments.refunds[${index}]`)),
+    });
   }
   return strip({
     reference_id: optionalString(record, 'reference_id', path, 256),
@@ -146,6 +162,19 @@ function purchaseUnit(value: unknown, path: string): GatewayBPurchaseUnit {
     invoice_id: optionalString(record, 'invoice_id', path, 255),
     description: optionalString(record, 'description', path, 3000),
     payments,
+  });
+}
+
+export function parseRefund(value: unknown, path = 'refund'): GatewayBRefund {
+  const record = object(value, path);
+  const details = record.status_details === undefined ? undefined : object(record.status_details, `${path}.status_details`);
+  return strip({
+    id: requiredString(record, 'id', path, 64),
+    status: requiredString(record, 'status', path, 64),
+    amount: money(record.amount, `${path}.amount`),
+    custom_id: optionalString(record, 'custom_id', path, 255),
+    invoice_id: optionalString(record, 'invoice_id', path, 255),
+    status_details: details ? strip({ reason: optionalString(details, 'reason', `${path}.status_details`, 64) }) : undefined,
   });
 }
 

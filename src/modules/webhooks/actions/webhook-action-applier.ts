@@ -60,6 +60,9 @@ export class WebhookActionApplier {
       case 'payment_succeeded': {
         const patch: PaymentPatch = { amountReceived: action.amountReceived };
         if (action.providerCaptureRef !== undefined) patch.providerCaptureRef = action.providerCaptureRef;
+        // A provider call where the slice needs one, before the ledger's transaction.
+        const chargeRef = action.providerChargeRef ? await action.providerChargeRef(payment) : null;
+        if (chargeRef) patch.providerChargeRef = chargeRef;
         return this.move(event, payment, 'completed', patch);
       }
       case 'payment_failed':
@@ -131,6 +134,7 @@ export class WebhookActionApplier {
   private async renew(event: ActionEvent, payment: PaymentRecord, action: Extract<WebhookAction, { kind: 'subscription_renewed' }>): Promise<EffectResult> {
     // A provider call where the slice needs one, before the ledger's transaction.
     const fee = action.applicationFee ? await action.applicationFee(payment) : null;
+    const chargeRef = action.providerChargeRef ? await action.providerChargeRef(payment) : null;
     try {
       const renewal = await this.ledger.recordRenewal(payment.id, {
         invoiceRef: action.invoiceRef,
@@ -138,6 +142,7 @@ export class WebhookActionApplier {
         currency: action.currency,
         status: action.status,
         applicationFeeAmount: fee !== null && isStorableAmount(fee) ? fee : null,
+        providerChargeRef: chargeRef,
         source: event.source,
       });
       if (renewal.outcome === 'ignored' || renewal.outcome === 'refused') {

@@ -69,6 +69,8 @@ export interface PaymentSucceeded extends PaymentAction {
   /** Minor units */
   amountReceived: number;
   providerCaptureRef?: string;
+  /** The provider object that took the money when it is not the payment's own (a provider call; gateway A: the first invoice's PaymentIntent) */
+  providerChargeRef?: (payment: PaymentRecord) => Promise<string | null>;
 }
 
 /** The payment failed; the payer may try again. */
@@ -103,6 +105,8 @@ export interface SubscriptionRenewed extends PaymentAction {
   status: 'completed' | 'failed';
   /** The application fee of the renewal, read where the provider keeps it (a provider call) */
   applicationFee?: (payment: PaymentRecord) => Promise<number | null>;
+  /** The provider object that took the money (a provider call; gateway A: the invoice's PaymentIntent) */
+  providerChargeRef?: (payment: PaymentRecord) => Promise<string | null>;
 }
 
 /** The subscription's status at the provider, stored with its first payment unless newer news was stored. */
