@@ -162,6 +162,8 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_title: 'Donation drive',
         parent_payment_id: null,
         failure_reason: null,
+        amount_refunded: 300,
+        disputed: true,
         created_at: '2026-01-10T10:00:00.000Z',
         updated_at: '2026-01-10T10:00:00.000Z',
       });
@@ -313,6 +315,11 @@ describe('admin payments: list, one payment, CSV export', () => {
         log_total: expect.any(Number),
         renewals: [],
         renewals_total: 0,
+        amount_refunded: 0,
+        refundable_amount: 4200,
+        dispute: null,
+        disputed: false,
+        refunds: [],
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;
       expect(res.body.log_total).toBe(log.length);

@@ -103,11 +103,16 @@ describe('refunds and disputes made at gateway A', () => {
     expect(await refundRows(id)).toEqual([expect.objectContaining({ provider_refund_id: made.id, amount: 300, status: 'succeeded', source: 'provider', currency: 'USD', reason: 'requested_by_customer', created_by: null })]);
     expect(await totals(id)).toEqual({ amount_refunded: 300, refund_reserved: 0 });
     expect(await logEvents(t(), id)).toContain('refund_recorded');
+    // The payer's refund email goes through the outbox, once per refund.
+    const [recorded] = await refundRows(id);
+    const emails = async () => (await t().dataSource.query(`SELECT item_key FROM ${t().config.tablePrefix}checkout_outbox WHERE topic = 'refund_emails' AND item_key = ?`, [`refund-${String(recorded.id)}`])).length;
+    expect(await emails()).toBe(1);
     // Again: nothing changes (the sweep's overlap reads the same events).
     expect((await sweep()).aftermath).toEqual([]);
     expect(await reconcileOne(id)).toMatchObject({ outcome: 'unchanged' });
     expect(await refundRows(id)).toHaveLength(1);
     expect(await totals(id)).toEqual({ amount_refunded: 300, refund_reserved: 0 });
+    expect(await emails()).toBe(1);
 
     const pending = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 200, status: 'pending' });
     expect(await reconcileOne(id)).toMatchObject({ outcome: 'moved' });
