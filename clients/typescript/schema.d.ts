@@ -1007,6 +1007,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/administration/payments/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a completed payment in full or in part, at its gateway
+         * @description An addition to the interface. Needs the `refund_checkout_payments` capability (administrators have it; checked before the payment is read). Refunds `amount` (default: all of `refundable_amount`) with the credentials of the payment's own mode. The amount is reserved on the payment before the provider is called, so concurrent refunds never exceed what was received; the provider call carries an idempotency key derived from the refund. Answers the refund (`succeeded`, or `pending` while the provider settles it, or `failed`) and the payment. 400 `rest_invalid_param` naming the field: `amount` not a JSON integer ≥ 1, above `refundable_amount` or not representable at the gateway; `reason` not one of the list; `note` over 500 characters. 404 unknown payment. 409 `checkout_invalid_state`: the payment is not completed, took no money, has nothing left, has an open dispute, is past the provider's time limit, its mode is disconnected, or the provider says it was refunded meanwhile (its refunds are then read again). 502 `checkout_gateway_error` when the provider refuses (our message, never the provider's text); 503 when it does not answer (the refund stays pending).
+         */
+        post: operations["administrationRefundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/receive": {
         parameters: {
             query?: never;
@@ -2496,6 +2516,16 @@ export interface components {
             /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
             failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
+             * @description Succeeded refunds, minor units of `currency`
+             * @example 0
+             */
+            amount_refunded: number;
+            /**
+             * @description True when the payment has a dispute (open or closed)
+             * @example false
+             */
+            disputed: boolean;
+            /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
@@ -2563,6 +2593,97 @@ export interface components {
              */
             created_at: string;
         };
+        PaymentDisputeDto: {
+            /**
+             * @description `warning_needs_response`, `needs_response`, `under_review`, `won`, `lost`, … (gateway B mapped onto them)
+             * @example needs_response
+             */
+            status: string;
+            /**
+             * @description Minor units of the payment currency
+             * @example 1999
+             */
+            amount: number;
+            /** @example fraudulent */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When evidence is due (ISO 8601 UTC)
+             * @example null
+             */
+            evidence_due_by: string | null;
+            /**
+             * @description The provider's dispute id
+             * @example dp_1Qv
+             */
+            provider_dispute_id: string;
+        };
+        RefundDto: {
+            /** @example 12 */
+            id: number;
+            /**
+             * @description Minor units of `currency`
+             * @example 500
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description `pending` holds its amount out of what is refundable until the provider settles it
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            /**
+             * @example requested_by_customer
+             * @enum {string|null}
+             */
+            reason: "requested_by_customer" | "duplicate" | "fraudulent" | "other" | null;
+            /**
+             * @description Internal note
+             * @example null
+             */
+            note: string | null;
+            /**
+             * @description Where it was made: the console, an API client, or at the provider (read back)
+             * @example console
+             * @enum {string}
+             */
+            source: "console" | "api" | "provider";
+            /**
+             * @description The provider's refund id (gateway A `re_…`, gateway B's refund id), once it answered
+             * @example re_3QvP5n2eZvKYlo2C
+             */
+            provider_refund_id: string | null;
+            /**
+             * @description The platform fee given back with it (free plan), minor units
+             * @example null
+             */
+            application_fee_refunded: number | null;
+            /**
+             * @description Our code for why it failed (the provider's code), for a failed refund
+             * @example null
+             */
+            failure_code: string | null;
+            /**
+             * @description The user who asked for it; null for one made at the provider
+             * @example 1
+             */
+            created_by: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+        };
         AdminPaymentDetailDto: {
             /** @example 42 */
             id: number;
@@ -2614,6 +2735,16 @@ export interface components {
             /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
             failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
+             * @description Succeeded refunds, minor units of `currency`
+             * @example 0
+             */
+            amount_refunded: number;
+            /**
+             * @description True when the payment has a dispute (open or closed)
+             * @example false
+             */
+            disputed: boolean;
+            /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
@@ -2655,6 +2786,15 @@ export interface components {
             provider_references: components["schemas"]["PaymentProviderReferencesDto"];
             /** @description The payment's log, oldest first: its newest 200 lines at most (see log_total) */
             log: components["schemas"]["PaymentLogEntryDto"][];
+            /**
+             * @description What is left to refund: `amount_received` less succeeded and pending refunds (minor units)
+             * @example 1999
+             */
+            refundable_amount: number;
+            /** @description The latest open dispute, else the latest; null when none */
+            dispute: components["schemas"]["PaymentDisputeDto"] | (null);
+            /** @description The payment's refunds, newest first */
+            refunds: components["schemas"]["RefundDto"][];
             /** @description How many lines the payment log has in all */
             log_total: number;
             /** @description A subscription's first payment: its renewals (one per later invoice), newest first, at most 100 (see renewals_total); empty for any other payment */
@@ -2667,6 +2807,28 @@ export interface components {
             at_period_end: boolean;
         };
         AdminPaymentAnswerDto: {
+            payment: components["schemas"]["AdminPaymentDetailDto"];
+        };
+        CreateRefundDto: {
+            /**
+             * @description What to refund, a JSON integer in the currency's minor units (1999 = 19.99 USD), at most the payment's `refundable_amount` and representable at its gateway (e.g. whole units of HUF, JPY and TWD at gateway B). Default: all that is refundable.
+             * @example 500
+             */
+            amount?: number;
+            /**
+             * @description Why; `other` is kept here and not sent to the provider
+             * @example requested_by_customer
+             * @enum {string}
+             */
+            reason?: "requested_by_customer" | "duplicate" | "fraudulent" | "other";
+            /**
+             * @description Internal note, never sent to the payer or the provider
+             * @example Asked by phone
+             */
+            note?: string;
+        };
+        RefundResultDto: {
+            refund: components["schemas"]["RefundDto"];
             payment: components["schemas"]["AdminPaymentDetailDto"];
         };
         GenericWebhookDataDto: {
@@ -11860,6 +12022,10 @@ export interface operations {
                 created_before?: string;
                 /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
                 search?: string;
+                /** @description Only payments with no succeeded refund, refunded in part, or refunded in full */
+                refunded?: "none" | "partial" | "full";
+                /** @description Only payments with (true) or without (false) a dispute */
+                disputed?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -12015,6 +12181,10 @@ export interface operations {
                 created_before?: string;
                 /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
                 search?: string;
+                /** @description Only payments with no succeeded refund, refunded in part, or refunded in full */
+                refunded?: "none" | "partial" | "full";
+                /** @description Only payments with (true) or without (false) a dispute */
+                disputed?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -12446,6 +12616,249 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationRefundPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A fresh key of your choice (a random UUID) per confirmed refund: a repeat of this request (same key, same body, by the same user on the same object) within 24 hours answers as the first did (marked `Idempotent-Replayed: true`) and does nothing again. While the first still runs: 409 `checkout_idempotency_in_progress` with Retry-After; the key with another body: 422 `checkout_idempotency_mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description The refund and the payment after it */
+            201: {
+                headers: {
+                    /** @description `true` when the answer repeats the result of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResultDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate); or a request with the same `Idempotency-Key` is still running (`checkout_idempotency_in_progress`: retry after `Retry-After`) */
+            409: {
+                headers: {
+                    /** @description Sent with `checkout_idempotency_in_progress`: seconds to wait before repeating the request */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with another request body (within 24 hours): send a new key for a new request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_idempotency_mismatch",
+                     *       "message": "This Idempotency-Key was already used with another request body; send a new key for a new request.",
+                     *       "data": {
+                     *         "status": 422,
+                     *         "params": {
+                     *           "Idempotency-Key": "Idempotency-Key was used with another request body within 24 hours"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError422"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
