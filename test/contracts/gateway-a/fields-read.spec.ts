@@ -51,7 +51,8 @@ const READS: FieldRead[] = [
   // Subscriptions: ensureSubscription, reconcile, webhook effects.
   { object: 'Subscription', path: 'id', where: 'ensureSubscription, webhook effects' },
   { object: 'Subscription', path: 'status', where: 'ensureSubscription, reconcile, webhook effects' },
-  { object: 'Subscription', path: 'metadata', where: 'webhook locate' },
+  { object: 'Subscription', path: 'metadata', where: 'webhook locate, subscription cancellation (this installation and payment)' },
+  { object: 'Subscription', path: 'cancel_at_period_end', where: 'subscription cancellation (a schedule asked again is 409)' },
   { object: 'Subscription', path: 'latest_invoice', where: 'reconcile (expanded)', whenAbsent: 'null or an id: the reconciler reports a mismatch and moves nothing' },
   // Invoices: webhook effects (events) and reconcile (expanded latest_invoice).
   { object: 'Invoice', path: 'id', where: 'webhook effects' },
