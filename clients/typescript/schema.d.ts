@@ -732,7 +732,7 @@ export interface paths {
         };
         /**
          * Dashboard: quick-setup steps, gateways with their modes and webhook contracts, plan, upgrade tasks, notifications, templates
-         * @description Every fact is computed from the current state. `notifications` leaves out what the caller dismissed for the same fingerprint. Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, `gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox` (docs/administration.md).
+         * @description Every fact is computed from the current state. `notifications` leaves out what the caller dismissed for the same fingerprint. Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, `gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox`, `outbox.failed`, `payments.dispute.{payment id}` (an open dispute; `link` is the provider's page for it) (docs/administration.md).
          */
         get: operations["administrationGetDashboard"];
         put?: never;
@@ -956,7 +956,7 @@ export interface paths {
         };
         /**
          * CSV file of the filtered payments, newest first (streamed; at most 50000 rows)
-         * @description The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8, comma, CRLF, a header line), sent as an attachment and written as it is read. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past 50000 matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.
+         * @description The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment and written as it is read. After the list's fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and `custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past 50000 matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.
          */
         get: operations["administrationExportPayments"];
         put?: never;
@@ -981,6 +981,26 @@ export interface paths {
         get: operations["administrationGetPayment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payments/{id}/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the provider subscription of a subscription's payment (now or at the end of its period)
+         * @description An addition to the interface for the admin console. Needs the `checkout_cancel_subscriptions` capability (checked before the payment is read). The payment is the subscription's first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the payment's own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the payment's mode is not connected; 502 `checkout_gateway_error` when the provider refused (its text is not echoed).
+         */
+        post: operations["administrationCancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2149,6 +2169,11 @@ export interface components {
              */
             setting: string | null;
             /**
+             * @description A page outside the service where it is dealt with (a dispute at the provider's dashboard), if there is one
+             * @example null
+             */
+            link: string | null;
+            /**
              * @description Hash of the condition's facts; a dismissal holds for this fingerprint only
              * @example 3f0c9a7d2b1e4c5a8f6d0e1b2a3c4d5e
              */
@@ -2427,6 +2452,23 @@ export interface components {
             /** @description First delivery (ISO 8601 UTC) */
             received_at: string;
         };
+        PaymentFailureReasonDto: {
+            /**
+             * @description The provider's error code (gateway A: `code`, else the error's `type`; gateway B: the capture's status or the issue)
+             * @example card_declined
+             */
+            code: string;
+            /**
+             * @description The card issuer's decline code, when the provider gives one
+             * @example insufficient_funds
+             */
+            decline_code: string | null;
+            /**
+             * @description The provider's message (at most 500 characters)
+             * @example Your card has insufficient funds.
+             */
+            message: string | null;
+        };
         AdminPaymentDto: {
             /** @example 42 */
             id: number;
@@ -2475,6 +2517,8 @@ export interface components {
             form_title: string | null;
             /** @description For a subscription renewal: the first payment of the subscription */
             parent_payment_id: number | null;
+            /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
+            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
              * @description Succeeded refunds, minor units of `currency`
              * @example 0
@@ -2692,6 +2736,8 @@ export interface components {
             form_title: string | null;
             /** @description For a subscription renewal: the first payment of the subscription */
             parent_payment_id: number | null;
+            /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
+            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
             /**
              * @description Succeeded refunds, minor units of `currency`
              * @example 0
@@ -2755,6 +2801,17 @@ export interface components {
             refunds: components["schemas"]["RefundDto"][];
             /** @description How many lines the payment log has in all */
             log_total: number;
+            /** @description A subscription's first payment: its renewals (one per later invoice), newest first, at most 100 (see renewals_total); empty for any other payment */
+            renewals: components["schemas"]["AdminPaymentDto"][];
+            /** @description How many renewals the subscription has in all (0 for any payment but a subscription's first) */
+            renewals_total: number;
+        };
+        CancelSubscriptionDto: {
+            /** @description true: the subscription runs until the end of the period already paid, then ends; false: it ends now (no further invoice) */
+            at_period_end: boolean;
+        };
+        AdminPaymentAnswerDto: {
+            payment: components["schemas"]["AdminPaymentDetailDto"];
         };
         CreateRefundDto: {
             /**
@@ -3032,7 +3089,7 @@ export interface components {
             /** @example WH-58D329510W468432D-8HN650336L201105X */
             id: string;
             /**
-             * @description Applied: PAYMENT.CAPTURE.COMPLETED; any other type is stored and ignored
+             * @description Applied: PAYMENT.CAPTURE.COMPLETED; PAYMENT.CAPTURE.REFUNDED, PAYMENT.CAPTURE.REVERSED and CUSTOMER.DISPUTE.* have the payment holding the capture read again from its order (docs/decisions.md §16); any other type is stored and ignored
              * @example PAYMENT.CAPTURE.COMPLETED
              */
             event_type: string;
@@ -9480,6 +9537,7 @@ export interface operations {
                      *           "source": "gateway_b",
                      *           "route": "POST /payment-gateway/save-webhook-settings",
                      *           "setting": null,
+                     *           "link": null,
                      *           "fingerprint": "9b1f0c2d3e4a5b6c7d8e9f0a1b2c3d4e"
                      *         },
                      *         {
@@ -9489,6 +9547,7 @@ export interface operations {
                      *           "source": "mail",
                      *           "route": null,
                      *           "setting": "SMTP_URL",
+                     *           "link": null,
                      *           "fingerprint": "0d4c2b1a9f8e7d6c5b4a3f2e1d0c9b8a"
                      *         }
                      *       ],
@@ -12405,6 +12464,220 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationCancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelSubscriptionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentAnswerDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description The payment provider (or the mail server) failed or answered nonsense; its text is not echoed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_gateway_error",
+                     *       "message": "The payment provider could not complete the request.",
+                     *       "data": {
+                     *         "status": 502
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError502"];
                 };
             };
             /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */

@@ -104,6 +104,7 @@ describe('administration dashboard, notifications and quick setup', () => {
         source: 'mail',
         route: null,
         setting: 'SMTP_URL',
+        link: null,
         fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
@@ -143,6 +144,7 @@ describe('administration dashboard, notifications and quick setup', () => {
       source: 'gateway_a',
       route: 'GET /payment-gateway/connect?mode=live',
       setting: null,
+      link: null,
       fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
 

@@ -1,18 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
+import { CSV_BOM, PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
 import { FormsService } from '../../src/modules/forms/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
+import { PaymentDisputeEntity } from '../../src/modules/payments/payment-dispute.entity.js';
+import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, formSettings, type SyncAnswer } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 type Row = Record<string, unknown> & { id: number };
 
-/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF inside quotes). */
-function parseCsv(text: string): string[][] {
+/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF inside quotes), after the file's byte-order mark. */
+function parseCsv(file: string): string[][] {
+  expect(file.startsWith(CSV_BOM)).toBe(true);
+  const text = file.slice(CSV_BOM.length);
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -86,9 +90,22 @@ describe('admin payments: list, one payment, CSV export', () => {
         (await repository.insert(manager, { frequency: 'one-time', secretNonce: randomBytes(32).toString('base64url'), createdAt: new Date(at), updatedAt: new Date(at), ...values })).id,
       );
     ids.p1 = await insert(
-      { formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
+      {
+        formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'test', status: 'completed', amount: 1000, currency: 'USD', emailAddress: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace',
+        amountReceived: 1000, applicationFeeAmount: 20, providerPaymentRef: 'pi_export_1', customFields: JSON.stringify({ company: 'Analytical; Engines=Ltd', size: 'M', gone_field: 'x\\y' }),
+        amountRefunded: 300, dispute: { status: 'lost', amount: 100, reason: 'fraudulent', evidence_due_by: null, provider_dispute_id: 'du_export_1' },
+      },
       '2026-01-10T10:00:00.000Z',
     );
+    // p1's ledger: a succeeded refund of 300 that gave back 6 of the fee, a pending one (not counted), a lost dispute of 100.
+    const at = new Date('2026-01-11T00:00:00.000Z');
+    const refund = { paymentId: ids.p1, gateway: 'gateway_a', mode: 'test', currency: 'USD', reason: null, note: null, source: 'provider' as const, createdBy: null, failureCode: null, failureMessage: null, createdAt: at, updatedAt: at };
+    await t.dataSource.getRepository(RefundEntity).insert({ ...refund, amount: 300, status: 'succeeded', providerRefundId: 're_export_1', applicationFeeRefunded: 6, rowNonce: 'n'.repeat(42) + '1' });
+    await t.dataSource.getRepository(RefundEntity).insert({ ...refund, amount: 50, status: 'pending', providerRefundId: 're_export_2', applicationFeeRefunded: 1, rowNonce: 'n'.repeat(42) + '2' });
+    await t.dataSource.getRepository(PaymentDisputeEntity).insert({
+      paymentId: ids.p1, gateway: 'gateway_a', providerDisputeId: 'du_export_1', status: 'lost', amount: 100, currency: 'USD', reason: 'fraudulent', evidenceDueBy: null,
+      dashboardUrl: 'https://dashboard.stripe.com/test/disputes/du_export_1', openedAt: at, updatedAt: at,
+    });
     ids.p2 = await insert(
       { formId: forms.donation, gateway: 'gateway_a', paymentMethod: 'ccard', mode: 'live', status: 'pending', amount: 2500, currency: 'USD', emailAddress: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' },
       '2026-01-15T12:00:00.000Z',
@@ -105,6 +122,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         emailAddress: '=HYPERLINK("http://evil.example","x")@example.com',
         firstName: "=cmd|' /C calc'!A0",
         lastName: 'Smith, "Jr"\r\nline two',
+        failureReason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' },
       },
       '2026-01-15T12:00:00.000Z',
     );
@@ -143,10 +161,16 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
-        amount_refunded: 0,
-        disputed: false,
+        failure_reason: null,
+        amount_refunded: 300,
+        disputed: true,
         created_at: '2026-01-10T10:00:00.000Z',
         updated_at: '2026-01-10T10:00:00.000Z',
+      });
+      // A failed payment shows the provider's reason in the list.
+      expect((res.body as Row[]).find((row) => row.id === ids.p3)).toMatchObject({
+        status: 'failed',
+        failure_reason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' },
       });
       // The form was deleted: its id stays, its title is gone.
       expect((res.body as Row[]).find((row) => row.id === ids.p5)).toMatchObject({ form_id: forms.gone, form_title: null });
@@ -275,8 +299,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: forms.donation,
         form_title: 'Donation drive',
         parent_payment_id: null,
-        amount_refunded: 0,
-        disputed: false,
+        failure_reason: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
         amount_received: 4200,
@@ -289,10 +312,14 @@ describe('admin payments: list, one payment, CSV export', () => {
         custom_fields: { company: 'Engines Ltd', size: 'M' },
         provider_references: { payment: 'pi_detail_1', customer: 'cus_detail_1', subscription: null, capture: null, subscription_status: null },
         log: expect.any(Array),
+        log_total: expect.any(Number),
+        renewals: [],
+        renewals_total: 0,
+        amount_refunded: 0,
         refundable_amount: 4200,
         dispute: null,
+        disputed: false,
         refunds: [],
-        log_total: expect.any(Number),
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;
       expect(res.body.log_total).toBe(log.length);
@@ -316,6 +343,11 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(res.body.log[0].message).toBe('line 5');
       expect(res.body.log[199].message).toBe('line 204');
       expect(res.body.log[0].context).toBeNull();
+    });
+
+    it("shows a failed payment's reason as the provider gave it", async () => {
+      const res = await get(`/${ids.p3}`);
+      expect(res.body).toMatchObject({ status: 'failed', failure_reason: { code: 'INSTRUMENT_DECLINED', decline_code: null, message: 'The instrument presented was declined.' } });
     });
 
     it('names a deleted form by id only and a plan by index only', async () => {
@@ -344,7 +376,9 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(res.headers['x-checkout-truncated']).toBe('false');
       expect(res.headers['x-checkout-export-limit']).toBe(String(PAYMENT_EXPORT_LIMITS.maxRows));
       const text = res.body as string;
-      expect(text.startsWith(`${PAYMENT_CSV_HEADER.join(',')}\r\n`)).toBe(true);
+      // A UTF-8 byte-order mark first, so spreadsheets read accents (replacing the earlier no-BOM rule).
+      expect(text.startsWith(`${CSV_BOM}${PAYMENT_CSV_HEADER.join(',')}\r\n`)).toBe(true);
+      expect(Buffer.from(text, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
       const [header, ...records] = parseCsv(text);
       expect(header).toEqual(PAYMENT_CSV_HEADER);
       const listed = await listIds({ per_page: 100 });
@@ -367,14 +401,43 @@ describe('admin payments: list, one payment, CSV export', () => {
         form_id: String(forms.donation),
         form_title: 'Donation drive',
         parent_payment_id: '',
+        amount_refunded: '300',
+        amount_refunded_decimal: '3.00',
+        application_fee_amount: '20',
+        // 1000 received − 300 refunded − (20 − 6) fee kept − 100 lost in a dispute
+        net: '586',
+        provider_payment_reference: 'pi_export_1',
+        failure_reason: '',
+        disputed: 'true',
+        custom_fields: 'company=Analytical\\; Engines\\=Ltd; size=M; gone_field=x\\\\y',
       });
+      const p3 = records.find((record) => Number(record[0]) === ids.p3)!;
+      expect(p3[header.indexOf('failure_reason')]).toBe('INSTRUMENT_DECLINED: The instrument presented was declined.');
+      expect(p3[header.indexOf('custom_fields')]).toBe('');
+      // Nothing received yet: no net; no dispute.
+      expect([p3[header.indexOf('net')], p3[header.indexOf('disputed')], p3[header.indexOf('amount_refunded')]]).toEqual(['', 'false', '0']);
+    });
+
+    it("with form_id: one custom_fields.<name> column per field of the form, the form's other names kept in custom_fields", async () => {
+      const formsService = t.app.get(FormsService);
+      const admin = { id: t.admin.id, login: 'admin', role: 'administrator', capabilities: new Set(['checkout_settings', 'edit_others_checkout_forms']) };
+      const donation = (await formsService.findById(forms.donation))!;
+      await formsService.update(admin, forms.donation, { settings: { ...donation.settings, fields: [...donation.settings.fields, { name: 'company', type: 'text', label: 'Company', required: false }, { name: 'size', type: 'select', label: 'Size', required: false, options: ['S', 'M'] }] } });
+      const [header, ...records] = parseCsv((await exportCsv({ form_id: forms.donation })).body as string);
+      const customNames = donation.settings.fields.map((field) => field.name).filter((name) => !['email_address', 'first_name', 'last_name'].includes(name));
+      expect(header).toEqual([...PAYMENT_CSV_HEADER.slice(0, -1), ...[...customNames, 'company', 'size'].map((name) => `custom_fields.${name}`), 'custom_fields']);
+      const p1 = records.find((record) => Number(record[0]) === ids.p1)!;
+      expect(p1[header.indexOf('custom_fields.company')]).toBe('Analytical; Engines=Ltd');
+      expect(p1[header.indexOf('custom_fields.size')]).toBe('M');
+      expect(p1[header.indexOf('custom_fields')]).toBe('gone_field=x\\\\y');
+      await formsService.update(admin, forms.donation, { settings: donation.settings });
     });
 
     it('neutralises cells a spreadsheet would run as formulas and quotes commas, quotes and line breaks', async () => {
       const text = (await exportCsv({ gateway: 'gateway_b' })).body as string;
       // The raw line of p3: every dangerous cell starts with a quote mark, quoted as RFC 4180 needs.
       expect(text).toContain(
-        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",\r\n`,
+        `,"'=HYPERLINK(""http://evil.example"",""x"")@example.com",'=cmd|' /C calc'!A0,"Smith, ""Jr""\r\nline two",${forms.shop},"Shop, ""spring"" sale",,0,0.00,,,,INSTRUMENT_DECLINED: The instrument presented was declined.,false,\r\n`,
       );
       const records = parseCsv(text).slice(1);
       expect(records.map((record) => Number(record[0]))).toEqual([ids.p4, ids.p3]);
@@ -401,7 +464,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         expect(res.headers['x-wp-total']).toBe(String(exported.length));
       }
       const none = await exportCsv({ search: 'nobody' });
-      expect(none.body).toBe(`${PAYMENT_CSV_HEADER.join(',')}\r\n`);
+      expect(none.body).toBe(`${CSV_BOM}${PAYMENT_CSV_HEADER.join(',')}\r\n`);
       expect(none.headers['x-wp-total']).toBe('0');
     });
 

@@ -138,7 +138,7 @@ describe('operations: reconciliation, doctor and slow providers', () => {
       const first = task.nextDelayMs(report);
       const second = task.nextDelayMs(report);
       expect(second).toBeGreaterThan(first);
-      expect(task.nextDelayMs({ examined: 1, changes: [], stoppedBy: null })).toBeLessThan(first);
+      expect(task.nextDelayMs({ examined: 1, changes: [], aftermath: [], stoppedBy: null })).toBeLessThan(first);
     });
 
     it('runs on one instance at a time (the task lease)', async () => {
@@ -174,7 +174,8 @@ describe('operations: reconciliation, doctor and slow providers', () => {
       expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed', amount_received: 1000 });
       expect(await statusLog(id)).toEqual([expect.objectContaining({ from: 'pending', to: 'completed', source: 'reconcile' })]);
 
-      expect(await cli({ payment: String(id) })).toEqual({ code: 0, out: [`payment ${id} (gateway_a): skipped (not waiting for its provider: it is completed)`], err: [] });
+      // Once completed, --payment reads back its refunds and disputes instead (none here): nothing moves.
+      expect(await cli({ payment: String(id) })).toEqual({ code: 0, out: [`payment ${id} (gateway_a): unchanged completed -> completed (the provider agrees with the ledger)`], err: [] });
       expect(await statusLog(id)).toHaveLength(1);
     });
 

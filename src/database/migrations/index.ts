@@ -20,6 +20,9 @@ import { KeyProviderRefsWithoutNulls1764116500000 } from './1764116500000-KeyPro
 import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
 import { CreateRefundLedger1764116520000 } from './1764116520000-CreateRefundLedger.js';
 import { GrantRefundCapability1764116530000 } from './1764116530000-GrantRefundCapability.js';
+import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-GrantSubscriptionCancelCapability.js';
+import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
+import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -45,4 +48,7 @@ export const MIGRATIONS = [
   AddPaymentFailureReason1764116510000,
   CreateRefundLedger1764116520000,
   GrantRefundCapability1764116530000,
+  GrantSubscriptionCancelCapability1764116900000,
+  CreatePaymentDisputes1764116910000,
+  IndexPaymentChargeRef1764116920000,
 ];

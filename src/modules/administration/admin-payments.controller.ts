@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
-import { CHECKOUT_REFUND_CAP } from '../../config/index.js';
+import { CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP, CHECKOUT_REFUND_CAP } from '../../config/index.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -21,6 +21,8 @@ import {
   toRefundDto,
 } from '../payments/index.js';
 import { PAYMENT_EXPORT_LIMITS, paymentCsvChunks, paymentCsvFileName } from './payments-csv.js';
+import { AdminPaymentAnswerDto, CancelSubscriptionDto } from './subscription-cancel.dto.js';
+import { SubscriptionCancelService } from './subscription-cancel.service.js';
 
 const EXPORT_HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="payments-<UTC time>.csv"', schema: { type: 'string' } },
@@ -43,6 +45,7 @@ export class AdminPaymentsController {
 
   constructor(
     private readonly queries: PaymentQueriesService,
+    private readonly subscriptions: SubscriptionCancelService,
     private readonly refunds: RefundsService,
     private readonly idempotency: IdempotencyService,
   ) {}
@@ -73,8 +76,10 @@ export class AdminPaymentsController {
     operationId: 'administrationExportPayments',
     summary: `CSV file of the filtered payments, newest first (streamed; at most ${PAYMENT_EXPORT_LIMITS.maxRows} rows)`,
     description:
-      'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8, comma, CRLF, a header line), sent as an attachment ' +
-      'and written as it is read. A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
+      'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment ' +
+      'and written as it is read. After the list\'s fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and ' +
+      '`custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). ' +
+      'A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
       `spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past ${PAYMENT_EXPORT_LIMITS.maxRows} ` +
       'matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.',
   })
@@ -117,6 +122,32 @@ export class AdminPaymentsController {
   @ApiErrorResponses(400, 404)
   detail(@IdParam('id') id: number): Promise<AdminPaymentDetailDto> {
     return this.queries.adminDetail(id);
+  }
+
+  @Post(':id/subscription/cancel')
+  @HttpCode(200)
+  @AdminRoute(CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP)
+  @ApiBody({
+    type: CancelSubscriptionDto,
+    examples: {
+      at_period_end: { summary: 'End the subscription when the period already paid ends', value: { at_period_end: true } },
+      now: { summary: 'End the subscription now', value: { at_period_end: false } },
+    },
+  })
+  @ApiOperation({
+    operationId: 'administrationCancelSubscription',
+    summary: "Cancel the provider subscription of a subscription's payment (now or at the end of its period)",
+    description:
+      'An addition to the interface for the admin console. Needs the `checkout_cancel_subscriptions` capability (checked before the payment is read). ' +
+      'The payment is the subscription\'s first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the ' +
+      'payment\'s own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of ' +
+      'a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the ' +
+      "payment's mode is not connected; 502 `checkout_gateway_error` when the provider refused (its text is not echoed).",
+  })
+  @ApiOkResponse({ type: AdminPaymentAnswerDto })
+  @ApiErrorResponses(400, 404, 409, 502, 503)
+  cancelSubscription(@IdParam('id') id: number, @Body() body: CancelSubscriptionDto, @CurrentUser() user: AuthenticatedUser): Promise<AdminPaymentAnswerDto> {
+    return this.subscriptions.cancel(id, body.at_period_end, user);
   }
 
   @Post(':id/refunds')

@@ -20,6 +20,7 @@ import { FormBuilderService } from './form-builder.service.js';
 import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
 import { NotificationsService } from './notifications.service.js';
 import { QuickSetupService } from './quick-setup.service.js';
+import { SubscriptionCancelService } from './subscription-cancel.service.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
 import { WebhookEventsController } from './webhook-events.controller.js';
 
@@ -44,6 +45,6 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     PaymentsModule,
   ],
   controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController, AdminPaymentsController],
-  providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService],
+  providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService, SubscriptionCancelService],
 })
 export class AdministrationModule {}

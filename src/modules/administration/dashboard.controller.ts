@@ -19,7 +19,7 @@ export class DashboardController {
     description:
       'Every fact is computed from the current state. `notifications` leaves out what the caller dismissed for the same fingerprint. ' +
       'Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, ' +
-      '`gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox` (docs/administration.md).',
+      '`gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox`, `outbox.failed`, `payments.dispute.{payment id}` (an open dispute; `link` is the provider\'s page for it) (docs/administration.md).',
   })
   get(@CurrentUser() user: AuthenticatedUser): Promise<DashboardDto> {
     return this.dashboard.dashboard(user);

@@ -107,6 +107,9 @@ export class NotificationDto {
   /** The setting that fixes it (an environment variable), if one does */
   @ApiProperty({ type: String, nullable: true, example: 'SMTP_URL' })
   setting: string | null;
+  /** A page outside the service where it is dealt with (a dispute at the provider's dashboard), if there is one */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  link: string | null;
   /** Hash of the condition's facts; a dismissal holds for this fingerprint only */
   @ApiProperty({ example: '3f0c9a7d2b1e4c5a8f6d0e1b2a3c4d5e' })
   fingerprint: string;
@@ -249,6 +252,7 @@ export const DASHBOARD_EXAMPLE: DashboardDto = {
       source: 'gateway_b',
       route: 'POST /payment-gateway/save-webhook-settings',
       setting: null,
+      link: null,
       fingerprint: '9b1f0c2d3e4a5b6c7d8e9f0a1b2c3d4e',
     },
     {
@@ -258,6 +262,7 @@ export const DASHBOARD_EXAMPLE: DashboardDto = {
       source: 'mail',
       route: null,
       setting: 'SMTP_URL',
+      link: null,
       fingerprint: '0d4c2b1a9f8e7d6c5b4a3f2e1d0c9b8a',
     },
   ],

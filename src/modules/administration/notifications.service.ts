@@ -5,6 +5,7 @@ import { NotFoundError } from '../../common/errors/index.js';
 import type { GatewayNotice, NoticeSeverity } from '../gateways/index.js';
 import { MailService } from '../mail/index.js';
 import { Outbox } from '../outbox/index.js';
+import { PaymentAftermathService } from '../payments/index.js';
 import type { DismissNotificationResultDto, NotificationDto } from './dashboard.dto.js';
 import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
 import { notificationFingerprint } from './notification-fingerprint.js';
@@ -15,6 +16,8 @@ export interface SourcedNotice extends GatewayNotice {
 }
 
 const SEVERITY_ORDER: Record<NoticeSeverity, number> = { error: 0, warning: 1, info: 2 };
+/** Open disputes the dashboard lists one by one (the newest); the payments list filters the rest. */
+const MAX_DISPUTE_NOTICES = 20;
 
 /**
  * The dashboard's notifications: the gateways' notices (through their adapters) plus the service's
@@ -26,6 +29,7 @@ export class NotificationsService {
     @InjectRepository(NotificationDismissalEntity) private readonly dismissals: Repository<NotificationDismissalEntity>,
     private readonly mail: MailService,
     private readonly outbox: Outbox,
+    private readonly aftermath: PaymentAftermathService,
   ) {}
 
   /**
@@ -57,7 +61,29 @@ export class NotificationsService {
         facts: { failed: total, last_failed_id: Math.max(...failed.map((topic) => topic.lastFailedId)) },
       });
     }
+    notices.push(...(await this.disputeNotices()));
     return notices;
+  }
+
+  /**
+   * `payments.dispute.<payment id>`: a payment with an open dispute (the newest 20), with its
+   * evidence due date and a link to the provider's page for it; it shows again when the dispute's
+   * status changes, and goes once the dispute is settled.
+   */
+  private async disputeNotices(): Promise<SourcedNotice[]> {
+    const open = await this.aftermath.openDisputes(MAX_DISPUTE_NOTICES);
+    return open.map((dispute) => ({
+      source: 'payments',
+      id: `payments.dispute.${dispute.payment_id}`,
+      severity: dispute.status.endsWith('needs_response') ? 'error' : 'warning',
+      message:
+        `Payment ${dispute.payment_id} is disputed by the payer's bank (${dispute.status.replaceAll('_', ' ')}, ${dispute.amount} ${dispute.currency} in minor units` +
+        `${dispute.reason ? `, reason ${dispute.reason}` : ''}). ` +
+        (dispute.evidence_due_by ? `Evidence is due by ${dispute.evidence_due_by}; respond at the provider.` : 'Follow it at the provider.'),
+      route: `GET /administration/payments/${dispute.payment_id}`,
+      link: dispute.dashboard_url,
+      facts: { dispute: dispute.provider_dispute_id, status: dispute.status, evidence_due_by: dispute.evidence_due_by },
+    }));
   }
 
   /** Payload entries, most severe first (stable within a severity). */
@@ -70,6 +96,7 @@ export class NotificationsService {
         source: notice.source,
         route: notice.route ?? null,
         setting: notice.setting ?? null,
+        link: notice.link ?? null,
         fingerprint: notificationFingerprint(notice.id, notice.facts),
       }))
       .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type CsvCell, csvLine } from '../../common/csv/index.js';
 import { toDecimalString } from '../../common/money/index.js';
-import type { AdminPaymentDto, PaymentExport } from '../payments/index.js';
+import { type FailureReason, netAmount, type PaymentExport, type PaymentExportRow } from '../payments/index.js';
 
 /**
  * Bounds of GET /administration/payments/export.csv. Past `maxRows` matching rows the file holds
@@ -11,8 +11,19 @@ import type { AdminPaymentDto, PaymentExport } from '../payments/index.js';
  */
 export const PAYMENT_EXPORT_LIMITS = { maxRows: 50_000, batchSize: 500 };
 
-/** The columns of the export, in order: the list's fields, plus the amount in major units for people reading it in a spreadsheet. */
-const COLUMNS: ReadonlyArray<[header: string, cell: (row: AdminPaymentDto) => CsvCell]> = [
+/**
+ * Written before the header: a UTF-8 byte-order mark, so spreadsheets (Excel above all) read the
+ * file as UTF-8 and show accents and other non-ASCII text as typed.
+ */
+export const CSV_BOM = '\uFEFF';
+
+type Column = [header: string, cell: (row: PaymentExportRow) => CsvCell];
+
+/**
+ * The columns of the export, in order: the list's fields, plus the amount in major units for people
+ * reading it in a spreadsheet, then the ledger's and the provider's facts.
+ */
+const COLUMNS: readonly Column[] = [
   ['id', (row) => row.id],
   ['created_at', (row) => row.created_at],
   ['updated_at', (row) => row.updated_at],
@@ -29,20 +40,69 @@ const COLUMNS: ReadonlyArray<[header: string, cell: (row: AdminPaymentDto) => Cs
   ['form_id', (row) => row.form_id],
   ['form_title', (row) => row.form_title],
   ['parent_payment_id', (row) => row.parent_payment_id],
+  ['amount_refunded', (row) => row.amount_refunded],
+  ['amount_refunded_decimal', (row) => toDecimalString(row.amount_refunded, row.currency)],
+  ['application_fee_amount', (row) => row.application_fee_amount],
+  ['net', (row) => netOf(row)],
+  ['provider_payment_reference', (row) => row.provider_payment_reference],
+  ['failure_reason', (row) => failureReasonCell(row.failure_reason)],
+  ['disputed', (row) => row.disputed],
 ];
 
-export const PAYMENT_CSV_HEADER = COLUMNS.map(([header]) => header);
+/** Amount received − refunded − the application fee kept (less what refunds gave back of it) − lost disputes; empty while nothing was received. */
+function netOf(row: PaymentExportRow): number | null {
+  const feeKept = Math.max(0, (row.application_fee_amount ?? 0) - row.application_fee_refunded);
+  return netAmount({ amountReceived: row.amount_received, amountRefunded: row.amount_refunded, applicationFeeKept: feeKept, lostDisputes: row.lost_disputes });
+}
+
+/** The header of an export without a `form_id` filter (custom fields in one cell). */
+export const PAYMENT_CSV_HEADER = [...COLUMNS.map(([header]) => header), 'custom_fields'];
+
+/** `card_declined (insufficient_funds): Your card has insufficient funds.`: code, decline code when given, message when given. */
+function failureReasonCell(reason: FailureReason | null): string | null {
+  if (!reason) return null;
+  const code = reason.decline_code ? `${reason.code} (${reason.decline_code})` : reason.code;
+  return reason.message ? `${code}: ${reason.message}` : code;
+}
 
 /**
- * The file's text, a chunk per batch of rows: the header line first, then the rows (newest first).
+ * Custom fields as one cell of `key=value` pairs separated by `; `, in stored order. Keys are field
+ * names (a-z, 0-9, _); in a value `\`, `;` and `=` are written `\\`, `\;`, `\=`, so the pairs
+ * split back unambiguously.
+ */
+export function customFieldsCell(fields: Readonly<Record<string, string>>, leaveOut: ReadonlySet<string> = new Set()): string {
+  return Object.entries(fields)
+    .filter(([key]) => !leaveOut.has(key))
+    .map(([key, value]) => `${key}=${value.replace(/[\\;=]/g, (c) => `\\${c}`)}`)
+    .join('; ');
+}
+
+/**
+ * The export's columns: with a form's field names (a `form_id` filter), one `custom_fields.<name>`
+ * column per field, and `custom_fields` keeps the pairs of names the form no longer has (nothing
+ * stored is left out); without, every pair in `custom_fields`.
+ */
+export function paymentCsvColumns(customFieldKeys: readonly string[]): Column[] {
+  const own = new Set(customFieldKeys);
+  return [
+    ...COLUMNS,
+    ...customFieldKeys.map((key): Column => [`custom_fields.${key}`, (row) => (Object.hasOwn(row.custom_fields, key) ? row.custom_fields[key] : null)]),
+    ['custom_fields', (row) => customFieldsCell(row.custom_fields, own)],
+  ];
+}
+
+/**
+ * The file's text, a chunk per batch of rows: the byte-order mark and the header line first, then
+ * the rows (newest first).
  * A turn of the event loop after each batch lets other requests through: on SQLite every read is
  * synchronous, and a client that takes the chunks as fast as they come would otherwise hold the
  * process for the whole file.
  */
 export async function* paymentCsvChunks(exported: PaymentExport): AsyncGenerator<string> {
-  yield csvLine(PAYMENT_CSV_HEADER);
+  const columns = paymentCsvColumns(exported.customFieldKeys);
+  yield CSV_BOM + csvLine(columns.map(([header]) => header));
   for await (const rows of exported.batches()) {
-    yield rows.map((row) => csvLine(COLUMNS.map(([, cell]) => cell(row)))).join('');
+    yield rows.map((row) => csvLine(columns.map(([, cell]) => cell(row)))).join('');
     await nextTurn();
   }
 }

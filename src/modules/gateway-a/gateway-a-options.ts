@@ -14,4 +14,6 @@ export const gatewayAOption = {
   webhook: (mode: GatewayMode) => `${CHECKOUT_ALIAS}_gateway_a_${mode}_webhook`,
   /** Progress of the 1.5.2 → 1.5.3 in-place webhook update (WebhookUpgradeProgress). */
   webhookUpgrade: () => `${CHECKOUT_ALIAS}_gateway_a_webhook_upgrade`,
+  /** Where the mode's sweep of refund and dispute events stands (AftermathCursor). */
+  aftermathCursor: (mode: GatewayMode) => `${CHECKOUT_ALIAS}_gateway_a_${mode}_aftermath_cursor`,
 };

@@ -18,6 +18,7 @@ import {
 } from '../gateways/index.js';
 import { OptionsService } from '../settings/index.js';
 import { GatewayAAdminService } from './admin/gateway-a-admin.service.js';
+import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.js';
 import { gatewayAHostedCheckout } from './browser/gateway-a-hosted-checkout.js';
 import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js';
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
@@ -26,6 +27,7 @@ import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
 import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a-dashboard-facts.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
+import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
 import { GatewayARefunds } from './refunds/gateway-a-refunds.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
@@ -61,6 +63,8 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly reconciler: GatewayAReconciler,
     private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
+    readonly subscriptionCancellation: GatewayASubscriptionCancellation,
+    readonly providerAftermath: GatewayAAftermathReader,
     readonly refunds: GatewayARefunds,
   ) {
     this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);

@@ -32,6 +32,8 @@ import { UsedConnectStateRepository } from './connect/used-connect-state.reposit
 import { GatewayAAdapter } from './gateway-a.adapter.js';
 import { GATEWAY_A_SLICE } from './gateway-a.slice.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
+import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.js';
+import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
 import { GatewayASignatureVerifier } from './webhook/gateway-a-signature.verifier.js';
@@ -87,6 +89,8 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAWebhookUpgradeTask,
     GatewayAReconciler,
     GatewayADiagnostics,
+    GatewayASubscriptionCancellation,
+    GatewayAAftermathReader,
   ],
 })
 export class GatewayAModule {}

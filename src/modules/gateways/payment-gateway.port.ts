@@ -67,6 +67,10 @@ export interface PaymentGatewayAdapter {
   readonly credentialSettings?: CredentialSettings;
   /** The mode's API credentials as one `api_key` (section B POST /gateway/configure). */
   readonly apiKeyConfiguration?: ApiKeyConfiguration;
+  /** Cancelling a payment's provider subscription (POST /administration/payments/{id}/subscription/cancel). */
+  readonly subscriptionCancellation?: SubscriptionCancellation;
+  /** Refunds and disputes made at the provider (its dashboard, the payer's bank), read back for the ledger. */
+  readonly providerAftermath?: ProviderAftermathReader;
   /** Full and partial refunds of a payment that took money (the admin refunds route). */
   readonly refunds?: GatewayRefunds;
 }
@@ -158,6 +162,81 @@ export interface HeldProviderPayment {
   id: number;
   mode: GatewayMode;
   provider_payment_ref: string | null;
+}
+
+/** The first payment of a provider subscription, as an adapter reads it to cancel that subscription. */
+export interface HeldSubscription {
+  id: number;
+  mode: GatewayMode;
+  provider_subscription_ref: string;
+}
+
+export interface SubscriptionCancellation {
+  /**
+   * Cancels the subscription at the provider with the credentials of the payment's own mode, now
+   * or at the end of the paid period, and stores its new status with the payment. 409
+   * `checkout_invalid_state` when the provider says it is canceled (or its cancellation at period
+   * end is already scheduled, when that is asked again) or the mode is not connected; 502/503 for
+   * a provider failure. `actor` names who asked, for the payment log.
+   */
+  cancel(subscription: HeldSubscription, atPeriodEnd: boolean, actor: string): Promise<void>;
+}
+
+/** A refund as the provider reports it, whoever made it. */
+export interface ReportedRefund {
+  /** The provider's refund id (gateway A `re_…`/`pyr_…`, gateway B's refund id) */
+  providerRefundId: string;
+  /** Minor units of `currency` */
+  amount: number;
+  /** Upper case */
+  currency: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  /** The provider's reason word, when it gives one */
+  reason: string | null;
+  /** The id of our own refund when the provider's object names it (its metadata or idempotency key): how a refund made here is matched */
+  ownRefundId: number | null;
+  createdAt: Date;
+}
+
+/** A dispute (chargeback) as the provider reports it. */
+export interface ProviderDispute {
+  providerDisputeId: string;
+  /** Minor units of `currency` (what the payer's bank takes back) */
+  amount: number;
+  currency: string;
+  /** In the card gateway's words: `warning_needs_response`, `needs_response`, `under_review`, `won`, `lost`, … (gateway B's states mapped onto them) */
+  status: string;
+  reason: string | null;
+  evidenceDueBy: Date | null;
+  /** The provider's page for the dispute, for the merchant (a dashboard link; no secret) */
+  dashboardUrl: string;
+  createdAt: Date;
+}
+
+/** What the provider holds about one payment after it was taken (every refund and dispute read, or the ones an event named). */
+export interface PaymentAftermath {
+  paymentId: number;
+  refunds: ReportedRefund[];
+  disputes: ProviderDispute[];
+}
+
+/** One sweep of a gateway's news about refunds and disputes. */
+export interface AftermathSweep {
+  /** Per payment of this installation the news named (objects of other installations are left out) */
+  payments: PaymentAftermath[];
+  /** Provider objects read */
+  read: number;
+  /** True when the sweep stopped at its bound: the rest comes with the next runs */
+  bounded: boolean;
+  /** Moves the gateway's stored cursor past what was read: call it once every payment was applied (a failure before keeps the news for the next run). */
+  commit(): Promise<void>;
+}
+
+export interface ProviderAftermathReader {
+  /** Every refund and dispute the provider holds for one payment (reconcile --payment): with the payment's own mode credentials. */
+  readPayment(paymentId: number): Promise<PaymentAftermath | null>;
+  /** The news since the gateway's stored cursor, bounded; the cursor moves only past what was read. */
+  sweep(): Promise<AftermathSweep>;
 }
 
 /** What reconciling one record did. */
@@ -369,6 +448,8 @@ export interface GatewayNotice {
   route?: string;
   /** The setting (environment variable or option) that fixes it, if one does */
   setting?: string;
+  /** A page outside the service where it is dealt with (a dispute at the provider's dashboard), if there is one */
+  link?: string;
   /** The facts of the condition: a dismissed notice shows again when these change. */
   facts: Record<string, string | number | boolean | null>;
 }

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock/index.js';
 import { DomainError } from '../../common/errors/index.js';
-import { GatewayRegistry, type ReconcileResult } from '../gateways/index.js';
-import { PaymentQueriesService } from '../payments/index.js';
+import { GatewayRegistry, type ProviderAftermathReader, type ReconcileResult } from '../gateways/index.js';
+import { type AftermathChange, PaymentAftermathService, PaymentQueriesService } from '../payments/index.js';
 
 /** A record untouched for this long has missed its webhook (deliveries normally arrive within seconds). */
 export const RECONCILE_MIN_AGE_MS = 5 * 60_000;
@@ -22,6 +22,8 @@ export interface ReconcileChange extends ReconcileResult {
 export interface ReconcileReport {
   examined: number;
   changes: ReconcileChange[];
+  /** Refunds and disputes made at the providers that changed a payment (a second pass finds none). */
+  aftermath: Array<AftermathChange & { gateway: string }>;
   /** Why the run stopped early: a provider failed (the sweep backs off). */
   stoppedBy: string | null;
 }
@@ -51,6 +53,7 @@ export class ReconciliationService {
     private readonly payments: PaymentQueriesService,
     private readonly registry: GatewayRegistry,
     private readonly clock: Clock,
+    private readonly aftermath: PaymentAftermathService,
   ) {}
 
   async runOnce(options: ReconcileOptions = {}): Promise<ReconcileReport> {
@@ -59,7 +62,7 @@ export class ReconciliationService {
     const olderThan = new Date(now.getTime() - (options.minAgeMs ?? RECONCILE_MIN_AGE_MS));
     const maxRecords = options.maxRecords ?? RECONCILE_MAX_PER_RUN;
     const pauseMs = options.pauseMs ?? RECONCILE_PAUSE_MS;
-    const report: ReconcileReport = { examined: 0, changes: [], stoppedBy: null };
+    const report: ReconcileReport = { examined: 0, changes: [], aftermath: [], stoppedBy: null };
     let afterId = 0;
     while (report.examined < maxRecords) {
       const batch = await this.payments.findWaiting({ olderThan, since, afterId, limit: Math.min(PAGE, maxRecords - report.examined) });
@@ -84,8 +87,40 @@ export class ReconciliationService {
         if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     }
-    if (report.examined > 0) this.logger.log({ examined: report.examined, moved: report.changes.filter((change) => change.outcome === 'moved').length }, 'reconciliation pass');
+    if (options.shouldStop?.()) return report;
+    if (!(await this.sweepAftermath(report))) return report;
+    if (report.examined > 0 || report.aftermath.length > 0) {
+      this.logger.log({ examined: report.examined, moved: report.changes.filter((change) => change.outcome === 'moved').length, aftermath: report.aftermath.length }, 'reconciliation pass');
+    }
     return report;
+  }
+
+  /**
+   * Each gateway's news about refunds and disputes made at the provider, applied payment by payment
+   * (idempotent: the same news again changes nothing); the gateway's cursor moves only after all of
+   * it was applied. False when a provider failed (the pass stops there, the caller backs off).
+   */
+  private async sweepAftermath(report: ReconcileReport): Promise<boolean> {
+    for (const adapter of this.registry.all()) {
+      const reader = adapter.providerAftermath;
+      if (!reader) continue;
+      try {
+        const sweep = await reader.sweep();
+        for (const found of sweep.payments) {
+          const change = await this.aftermath.apply(found, 'reconcile');
+          if (change.changed) report.aftermath.push({ ...change, gateway: adapter.id });
+        }
+        await sweep.commit();
+      } catch (error) {
+        if (error instanceof DomainError && (error.status === 502 || error.status === 503)) {
+          report.stoppedBy = `${adapter.id}: ${error.code}`;
+          this.logger.warn({ gateway: adapter.id, code: error.code }, 'refund and dispute sweep stopped: the provider failed');
+          return false;
+        }
+        throw error;
+      }
+    }
+    return true;
   }
 
   /**
@@ -98,6 +133,8 @@ export class ReconciliationService {
     const payment = await this.payments.findById(paymentId);
     if (!payment) return null;
     const base = { payment_id: payment.id, gateway: payment.gateway, from: payment.status, to: payment.status };
+    const reader = this.registry.get(payment.gateway).providerAftermath;
+    if (payment.status === 'completed' && reader) return this.readAftermath(payment.id, payment.gateway, payment.status, reader);
     if (payment.status !== 'pending' && payment.status !== 'processing') return { ...base, outcome: 'skipped', detail: `not waiting for its provider: it is ${payment.status}` };
     if (!payment.provider_payment_ref) return { ...base, outcome: 'skipped', detail: 'the payer has not reached the provider yet: there is nothing to read' };
     const reconciler = this.registry.get(payment.gateway).reconciler;
@@ -105,5 +142,15 @@ export class ReconciliationService {
     const result = await reconciler.reconcile(payment.id);
     this.logger.log({ payment_id: payment.id, gateway: payment.gateway, outcome: result.outcome, from: result.from, to: result.to }, 'reconciled one payment');
     return { payment_id: payment.id, gateway: payment.gateway, ...result };
+  }
+
+  /** A completed payment: every refund and dispute its provider holds for it, applied at once. */
+  private async readAftermath(paymentId: number, gateway: string, status: string, reader: ProviderAftermathReader): Promise<ReconcileChange> {
+    const base = { payment_id: paymentId, gateway, from: status, to: status };
+    const found = await reader.readPayment(paymentId);
+    if (!found) return { ...base, outcome: 'skipped', detail: 'the provider holds nothing this gateway can read for it' };
+    const change = await this.aftermath.apply(found, 'reconcile');
+    this.logger.log({ payment_id: paymentId, gateway, changed: change.changed, detail: change.detail }, 'read back the refunds and disputes of one payment');
+    return { ...base, outcome: change.changed ? 'moved' : 'unchanged', detail: change.detail };
   }
 }

@@ -87,7 +87,7 @@ export class ReconciliationTask implements OnApplicationBootstrap, OnModuleDestr
       if (outcome.ran) report = outcome.report;
     } catch (error) {
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'reconciliation pass failed');
-      report = { examined: 0, changes: [], stoppedBy: 'error' };
+      report = { examined: 0, changes: [], aftermath: [], stoppedBy: 'error' };
     } finally {
       this.running = null;
     }

@@ -76,6 +76,21 @@ export class AdminPaymentsFilterDto {
 /** GET /administration/payments: the filters, paged like /payment/history (default 20 per page). */
 export class AdminPaymentsQueryDto extends IntersectionType(PageQueryDto, AdminPaymentsFilterDto) {}
 
+/** How many renewals one subscription payment's detail lists (the newest ones). */
+export const PAYMENT_RENEWALS_TAIL = 100;
+
+/** Why the provider failed a payment, in its own words (gateway A's `last_payment_error`; gateway B's issue). */
+export class PaymentFailureReasonDto {
+  @ApiProperty({ description: "The provider's error code (gateway A: `code`, else the error's `type`; gateway B: the capture's status or the issue)", example: 'card_declined' })
+  code: string;
+
+  @ApiProperty({ type: String, nullable: true, description: "The card issuer's decline code, when the provider gives one", example: 'insufficient_funds' })
+  decline_code: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider's message (at most 500 characters)", example: 'Your card has insufficient funds.' })
+  message: string | null;
+}
+
 /** One payment in the admin list: who paid what, where and when. No secret, no client IP. */
 export class AdminPaymentDto {
   @ApiProperty({ type: 'integer', example: 42 })
@@ -116,6 +131,9 @@ export class AdminPaymentDto {
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'For a subscription renewal: the first payment of the subscription' })
   parent_payment_id: number | null;
+
+  @ApiProperty({ type: PaymentFailureReasonDto, nullable: true, description: 'Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason' })
+  failure_reason: PaymentFailureReasonDto | null;
 
   @ApiProperty({ type: 'integer', description: 'Succeeded refunds, minor units of `currency`', example: 0 })
   amount_refunded: number;
@@ -218,6 +236,15 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
 
   @ApiProperty({ type: 'integer', description: 'How many lines the payment log has in all' })
   log_total: number;
+
+  @ApiProperty({
+    type: [AdminPaymentDto],
+    description: `A subscription's first payment: its renewals (one per later invoice), newest first, at most ${PAYMENT_RENEWALS_TAIL} (see renewals_total); empty for any other payment`,
+  })
+  renewals: AdminPaymentDto[];
+
+  @ApiProperty({ type: 'integer', description: 'How many renewals the subscription has in all (0 for any payment but a subscription\'s first)' })
+  renewals_total: number;
 }
 
 /** 201 of POST /administration/payments/{id}/refunds: the refund and the payment after it. */

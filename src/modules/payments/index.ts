@@ -10,7 +10,7 @@ export {
   type TransitionOutcome,
   type TransitionResult,
 } from './payment-ledger.service.js';
-export { PaymentQueriesService, type PaymentExport } from './payment-queries.service.js';
+export { PaymentQueriesService, type PaymentExport, type PaymentExportRow } from './payment-queries.service.js';
 export {
   AdminPaymentDetailDto,
   AdminPaymentDto,
@@ -19,7 +19,9 @@ export {
   PAYMENT_LOG_TAIL,
   PAYMENT_SEARCH_MAX_LENGTH,
   PaymentLogEntryDto,
+  PaymentFailureReasonDto,
   PaymentProviderReferencesDto,
+  PAYMENT_RENEWALS_TAIL,
   RefundResultDto,
 } from './admin-payments.dto.js';
 export { CreateRefundDto, PaymentDisputeDto, RefundDto, toRefundDto } from './refunds/refund.dto.js';
@@ -36,3 +38,5 @@ export { REFUND_NOTE_MAX, REFUND_REASONS, REFUND_SOURCES, REFUND_STATUSES, type 
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
+export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';
+export { isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
-import { FormsService } from '../forms/index.js';
-import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
+import { CORE_FIELDS, FormsService } from '../forms/index.js';
+import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, PAYMENT_RENEWALS_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
+import { PaymentAftermathService } from './payment-aftermath.service.js';
+import { RefundEntity } from './refunds/refund.entity.js';
 import type { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
 import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.repository.js';
@@ -17,6 +21,23 @@ import { toRefundDto } from './refunds/refund.dto.js';
 import { RefundRepository } from './refunds/refund.repository.js';
 import { refundableAmount } from './refunds/refundable.js';
 
+/** One payment of the CSV export: the list's fields plus what the ledger columns of the file need. */
+export interface PaymentExportRow extends AdminPaymentDto {
+  amount_received: number | null;
+  application_fee_amount: number | null;
+  /** The provider's payment object (`pi_…`, `seti_…`, gateway B's order id) */
+  provider_payment_reference: string | null;
+  custom_fields: CustomFields;
+  /** Succeeded refunds, minor units */
+  amount_refunded: number;
+  /** The application fee the provider gave back with succeeded refunds, minor units */
+  application_fee_refunded: number;
+  /** What lost disputes took back, minor units */
+  lost_disputes: number;
+  /** The payment has a dispute (open or settled) */
+  disputed: boolean;
+}
+
 /** A filtered export of the admin list, read in batches (keyset paging, never the whole set in memory). */
 export interface PaymentExport {
   /** Rows that matched when the export started */
@@ -24,8 +45,13 @@ export interface PaymentExport {
   /** More rows matched than the export writes: only the newest `limit` are in it */
   truncated: boolean;
   limit: number;
+  /**
+   * With a `form_id` filter: the form's own field names that land in `custom_fields` (its fields
+   * but the payer's email and names), in the form's order; empty otherwise or for a deleted form.
+   */
+  customFieldKeys: string[];
   /** The rows, newest first, a batch at a time; at most `limit` in all */
-  batches(): AsyncGenerator<AdminPaymentDto[]>;
+  batches(): AsyncGenerator<PaymentExportRow[]>;
 }
 
 /** Reads of the payment records: the public status answer, section B status and history, lookups by provider id. */
@@ -35,6 +61,8 @@ export class PaymentQueriesService {
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
     private readonly forms: FormsService,
+    private readonly aftermath: PaymentAftermathService,
+    @InjectRepository(RefundEntity) private readonly refundEntities: Repository<RefundEntity>,
     private readonly refunds: RefundRepository,
   ) {}
 
@@ -56,6 +84,8 @@ export class PaymentQueriesService {
     const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const { entries, total } = await this.logs.tailOf(id, PAYMENT_LOG_TAIL);
     const record = toPaymentRecord(row);
+    // Renewals hang under the subscription's first payment (their parent_payment_id).
+    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(id, PAYMENT_RENEWALS_TAIL) : [[], 0];
     return {
       ...toAdminPayment(row, form?.title ?? null),
       amount_received: record.amount_received,
@@ -78,6 +108,8 @@ export class PaymentQueriesService {
       dispute: row.dispute,
       refunds: (await this.refunds.listOf(id)).map(toRefundDto),
       log_total: total,
+      renewals: renewals.map((renewal) => toAdminPayment(renewal, form?.title ?? null)),
+      renewals_total: renewalsTotal,
     };
   }
 
@@ -89,12 +121,35 @@ export class PaymentQueriesService {
   async adminExport(filter: AdminPaymentsFilterDto, limit: number, batchSize: number): Promise<PaymentExport> {
     const bounded: PaymentListFilter = { ...toListFilter(filter), maxId: await this.payments.maxId() };
     const total = await this.payments.count(bounded);
+    const form = filter.form_id === undefined ? null : await this.forms.findById(filter.form_id);
+    const customFieldKeys = form ? form.settings.fields.map((field) => field.name).filter((name) => !(CORE_FIELDS as readonly string[]).includes(name)) : [];
     const payments = this.payments;
-    const withTitles = (rows: PaymentEntity[]) => this.withFormTitles(rows);
+    const withTitles = async (rows: PaymentEntity[]): Promise<PaymentExportRow[]> => {
+      const listed = await this.withFormTitles(rows);
+      const ids = rows.map((row) => row.id);
+      // One query each per batch: the fee refunds gave back, and what lost disputes took.
+      const feesRefunded = await this.feesRefunded(ids);
+      const disputes = await this.aftermath.disputesOf(ids);
+      return rows.map((row, index) => {
+        const record = toPaymentRecord(row);
+        return {
+          ...listed[index],
+          amount_received: record.amount_received,
+          application_fee_amount: record.application_fee_amount,
+          provider_payment_reference: record.provider_payment_ref,
+          custom_fields: record.custom_fields,
+          amount_refunded: record.amount_refunded,
+          application_fee_refunded: feesRefunded.get(row.id) ?? 0,
+          lost_disputes: disputes.get(row.id)?.lost ?? 0,
+          disputed: record.dispute !== null,
+        };
+      });
+    };
     return {
       total,
       truncated: total > limit,
       limit,
+      customFieldKeys,
       async *batches() {
         let written = 0;
         let cursor: { createdAt: Date; id: number } | null = null;
@@ -108,6 +163,20 @@ export class PaymentQueriesService {
         }
       },
     };
+  }
+
+  /** Per payment, the application fee its succeeded refunds gave back (minor units). */
+  private async feesRefunded(paymentIds: number[]): Promise<Map<number, number>> {
+    if (paymentIds.length === 0) return new Map();
+    const rows = await this.refundEntities
+      .createQueryBuilder('refund')
+      .select('refund.paymentId', 'payment_id')
+      .addSelect('SUM(COALESCE(refund.applicationFeeRefunded, 0))', 'fee')
+      .where('refund.paymentId IN (:...ids)', { ids: paymentIds })
+      .andWhere("refund.status = 'succeeded'")
+      .groupBy('refund.paymentId')
+      .getRawMany<{ payment_id: number | string; fee: number | string | null }>();
+    return new Map(rows.map((row) => [Number(row.payment_id), Number(row.fee ?? 0)]));
   }
 
   private async withFormTitles(rows: PaymentEntity[]): Promise<AdminPaymentDto[]> {
@@ -168,6 +237,22 @@ export class PaymentQueriesService {
     return rows.map(toPaymentRecord);
   }
 
+  /** The payment an object of the provider took the money of (`provider_payment_ref`, else `provider_charge_ref`). */
+  async findByRefundTarget(gateway: string, ref: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByRefundTarget(gateway, ref);
+    return row ? toPaymentRecord(row) : null;
+  }
+
+  async findByCaptureRef(gateway: string, ref: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByCaptureRef(gateway, ref);
+    return row ? toPaymentRecord(row) : null;
+  }
+
+  /** Completed payments of a gateway with a capture, created since `since`, after `afterId` (the gateway-B refund sweep's rolling cursor). */
+  async findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentRecord[]> {
+    return (await this.payments.findCaptured(criteria)).map(toPaymentRecord);
+  }
+
   /** The first payment of a provider subscription. */
   async findSubscriptionPayment(gateway: string, subscriptionRef: string): Promise<PaymentRecord | null> {
     const row = await this.payments.findBySubscriptionRef(gateway, subscriptionRef);
@@ -218,6 +303,7 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     form_id: row.formId,
     form_title: formTitle,
     parent_payment_id: row.parentPaymentId,
+    failure_reason: row.failureReason,
     amount_refunded: row.amountRefunded,
     disputed: row.dispute !== null,
     created_at: row.createdAt.toISOString(),

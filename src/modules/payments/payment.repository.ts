@@ -131,6 +131,11 @@ export class PaymentRepository {
     return this.payments.findOne({ where: { gateway, providerPaymentRef: ref } });
   }
 
+  /** The payment whose money an object of the provider took: its own payment object, else the one it is refunded on (`provider_charge_ref`). */
+  async findByRefundTarget(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return (await this.payments.findOne({ where: { gateway, providerPaymentRef: ref } })) ?? this.payments.findOne({ where: { gateway, providerChargeRef: ref } });
+  }
+
   /**
    * A subscription's first payment (its renewal rows carry the same subscription id): the oldest by
    * creation time, then id (ids are not in creation order across the servers of a distributed
@@ -170,6 +175,25 @@ export class PaymentRepository {
         createdAt: MoreThanOrEqual(criteria.since),
         id: MoreThan(criteria.afterId),
       },
+      order: { id: 'ASC' },
+      take: criteria.limit,
+    });
+  }
+
+  /** A subscription's renewal rows (their parent is its first payment), newest first, with their count. */
+  renewalsOf(parentId: number, limit: number): Promise<[PaymentEntity[], number]> {
+    return this.payments.findAndCount({ where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  /** The payment holding a provider capture (gateway B's capture id). */
+  findByCaptureRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return this.payments.findOne({ where: { gateway, providerCaptureRef: ref } });
+  }
+
+  /** Completed payments of `gateway` with a capture, created since `since`, after `afterId`, oldest id first. */
+  findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
+    return this.payments.find({
+      where: { gateway: criteria.gateway, status: 'completed', providerCaptureRef: Not(IsNull()), createdAt: MoreThanOrEqual(criteria.since), id: MoreThan(criteria.afterId) },
       order: { id: 'ASC' },
       take: criteria.limit,
     });

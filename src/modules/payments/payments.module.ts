@@ -8,7 +8,9 @@ import { MailModule } from '../mail/index.js';
 import { OutboxModule } from '../outbox/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
+import { PaymentAftermathService } from './payment-aftermath.service.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
+import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentLedgerService } from './payment-ledger.service.js';
 import { PaymentLogEntity } from './payment-log.entity.js';
@@ -32,7 +34,16 @@ import { SyncDetailsService } from './sync-details.service.js';
  * payment routes. Gateways reach it through PaymentLedgerService and PaymentQueriesService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, RefundEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
+  imports: [
+    TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, RefundEntity, PaymentDisputeEntity]),
+    CryptoModule,
+    FormsModule,
+    GatewaysModule,
+    IdempotencyModule,
+    MailModule,
+    OutboxModule,
+    SettingsModule,
+  ],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
     PaymentTransactions,
@@ -45,10 +56,11 @@ import { SyncDetailsService } from './sync-details.service.js';
     PaymentQueriesService,
     SyncDetailsService,
     PaymentCompletionEmails,
+    PaymentAftermathService,
     RefundRepository,
     RefundsService,
     RefundEmails,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService],
+  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService],
 })
 export class PaymentsModule {}

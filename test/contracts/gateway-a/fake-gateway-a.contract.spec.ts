@@ -70,7 +70,7 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     await expect(stripe.refunds.create({ payment_intent: intent.id, amount: 1 })).rejects.toMatchObject({ statusCode: 400, code: 'charge_already_refunded' });
     await stripe.refunds.retrieve(refund.id);
     await stripe.refunds.list({ payment_intent: intent.id, limit: 100 });
-    await stripe.paymentIntents.create({ amount: 1999, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, allowed_payment_method_types: ['card'], metadata });
+    const settled = await stripe.paymentIntents.create({ amount: 1999, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, allowed_payment_method_types: ['card'], metadata });
     const declined = await stripe.paymentIntents.create({ amount: 500, currency: 'usd', payment_method: 'pm_card_chargeDeclined', allowed_payment_method_types: ['card'] });
     await expect(stripe.paymentIntents.confirm(declined.id)).rejects.toMatchObject({ type: 'StripeCardError' });
     const manual = await stripe.paymentIntents.create({ amount: 700, currency: 'usd', capture_method: 'manual', payment_method: 'pm_card_visa', confirm: true });
@@ -93,6 +93,21 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     await stripe.paymentIntents.confirm(regional.id, { payment_method: 'pm_alipay' });
     const regionalSetup = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', automatic_payment_methods: { enabled: true }, excluded_payment_method_types: ['card'], metadata });
     await expect(stripe.setupIntents.confirm(regionalSetup.id, { payment_method: 'pm_card_visa' })).rejects.toMatchObject({ statusCode: 400, code: 'setup_intent_invalid_parameter' });
+
+    // After the payment: a refund and a dispute made at the provider, read back as the ledger sweep and `reconcile --payment` read them.
+    const since = Math.floor(Date.now() / 1000) - 300;
+    const dashboardRefund = fake.moneyAfter.dashboardRefund(settled.id, { amount: 300 });
+    await stripe.refunds.list({ payment_intent: settled.id, limit: 100 });
+    await stripe.refunds.retrieve(dashboardRefund.id as string);
+    const dispute = fake.moneyAfter.openDispute(settled.id, { amount: 700 });
+    fake.moneyAfter.setDisputeStatus(dispute.id as string, 'lost');
+    await stripe.disputes.list({ payment_intent: settled.id, limit: 100 });
+    await stripe.disputes.retrieve(dispute.id as string);
+    const events = await stripe.events.list({ types: ['charge.refunded', 'charge.refund.updated', 'charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.closed'], created: { gte: since }, limit: 2 });
+    expect(events.data.map((event) => event.type)).toEqual(['charge.dispute.closed', 'charge.dispute.created']);
+    const older = await stripe.events.list({ types: ['charge.refunded', 'charge.dispute.closed', 'charge.dispute.created'], created: { gte: since }, limit: 2, starting_after: events.data[1].id });
+    // The dashboard's refund, then the API's (every refund records charge.refunded, whoever made it).
+    expect(older.data.map((event) => event.type)).toEqual(['charge.refunded', 'charge.refunded']);
 
     // Subscription: setup intent, subscription with a setup fee and the fee percent, renewal.
     const setup = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { ...metadata, checkout_purpose: 'subscription' } });
@@ -147,6 +162,7 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
   });
 
   it('the objects the fake keeps, as events deliver them, conform too', () => {
+    for (const event of fake.moneyAfter.recordedEvents()) expect(eventProblems(event)).toEqual([]);
     for (const kind of ['payment_intent', 'setup_intent', 'invoice', 'subscription'] as const) {
       const type = { payment_intent: 'payment_intent.succeeded', setup_intent: 'setup_intent.succeeded', invoice: 'invoice.paid', subscription: 'customer.subscription.updated' }[kind];
       for (const object of fake.resources.list(kind)) {

@@ -57,7 +57,8 @@ const READS: FieldRead[] = [
   // Subscriptions: ensureSubscription, reconcile, webhook effects.
   { object: 'Subscription', path: 'id', where: 'ensureSubscription, webhook effects' },
   { object: 'Subscription', path: 'status', where: 'ensureSubscription, reconcile, webhook effects' },
-  { object: 'Subscription', path: 'metadata', where: 'webhook locate' },
+  { object: 'Subscription', path: 'metadata', where: 'webhook locate, subscription cancellation (this installation and payment)' },
+  { object: 'Subscription', path: 'cancel_at_period_end', where: 'subscription cancellation (a schedule asked again is 409)' },
   { object: 'Subscription', path: 'latest_invoice', where: 'reconcile (expanded)', whenAbsent: 'null or an id: the reconciler reports a mismatch and moves nothing' },
   // Invoices: webhook effects (events) and reconcile (expanded latest_invoice).
   { object: 'Invoice', path: 'id', where: 'webhook effects' },
@@ -89,7 +90,26 @@ const READS: FieldRead[] = [
   { object: 'OAuthToken', path: 'stripe_publishable_key', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
   { object: 'OAuthToken', path: 'access_token', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
   { object: 'OAuthToken', path: 'livemode', where: 'connect token exchange (must agree with the mode)', whenAbsent: 'exchange_failed, nothing stored' },
-  // Events: the envelope (parseGatewayAEvent) and card errors (admin charges).
+  // Refunds and disputes made at the provider (aftermath/: the sweep and reconcile --payment).
+  { object: 'Refund', path: 'id', where: 'aftermath parseRefund' },
+  { object: 'Refund', path: 'object', where: 'aftermath parseRefund' },
+  { object: 'Refund', path: 'amount', where: 'aftermath parseRefund' },
+  { object: 'Refund', path: 'currency', where: 'aftermath parseRefund' },
+  { object: 'Refund', path: 'created', where: 'aftermath parseRefund' },
+  { object: 'Refund', path: 'status', where: 'aftermath parseRefund', whenAbsent: 'null: a malformed answer (502), nothing applied' },
+  { object: 'Refund', path: 'reason', where: 'aftermath parseRefund', whenAbsent: 'null reason' },
+  { object: 'Refund', path: 'payment_intent', where: 'aftermath parseRefund (the payment it belongs to)', whenAbsent: 'null: a malformed answer (502), nothing applied' },
+  { object: 'Refund', path: 'metadata', where: 'aftermath parseRefund (our refund id and installation)', whenAbsent: 'null: not one of ours (no ownRefundId)' },
+  { object: 'Dispute', path: 'id', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'object', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'amount', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'currency', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'created', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'status', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'reason', where: 'aftermath parseDispute' },
+  { object: 'Dispute', path: 'payment_intent', where: 'aftermath parseDispute (the payment it belongs to)', whenAbsent: 'null: a malformed answer (502), nothing applied' },
+  { object: 'Dispute', path: 'evidence_details.due_by', where: 'aftermath parseDispute', whenAbsent: 'null: no evidence due date' },
+  // Events: the envelope (parseGatewayAEvent, the aftermath sweep's eventItem) and card errors (admin charges).
   { object: 'EventBase', path: 'id', where: 'parseGatewayAEvent' },
   { object: 'EventBase', path: 'type', where: 'parseGatewayAEvent' },
   { object: 'EventBase', path: 'created', where: 'parseGatewayAEvent, subscription event order' },

@@ -71,6 +71,7 @@ export type ReferenceObject =
   | 'InvoiceLineItem'
   | 'InvoicePayment'
   | 'Refund'
+  | 'Dispute'
   | 'WebhookEndpoint'
   | 'DeletedWebhookEndpoint'
   | 'EventBase'
@@ -136,6 +137,8 @@ const EVENT_OBJECTS: Array<[RegExp, ReferenceObject]> = [
   [/^setup_intent\./, 'SetupIntent'],
   [/^invoice\./, 'Invoice'],
   [/^customer\.subscription\./, 'Subscription'],
+  [/^charge\.dispute\./, 'Dispute'],
+  [/^(charge\.refund\.updated$|refund\.)/, 'Refund'],
 ];
 
 /** Problems with an event as the gateway delivers it: the envelope, and its object by type. */

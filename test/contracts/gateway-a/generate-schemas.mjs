@@ -61,6 +61,10 @@ const OPERATIONS = [
   ['refunds', 'create', []],
   ['refunds', 'retrieve', [ID]],
   ['refunds', 'list', []],
+  // Refunds and disputes made at the provider, read back by the ledger sweep and `reconcile --payment`.
+  ['events', 'list', []],
+  ['disputes', 'list', []],
+  ['disputes', 'retrieve', [ID]],
   ['webhookEndpoints', 'create', []],
   ['webhookEndpoints', 'retrieve', [ID]],
   ['webhookEndpoints', 'update', [ID]],
@@ -90,6 +94,7 @@ const FULL_OBJECTS = [
   'InvoiceLineItem',
   'InvoicePayment',
   'Refund',
+  'Dispute',
   'WebhookEndpoint',
   'DeletedWebhookEndpoint',
   'EventBase',
@@ -320,12 +325,11 @@ for (const [resource, method, leading] of OPERATIONS) {
   const paramsType = checker.getNonNullableType(checker.getTypeOfSymbol(paramsSymbol));
   const answerType = unwrapAnswer(signature.getReturnType());
   const route = wireRoute(resource, method, leading);
-  operations.push({
-    operation: `${resource}.${method}`,
-    ...route,
-    params: refsInto('gateway-a-requests', requests.schemaOf(paramsType)),
-    answer: refsInto('gateway-a-objects', answerType.union ? { anyOf: answerType.union.map(objects.schemaOf) } : objects.schemaOf(answerType)),
-  });
+  const answer = refsInto('gateway-a-objects', answerType.union ? { anyOf: answerType.union.map(objects.schemaOf) } : objects.schemaOf(answerType));
+  // The SDK types a listed event as the union of every typed event (none modelled beyond
+  // `{id, object}`): the envelope every one of them shares is the reference for the list.
+  if (`${resource}.${method}` === 'events.list') answer.properties.data.items = { $ref: 'gateway-a-objects#/$defs/EventBase' };
+  operations.push({ operation: `${resource}.${method}`, ...route, params: refsInto('gateway-a-requests', requests.schemaOf(paramsType)), answer });
 }
 const objectRefs = {};
 for (const name of [...FULL_OBJECTS, ...Object.keys(EXTRA_TYPES)]) objectRefs[name] = objects.schemaOf(exportedType(name));

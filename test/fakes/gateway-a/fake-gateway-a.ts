@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopbackServer } from '../loopback-server.js';
 import { FakeStripeError, type StripeErrorBody } from './fake-errors.js';
+import { FakeMoneyAfter } from './fake-money-after.js';
 import { type FakeAccount, FakeResources, fakeId, type Json } from './fake-resources.js';
 import { type FormObject, parseStripeForm } from './form-body.js';
 import { accountFields, balanceFields } from './fake-objects.js';
@@ -80,6 +81,8 @@ interface CachedAnswer {
  */
 export class FakeGatewayA extends LoopbackServer {
   readonly resources = new FakeResources();
+  /** Refunds, disputes and the event list: what happens after a payment, as the dashboard and the API see it. */
+  readonly moneyAfter = new FakeMoneyAfter(this.resources);
   readonly requests: RecordedRequest[] = [];
   /**
    * Every request with its answer since the fake started (`clearRequests` leaves it alone), for
@@ -344,10 +347,6 @@ export class FakeGatewayA extends LoopbackServer {
     add('POST', `/v1/payment_intents/${id}/capture`, ({ account, body, params }) => r.capturePaymentIntent(account, params[0], body));
     add('POST', `/v1/payment_intents/${id}/cancel`, ({ account, body, params }) => r.cancelPaymentIntent(account, params[0], body));
 
-    add('POST', '/v1/refunds', ({ account, body }) => r.createRefund(account, body));
-    add('GET', '/v1/refunds', ({ account, query }) => r.listRefunds(account, query));
-    add('GET', `/v1/refunds/${id}`, ({ account, params }) => r.retrieveRefund(account, params[0]));
-
     add('POST', '/v1/setup_intents', ({ account, body }) => r.createSetupIntent(account, body));
     add('GET', `/v1/setup_intents/${id}`, ({ account, params }) => r.retrieveSetupIntent(account, params[0]));
     add('POST', `/v1/setup_intents/${id}/confirm`, ({ account, body, params }) => r.confirmSetupIntent(account, params[0], body));
@@ -359,6 +358,14 @@ export class FakeGatewayA extends LoopbackServer {
     add('DELETE', `/v1/subscriptions/${id}`, ({ account, params }) => r.cancelSubscription(account, params[0]));
     add('GET', `/v1/invoices/${id}`, ({ account, params, query }) => r.retrieveInvoice(account, params[0], query));
     add('GET', '/v1/invoice_payments', ({ account, query }) => r.listInvoicePayments(account, query));
+
+    const m = this.moneyAfter;
+    add('POST', '/v1/refunds', ({ account, body }) => m.createRefund(account, body));
+    add('GET', '/v1/refunds', ({ account, query }) => m.listRefunds(account, query));
+    add('GET', `/v1/refunds/${id}`, ({ account, params }) => m.retrieveRefund(account, params[0]));
+    add('GET', '/v1/disputes', ({ account, query }) => m.listDisputes(account, query));
+    add('GET', `/v1/disputes/${id}`, ({ account, params }) => m.retrieveDispute(account, params[0]));
+    add('GET', '/v1/events', ({ account, query }) => m.listEvents(account, query));
 
     add('POST', '/v1/webhook_endpoints', ({ account, body }) => r.createWebhookEndpoint(account, body));
     add('GET', '/v1/webhook_endpoints', ({ account, query }) => r.listWebhookEndpoints(account, query));

@@ -106,6 +106,17 @@ export class FakeResources {
     return [...this.objects.values()].filter((stored) => stored.kind === kind).map((stored) => stored.data);
   }
 
+  /** Keeps an object made outside the API (e.g. a refund made in the dashboard) as the API's own. */
+  adopt(kind: string, accountId: string, data: Json): Json {
+    this.objects.set(data.id as string, { kind, account: accountId, data });
+    return data;
+  }
+
+  /** The account an object belongs to (undefined for an unknown id). */
+  accountOf(id: string): string | undefined {
+    return this.objects.get(id)?.account;
+  }
+
   /** Moves an intent as the gateway would when something happens outside the API (3DS done, bank settled...). */
   setIntentStatus(id: string, status: string): Json {
     const intent = this.objects.get(id);
@@ -513,16 +524,6 @@ export class FakeResources {
       status: this.refundStatus,
       transfer_reversal: null,
     });
-  }
-
-  retrieveRefund(account: FakeAccount, id: string): Json {
-    return this.find('refund', 'refund', account, id);
-  }
-
-  /** `GET /v1/refunds`, newest first, optionally of one PaymentIntent. */
-  listRefunds(account: FakeAccount, query: FormObject): Json {
-    const intent = str(query, 'payment_intent');
-    return this.listOf('refund', account, '/v1/refunds', (refund) => intent === undefined || refund.payment_intent === intent, int(query, 'limit') ?? 10);
   }
 
   /** Test access: every refund of an intent, oldest first. */

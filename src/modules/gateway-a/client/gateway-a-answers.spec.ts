@@ -222,7 +222,9 @@ describe('gateway-A answers', () => {
     });
 
     it('reads the subscription and, when expanded, its latest invoice', () => {
-      expect(parseSubscription(subscription(), 'op', { customer: 'cus_Nff', metadata })).toEqual({ id: 'sub_1', status: 'active', customer: 'cus_Nff', metadata, latest_invoice: null });
+      expect(parseSubscription(subscription(), 'op', { customer: 'cus_Nff', metadata })).toEqual({ id: 'sub_1', status: 'active', customer: 'cus_Nff', metadata, cancel_at_period_end: false, latest_invoice: null });
+      // A cancellation scheduled at the period's end (the admin's cancel route reads it before asking again).
+      expect(parseSubscription(subscription({ cancel_at_period_end: true }), 'op').cancel_at_period_end).toBe(true);
       const expanded = parseSubscription(subscription({ latest_invoice: { id: 'in_1', object: 'invoice', billing_reason: 'subscription_create', amount_paid: 2050, currency: 'usd' } }), 'op');
       expect(expanded.latest_invoice).toEqual({ id: 'in_1', billing_reason: 'subscription_create', amount_paid: 2050, currency: 'usd' });
     });
@@ -234,6 +236,7 @@ describe('gateway-A answers', () => {
       ['an invoice that is not one', subscription({ latest_invoice: { id: 'in_1', object: 'charge' } }), {}, 'subscription.latest_invoice.object is not "invoice"'],
       ['an invoice without amount', subscription({ latest_invoice: { id: 'in_1', object: 'invoice', currency: 'usd' } }), {}, 'subscription.latest_invoice.amount_paid is not an amount'],
       ['an invoice reference of another kind', subscription({ latest_invoice: 'pi_1' }), {}, 'subscription.latest_invoice is not a valid reference'],
+      ['a cancel_at_period_end that is no boolean', subscription({ cancel_at_period_end: 'yes' }), {}, 'subscription.cancel_at_period_end is not a boolean'],
     ])('refuses %s', (_what, answer, expected, problem) => {
       expect(malformed(() => parseSubscription(answer, 'op', expected)).problem).toBe(problem);
     });

@@ -66,6 +66,8 @@ export interface GatewayASubscription {
   status: string;
   customer: string;
   metadata: GatewayAMetadata;
+  /** A cancellation at the end of the current period is scheduled (false when the answer leaves it out). */
+  cancel_at_period_end: boolean;
   /** The expanded latest invoice (when asked for with `expand`), else null. */
   latest_invoice: GatewayAInvoice | null;
 }
@@ -125,7 +127,7 @@ const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 /**
  * One answer being read: where it came from (for the error) and the checks shared by every object.
  */
-class Reader {
+export class Reader {
   readonly status: number | undefined;
 
   constructor(
@@ -318,6 +320,7 @@ export function parseSubscription(answer: unknown, operation: string, expected: 
     status: read.string(record, 'status', path, 64),
     customer,
     metadata: read.metadata(record, path),
+    cancel_at_period_end: record.cancel_at_period_end === undefined ? false : read.boolean(record, 'cancel_at_period_end', path),
     latest_invoice: isObject(latest) ? invoice(read, latest) : null,
   };
   if (latest !== undefined && latest !== null && !isObject(latest) && (typeof latest !== 'string' || !PREFIX.invoice.test(latest))) read.fail('subscription.latest_invoice is not a valid reference');
@@ -451,6 +454,6 @@ export function parseOAuthGrant(answer: unknown): GatewayAOAuthGrant {
   return grant;
 }
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,67 @@
+import type { ProviderDispute, ReportedRefund } from '../gateways/index.js';
+
+/**
+ * The rules that turn what a provider reports after a payment (refunds, disputes) into the ledger's
+ * numbers, without the database: which dispute the payment shows, what a lost dispute takes, what
+ * applying a provider refund changes. PaymentAftermathService applies them in one transaction.
+ */
+
+/** Dispute statuses that are settled (in the card gateway's words; gateway B's are mapped onto them). */
+const CLOSED_DISPUTES = new Set(['won', 'lost', 'warning_closed', 'prevented']);
+
+export function isOpenDispute(status: string): boolean {
+  return !CLOSED_DISPUTES.has(status);
+}
+
+/** The dispute a payment shows: the latest open one, else the latest (null when there is none). */
+export function shownDispute<T extends Pick<ProviderDispute, 'status' | 'createdAt' | 'providerDisputeId'>>(disputes: readonly T[]): T | null {
+  const newestFirst = [...disputes].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.providerDisputeId.localeCompare(a.providerDisputeId));
+  return newestFirst.find((dispute) => isOpenDispute(dispute.status)) ?? newestFirst[0] ?? null;
+}
+
+/** What lost disputes took back, in minor units (counts against net). */
+export function lostDisputeAmount(disputes: ReadonlyArray<Pick<ProviderDispute, 'status' | 'amount'>>): number {
+  return disputes.filter((dispute) => dispute.status === 'lost').reduce((sum, dispute) => sum + dispute.amount, 0);
+}
+
+/**
+ * Net of a payment: the amount received, less refunds that succeeded, less the application fee kept
+ * (the fee less what refunds returned of it), less what lost disputes took. Null while nothing was received.
+ */
+export function netAmount(facts: { amountReceived: number | null; amountRefunded: number; applicationFeeKept: number; lostDisputes: number }): number | null {
+  if (facts.amountReceived === null) return null;
+  return facts.amountReceived - facts.amountRefunded - facts.applicationFeeKept - facts.lostDisputes;
+}
+
+/** A refund of ours as the ledger holds it (the part the rules read). */
+export interface KnownRefund {
+  id: number;
+  amount: number;
+  status: ReportedRefund['status'];
+  providerRefundId: string | null;
+}
+
+/**
+ * What applying one provider refund does: `insert` a refund the provider made (source `provider`),
+ * `update` ours (found by provider id, or by our id in its metadata/idempotency key: the crash
+ * repair of a refund whose commit was lost), or `none` when nothing changes (a second pass). The
+ * deltas move `amount_refunded` (succeeded refunds) and `refund_reserved` (pending ones) so that
+ * every refund counts once, in one place.
+ */
+export type RefundApplication =
+  | { kind: 'none' }
+  | { kind: 'insert'; refunded: number; reserved: number }
+  | { kind: 'update'; refund: KnownRefund; refunded: number; reserved: number };
+
+export function planRefund(known: readonly KnownRefund[], reported: ReportedRefund): RefundApplication {
+  const match = known.find((refund) => refund.providerRefundId === reported.providerRefundId) ?? (reported.ownRefundId !== null ? known.find((refund) => refund.id === reported.ownRefundId && refund.providerRefundId === null) : undefined);
+  const weight = (status: ReportedRefund['status'], amount: number) => ({ refunded: status === 'succeeded' ? amount : 0, reserved: status === 'pending' ? amount : 0 });
+  const after = weight(reported.status, reported.amount);
+  if (!match) return { kind: 'insert', ...after };
+  if (match.status === reported.status && match.providerRefundId === reported.providerRefundId && match.amount === reported.amount) return { kind: 'none' };
+  // A succeeded refund stays so (the provider never takes one back; a later answer saying otherwise is stale).
+  if (match.status === 'succeeded') return match.providerRefundId === reported.providerRefundId ? { kind: 'none' } : { kind: 'update', refund: match, refunded: 0, reserved: 0 };
+  // The provider's word wins otherwise: a refund we marked failed after a lost answer may have gone through.
+  const before = weight(match.status, match.amount);
+  return { kind: 'update', refund: match, refunded: after.refunded - before.refunded, reserved: after.reserved - before.reserved };
+}
