@@ -1,3 +1,4 @@
+import { GatewayBAftermathReader } from './aftermath/gateway-b-aftermath.reader.js';
 import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
@@ -49,6 +50,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly reconciler: GatewayBReconciler,
     private readonly diagnostics: GatewayBDiagnostics,
     readonly refunds: GatewayBRefunds,
+    readonly providerAftermath: GatewayBAftermathReader,
   ) {
     this.hostedCheckout = gatewayBHostedCheckout(config.gatewayBJsUrl);
   }

@@ -1,3 +1,4 @@
+import { GatewayBAftermathReader } from './aftermath/gateway-b-aftermath.reader.js';
 import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../../common/clock/index.js';
@@ -46,6 +47,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
     GatewayBSignatureVerifier,
     GatewayBEventSource,
     GatewayBRefunds,
+    GatewayBAftermathReader,
   ],
 })
 export class GatewayBModule {}

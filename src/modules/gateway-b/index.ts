@@ -4,3 +4,4 @@ export { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption, type 
 export { GatewayBClientFactory } from './client/gateway-b-client.factory.js';
 export { GatewayBScope } from './client/gateway-b-scope.js';
 export { gatewayBWebhookUrl } from './credentials/gateway-b-credentials.service.js';
+export { GATEWAY_B_AFTERMATH_LIMITS } from './aftermath/gateway-b-aftermath.reader.js';

@@ -185,6 +185,15 @@ export class PaymentRepository {
     return this.payments.findAndCount({ where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
+  /** Completed payments of `gateway` with a capture, created since `since`, after `afterId`, oldest id first. */
+  findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
+    return this.payments.find({
+      where: { gateway: criteria.gateway, status: 'completed', providerCaptureRef: Not(IsNull()), createdAt: MoreThanOrEqual(criteria.since), id: MoreThan(criteria.afterId) },
+      order: { id: 'ASC' },
+      take: criteria.limit,
+    });
+  }
+
   /** Newest first. */
   page(offset: number, limit: number): Promise<[PaymentEntity[], number]> {
     return this.payments.findAndCount({ order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });

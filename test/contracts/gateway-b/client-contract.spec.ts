@@ -123,6 +123,23 @@ describe('gateway B contract: the client against the fake, checked with PayPal\'
       expect(fake.apiCalls()[3].answer?.raw).toContain('"invoice_id"');
     });
 
+    it('the order read back after refunds made in the dashboard: its refunds (completed, pending) and the capture partially refunded', async () => {
+      const created = await createOrder();
+      fake.approveOrder(created.id);
+      await client.captureOrder(created.id, `checkout-test-capture-${created.id}`);
+      fake.orders.dashboardRefund(created.id, { value: '1.00' });
+      fake.orders.dashboardRefund(created.id, { value: '2.00', status: 'PENDING', customId: 'checkout-test-refund-7' });
+      const order = await client.getOrder(created.id);
+      expect(order.purchase_units[0].payments?.refunds?.map((refund) => refund.status)).toEqual(['COMPLETED', 'PENDING']);
+      expect(order.purchase_units[0].payments?.captures[0].status).toBe('PARTIALLY_REFUNDED');
+      expectConforming([
+        ['POST', '/v1/oauth2/token', 200],
+        ['POST', '/v2/checkout/orders', 201],
+        ['POST', CAPTURE, 201],
+        ['GET', ORDER, 200],
+      ]);
+    });
+
     it('captures the service reads: PENDING with a reason, DECLINED', async () => {
       const pending = await createOrder();
       fake.approveOrder(pending.id);

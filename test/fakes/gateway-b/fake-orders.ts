@@ -209,6 +209,39 @@ export class FakeOrders {
     return order;
   }
 
+  /**
+   * A refund made in the provider's dashboard on a captured order's capture: it appears in the
+   * order's `purchase_units[].payments.refunds` (what GET order answers) and the capture becomes
+   * `PARTIALLY_REFUNDED` or `REFUNDED` once completed refunds reach its amount.
+   */
+  dashboardRefund(orderId: string, options: { value: string; status?: 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED'; customId?: string }): Json {
+    const order = this.orders.get(orderId);
+    const unit = order?.purchaseUnits[0];
+    const payments = unit?.payments as { captures: Json[]; refunds?: Json[] } | undefined;
+    const capture = payments?.captures[0];
+    if (!order || !payments || !capture) throw new Error(`order ${orderId} has no capture`);
+    const amount = capture.amount as { currency_code: string; value: string };
+    const time = nowIso();
+    const refundId = fakePayPalId(17);
+    const refund: Json = {
+      id: refundId,
+      status: options.status ?? 'COMPLETED',
+      amount: { currency_code: amount.currency_code, value: options.value },
+      ...(options.customId !== undefined ? { custom_id: options.customId } : {}),
+      create_time: time,
+      update_time: time,
+      links: [
+        { href: `${this.apiBase()}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
+        { href: `${this.apiBase()}/v2/payments/captures/${capture.id as string}`, rel: 'up', method: 'GET' },
+      ],
+    };
+    payments.refunds = [...(payments.refunds ?? []), refund];
+    const refunded = payments.refunds.filter((item) => item.status === 'COMPLETED').reduce((sum, item) => sum + Number((item.amount as { value: string }).value), 0);
+    if (refunded > 0) capture.status = refunded >= Number(amount.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    order.updateTime = time;
+    return refund;
+  }
+
   // --- representations ----------------------------------------------------------------------
 
   /** GET, and `Prefer: return=representation` answers: the whole order. */

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock/index.js';
+import { DomainError } from '../../../common/errors/index.js';
+import type { AftermathSweep, PaymentAftermath, ProviderAftermathReader } from '../../gateways/index.js';
+import { PaymentQueriesService, type PaymentRecord } from '../../payments/index.js';
+import { OptionsService } from '../../settings/index.js';
+import { CHECKOUT_ALIAS } from '../../../config/index.js';
+import { GATEWAY_B_REFUND_DAYS, GatewayBRefunds } from '../refunds/gateway-b-refunds.js';
+
+const GATEWAY = 'gateway_b';
+/**
+ * Captured payments re-read per sweep (one order read each). Every payment of the 180-day refund
+ * window is read again every ceil(payments in the window / capturesPerSweep) sweeps: with the
+ * default reconciliation interval of 5 minutes and 20 a sweep, 5,760 captured payments a day are
+ * covered daily. An object so a test can lower it.
+ */
+export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20 };
+const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
+
+/**
+ * Refunds made at gateway B outside this service, read back from the order the payment holds
+ * (`purchase_units[].payments.refunds`, through the refunds capability's own order read, with the
+ * payment's mode credentials). The provider sends no event this service subscribes to for them:
+ * a rolling cursor over the captured payments of the refund window re-reads a bounded number of
+ * them per sweep. Disputes are not read at gateway B yet.
+ */
+@Injectable()
+export class GatewayBAftermathReader implements ProviderAftermathReader {
+  constructor(
+    private readonly refunds: GatewayBRefunds,
+    private readonly payments: PaymentQueriesService,
+    private readonly options: OptionsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async readPayment(paymentId: number): Promise<PaymentAftermath | null> {
+    const payment = await this.payments.findById(paymentId);
+    if (!payment || payment.gateway !== GATEWAY || !payment.provider_payment_ref || !payment.provider_capture_ref) return null;
+    return this.read(payment);
+  }
+
+  async sweep(): Promise<AftermathSweep> {
+    const since = new Date(this.clock.now().getTime() - GATEWAY_B_REFUND_DAYS * 86_400_000);
+    const afterId = await this.options.get<number>(CURSOR_OPTION, 0);
+    const limit = GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep;
+    const batch = await this.payments.findCaptured({ gateway: GATEWAY, since, afterId, limit });
+    const found: PaymentAftermath[] = [];
+    for (const payment of batch) {
+      try {
+        found.push(await this.read(payment));
+      } catch (error) {
+        // A mode no longer connected (409): its payments cannot be read; the others still are.
+        if (error instanceof DomainError && error.status === 409) continue;
+        throw error;
+      }
+    }
+    // A short batch reached the window's end: the next sweep starts over from its beginning.
+    const next = batch.length < limit ? 0 : batch[batch.length - 1].id;
+    return { payments: found, read: batch.length, bounded: batch.length === limit, commit: () => this.options.set(CURSOR_OPTION, next) };
+  }
+
+  private async read(payment: PaymentRecord): Promise<PaymentAftermath> {
+    const listed = await this.refunds.list({
+      payment_id: payment.id,
+      mode: payment.mode,
+      currency: payment.currency,
+      amount_received: payment.amount_received ?? 0,
+      application_fee_amount: payment.application_fee_amount,
+      provider_payment_ref: payment.provider_payment_ref,
+      provider_charge_ref: payment.provider_charge_ref,
+      provider_capture_ref: payment.provider_capture_ref,
+      created_at: payment.created_at,
+    });
+    const now = this.clock.now();
+    return {
+      paymentId: payment.id,
+      // The order's refunds are in the capture's currency, the payment's (checked when the capture completed it).
+      refunds: listed.map((refund) => ({ providerRefundId: refund.providerRefundId, amount: refund.amount, currency: payment.currency, status: refund.status, reason: null, ownRefundId: refund.refundId, createdAt: now })),
+      disputes: [],
+    };
+  }
+}

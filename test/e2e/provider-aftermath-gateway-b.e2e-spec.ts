@@ -1,0 +1,75 @@
+import type { PaymentForm } from '../../src/modules/forms/index.js';
+import { GATEWAY_B_AFTERMATH_LIMITS } from '../../src/modules/gateway-b/index.js';
+import { ReconciliationService } from '../../src/modules/operations/index.js';
+import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
+import { paymentRow } from '../support/app-state.js';
+import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
+import { createPaymentForm } from '../support/payment-fixtures.js';
+import type { TestApp } from '../support/test-app.js';
+
+/**
+ * Refunds made at gateway B (its dashboard) reach the ledger: a rolling cursor re-reads a bounded
+ * number of captured payments per sweep, from the order's `purchase_units[].payments.refunds`;
+ * `reconcile --payment` reads one at once. A second pass changes nothing.
+ */
+describe('refunds made at gateway B', () => {
+  let bed: GatewayBTestBed;
+  let t: TestApp;
+  let sandbox: FakeGatewayB;
+  let form: PaymentForm;
+
+  beforeAll(async () => {
+    bed = await startGatewayBTestBed();
+    t = bed.t;
+    sandbox = bed.sandbox;
+    await connectGatewayB(bed, 'test');
+    form = await createPaymentForm(t, { plans: [{ title: 'Payment', prices: [{ amount: 1999, currency: 'USD', frequency: 'one-time' }] }] });
+  });
+  afterAll(() => bed.close());
+
+  const sweep = () => t.app.get(ReconciliationService).runOnce({ pauseMs: 0 });
+  const totals = async (id: number) => {
+    const row = await paymentRow(t, id);
+    return { amount_refunded: Number(row.amount_refunded), refund_reserved: Number(row.refund_reserved) };
+  };
+  const refundRows = (id: number): Promise<Array<Record<string, unknown>>> => t.dataSource.query(`SELECT * FROM ${t.config.tablePrefix}checkout_refunds WHERE payment_id = ? ORDER BY id`, [id]);
+
+  async function captured(): Promise<{ id: number; orderId: string }> {
+    const rec = await createGatewayBRecord(t, form);
+    const order = await createOrder(t, rec);
+    sandbox.approveOrder(order.body.order_id);
+    expect((await captureOrder(t, rec, order.body.order_id)).body.status).toBe('completed');
+    return { id: rec.sync.payment_id, orderId: order.body.order_id as string };
+  }
+
+  it('reconcile --payment reads the order\'s refunds at once; a second read changes nothing', async () => {
+    const { id, orderId } = await captured();
+    const refund = sandbox.orders.dashboardRefund(orderId, { value: '5.00' });
+    expect(await t.app.get(ReconciliationService).reconcileOne(id)).toMatchObject({ outcome: 'moved' });
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ provider_refund_id: refund.id, amount: 500, status: 'succeeded', source: 'provider', currency: 'USD' })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
+    expect(await t.app.get(ReconciliationService).reconcileOne(id)).toMatchObject({ outcome: 'unchanged' });
+    expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
+  });
+
+  it('the sweep re-reads a bounded number of captured payments per run and covers them all over several runs', async () => {
+    const payments = [await captured(), await captured(), await captured()];
+    for (const payment of payments) sandbox.orders.dashboardRefund(payment.orderId, { value: '19.99' });
+    const limits = { ...GATEWAY_B_AFTERMATH_LIMITS };
+    try {
+      GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep = 2;
+      const orderReads = () => sandbox.callsTo('GET', /^\/v2\/checkout\/orders\//).length;
+      sandbox.clearCalls();
+      await sweep();
+      // At most two orders a run.
+      expect(orderReads()).toBeLessThanOrEqual(2);
+      for (let run = 0; run < 4; run++) await sweep();
+      for (const payment of payments) expect(await totals(payment.id)).toEqual({ amount_refunded: 1999, refund_reserved: 0 });
+      // Over again: nothing more.
+      for (let run = 0; run < 3; run++) expect((await sweep()).aftermath.filter((change) => change.gateway === 'gateway_b')).toEqual([]);
+      for (const payment of payments) expect(await refundRows(payment.id)).toHaveLength(1);
+    } finally {
+      Object.assign(GATEWAY_B_AFTERMATH_LIMITS, limits);
+    }
+  });
+});
