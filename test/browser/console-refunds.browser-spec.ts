@@ -43,7 +43,7 @@ describe('admin console: refunds', () => {
     return { id: payment.id, intent: intent.id };
   }
 
-  const refundedAtProvider = (intent: string) => fake.resources.refundsOf(intent).map((refund: { amount: unknown; status: unknown }) => ({ amount: refund.amount, status: refund.status }));
+  const refundedAtProvider = (intent: string) => fake.resources.refundsOf(intent).map((refund) => ({ amount: refund.amount, status: refund.status }));
 
   async function openPayment(page: Page, id: number): Promise<void> {
     await page.goto(`${app.origin}/admin/payments/${id}`);
