@@ -108,7 +108,7 @@ describe('admin console: refunds', () => {
     const refunds = page.getByRole('region', { name: 'Refunds' });
     await refunds.getByText('€12.50').waitFor();
     await refunds.getByText('Refunded', { exact: true }).waitFor();
-    await refunds.getByText('The customer asked for it', { exact: false }).waitFor();
+    await refunds.getByText(/This console · by you · The customer asked for it/).waitFor();
     await refunds.getByText('Note: Asked by phone').waitFor();
     await page.getByText('Partially refunded').first().waitFor();
     // The provider refunded once, the amount asked.

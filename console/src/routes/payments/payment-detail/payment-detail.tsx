@@ -119,7 +119,7 @@ export function PaymentDetailScreen() {
                 <dd>{when(payment.updated_at)}</dd>
               </dl>
             </section>
-            {payment.refunds.length > 0 && <RefundList payment={payment} />}
+            {payment.refunds.length > 0 && <RefundList payment={payment} you={session.state.status === 'signed-in' ? session.state.user.id : null} />}
             {payment.renewals_total > 0 && <RenewalList payment={payment} />}
             <section className="card" aria-labelledby="refs-title">
               <h2 id="refs-title">Provider references</h2>
@@ -213,7 +213,7 @@ function DisputeBanner({ payment }: { payment: Payment }) {
   );
 }
 
-function RefundList({ payment }: { payment: Payment }) {
+function RefundList({ payment, you }: { payment: Payment; you: number | null }) {
   return (
     <section className="card" aria-labelledby="refunds-title">
       <h2 id="refunds-title">Refunds</h2>
@@ -224,7 +224,7 @@ function RefundList({ payment }: { payment: Payment }) {
             <br />
             <span className="muted">
               {when(refund.created_at)} · {refundSourceWords(refund.source)}
-              {refund.created_by !== null ? ` · by user #${refund.created_by}` : ''} · {refundReasonWords(refund.reason)}
+              {refund.created_by === null ? '' : refund.created_by === you ? ' · by you' : ` · by user #${refund.created_by}`} · {refundReasonWords(refund.reason)}
             </span>
             {refund.note && <p className="refund-note">Note: {refund.note}</p>}
           </li>
