@@ -3,8 +3,10 @@ import type { Browser, Page } from 'playwright-core';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { createUserWithCapabilities } from '../support/form-fixtures.js';
-import { gatewayClient } from '../support/gateway-a-checkout.js';
-import { connectGateway, createPaymentForm } from '../support/payment-fixtures.js';
+import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
+import { connectThroughProxy, TEST_ADMIN_URL } from '../support/gateway-a.js';
+import { createPaymentForm } from '../support/payment-fixtures.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { launchChromium } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
@@ -19,6 +21,7 @@ describe('admin console: refunds', () => {
   let fake: FakeGatewayA;
   let app: ConsoleApp;
   let formId: number;
+  let subscriptionForm: Awaited<ReturnType<typeof createPaymentForm>>;
 
   /** A EUR 20.00 PaymentIntent paid at the fake and the completed record holding it, as a webhook would have left it. */
   async function paidPayment(): Promise<{ id: number; intent: string }> {
@@ -58,9 +61,12 @@ describe('admin console: refunds', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     fake = await startFakeGatewayA();
-    app = await startConsoleApp({ GATEWAY_A_API_BASE: fake.url, CHECKOUT_PROXY_URL: fake.url, RECONCILE_INTERVAL_SECONDS: '0' });
-    await connectGateway(app.t, 'gateway_a', 'test');
+    app = await startConsoleApp({ GATEWAY_A_API_BASE: fake.url, CHECKOUT_PROXY_URL: fake.url, ADMIN_URL: TEST_ADMIN_URL, RECONCILE_INTERVAL_SECONDS: '0' });
+    // Connected as a merchant does (OAuth through the proxy, the webhook contract verified): subscriptions need it.
+    expect((await connectThroughProxy({ t: app.t, fake, close: async () => {} }, 'test')).searchParams.get('gateway_a_webhook')).toBe('verified');
+    await app.t.app.get(GatewayStateService).setActiveMethods('gateway_a', ['ccard']);
     formId = (await createPaymentForm(app.t)).id;
+    subscriptionForm = await createPaymentForm(app.t, { plans: [{ title: 'Monthly', prices: [{ amount: 999, currency: 'EUR', frequency: 'm_1' }] }] });
   });
 
   afterAll(async () => {
@@ -126,6 +132,32 @@ describe('admin console: refunds', () => {
     await row.getByText('Partially refunded').waitFor();
     expect(await overflowsHorizontally(page)).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('cancels a subscription now after a confirmation, at 375 px', async () => {
+    const record = await createRecord(app.t, subscriptionForm, { plan_index: 0, price_index: 0 });
+    const intent = await createIntent(app.t, record);
+    expect(intent.body).toMatchObject({ intent_id: expect.any(String) });
+    await (await gatewayClient(app.t)).setupIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
+    expect((await finishCheckout(app.t, record, { intent_id: intent.body.intent_id })).body.status).toBe('completed');
+    const id = record.sync.payment_id;
+
+    const { page, context, errors } = await openConsole(browser, app, 375);
+    await signIn(page);
+    await openPayment(page, id);
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel the subscription?' });
+    await dialog.waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await dialog.getByRole('radio', { name: /Now: the payer is not charged again/ }).check();
+    await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('status').getByText('The subscription is canceled.').waitFor();
+    // Canceled: the action is gone, the provider's word is shown.
+    expect(await page.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);
+    await page.getByText('canceled', { exact: true }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
