@@ -3085,7 +3085,7 @@ export interface components {
             /** @example WH-58D329510W468432D-8HN650336L201105X */
             id: string;
             /**
-             * @description Applied: PAYMENT.CAPTURE.COMPLETED; any other type is stored and ignored
+             * @description Applied: PAYMENT.CAPTURE.COMPLETED; PAYMENT.CAPTURE.REFUNDED, PAYMENT.CAPTURE.REVERSED and CUSTOMER.DISPUTE.* have the payment holding the capture read again from its order (docs/decisions.md §16); any other type is stored and ignored
              * @example PAYMENT.CAPTURE.COMPLETED
              */
             event_type: string;

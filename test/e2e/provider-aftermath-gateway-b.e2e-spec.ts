@@ -3,7 +3,7 @@ import { GATEWAY_B_AFTERMATH_LIMITS } from '../../src/modules/gateway-b/index.js
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import { paymentRow } from '../support/app-state.js';
-import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
+import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, deliverGatewayBWebhook, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -50,6 +50,26 @@ describe('refunds made at gateway B', () => {
     expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
     expect(await t.app.get(ReconciliationService).reconcileOne(id)).toMatchObject({ outcome: 'unchanged' });
     expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
+  });
+
+  it('a PAYMENT.CAPTURE.REFUNDED webhook, verified, only has the payment read again: its body is not trusted', async () => {
+    const { id } = await captured();
+    const { orderId } = { orderId: (await paymentRow(t, id)).provider_payment_ref as string };
+    const event = structuredClone(sandbox.refundInDashboard(orderId, '2.00').event);
+    // A forged amount in the body changes nothing: only the order's refunds count.
+    ((event.resource as Record<string, unknown>).amount as Record<string, unknown>).value = '19.99';
+    sandbox.clearCalls();
+    const res = await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(event));
+    expect(res.body).toEqual({ received: true, outcome: 'processed' });
+    expect(sandbox.callsTo('POST', '/v1/notifications/verify-webhook-signature')).toHaveLength(1);
+    expect(sandbox.callsTo('GET', `/v2/checkout/orders/${orderId}`)).toHaveLength(1);
+    expect(await totals(id)).toEqual({ amount_refunded: 200, refund_reserved: 0 });
+    // Redelivered: stored once, nothing more.
+    await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(event));
+    expect(await totals(id)).toEqual({ amount_refunded: 200, refund_reserved: 0 });
+    // A capture no payment here holds is ignored (another installation's, or none).
+    const stranger = { ...event, id: `WH-${Date.now()}`, resource: { ...(event.resource as object), links: [{ rel: 'up', method: 'GET', href: 'https://api.example/v2/payments/captures/NOTOURS0000000001' }] } };
+    expect((await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(stranger))).body).toEqual({ received: true, outcome: 'ignored' });
   });
 
   it('the sweep re-reads a bounded number of captured payments per run and covers them all over several runs', async () => {

@@ -243,6 +243,11 @@ export class PaymentQueriesService {
     return row ? toPaymentRecord(row) : null;
   }
 
+  async findByCaptureRef(gateway: string, ref: string): Promise<PaymentRecord | null> {
+    const row = await this.payments.findByCaptureRef(gateway, ref);
+    return row ? toPaymentRecord(row) : null;
+  }
+
   /** Completed payments of a gateway with a capture, created since `since`, after `afterId` (the gateway-B refund sweep's rolling cursor). */
   async findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentRecord[]> {
     return (await this.payments.findCaptured(criteria)).map(toPaymentRecord);

@@ -185,6 +185,11 @@ export class PaymentRepository {
     return this.payments.findAndCount({ where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
+  /** The payment holding a provider capture (gateway B's capture id). */
+  findByCaptureRef(gateway: string, ref: string): Promise<PaymentEntity | null> {
+    return this.payments.findOne({ where: { gateway, providerCaptureRef: ref } });
+  }
+
   /** Completed payments of `gateway` with a capture, created since `since`, after `afterId`, oldest id first. */
   findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
     return this.payments.find({

@@ -105,6 +105,8 @@ const ANSWERS: Record<string, WireAnswer> = {
       'purchase_units[].payments.captures[].status_details.reason': 'optional',
       'purchase_units[].payments.captures[].create_time': 'optional',
       'purchase_units[].payments.captures[].update_time': 'optional',
+      // Refunds of the capture (the refund route's reconcile and the refunds-at-the-provider reader).
+      'purchase_units[].payments.refunds': 'optional',
       links: 'optional',
       'links[].href': 'refused',
       'links[].rel': 'refused',

@@ -5,7 +5,7 @@ import { authenticationFailure, FakePayPalError, injectedFailure, previousReques
 import { type CaptureOverrides, type FakeBuyer, type FakeOrder, FakeOrders, type Json } from './fake-orders.js';
 import { rawMemberValue } from './json-member.js';
 import { createSigningIdentity, type SigningIdentity } from './self-signed-cert.js';
-import { captureCompletedEvent, type EventOptions, fakePayPalId, signTransmission, type TransmissionHeaders, verifyTransmission } from './webhook-signing.js';
+import { captureCompletedEvent, captureRefundedEvent, type EventOptions, fakePayPalId, signTransmission, type TransmissionHeaders, verifyTransmission } from './webhook-signing.js';
 
 /** A REST app of the environment: its credentials and the webhook listeners subscribed under it. */
 export interface FakeApp {
@@ -263,6 +263,12 @@ export class FakeGatewayB extends LoopbackServer {
   }
 
   /** `PAYMENT.CAPTURE.COMPLETED` for the (first) capture of a captured order, as recorded. */
+  /** A refund made in the dashboard on the order's capture, and the `PAYMENT.CAPTURE.REFUNDED` event a listener would receive for it. */
+  refundInDashboard(orderId: string, value: string, options: EventOptions = {}): { refund: Json; event: Json } {
+    const refund = this.orders.dashboardRefund(orderId, { value });
+    return { refund, event: captureRefundedEvent(refund, { apiBase: this.url, ...options }) };
+  }
+
   captureCompletedEvent(orderId: string, options: EventOptions = {}): Json {
     const order = this.orders.get(orderId);
     const capture = ((order?.purchaseUnits[0]?.payments as Json | undefined)?.captures as Json[] | undefined)?.[0];

@@ -135,3 +135,9 @@ export function captureCompletedEvent(capture: Json, orderId: string, options: E
   const summary = `Payment completed for ${amount.value ?? '?'} ${amount.currency_code ?? ''}`.trim();
   return buildEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', resource, summary, options);
 }
+
+/** `PAYMENT.CAPTURE.REFUNDED` as PayPal sends it: the refund as the resource, its `up` link naming the capture. */
+export function captureRefundedEvent(refund: Json, options: EventOptions = {}): Json {
+  const amount = (refund.amount ?? {}) as { currency_code?: string; value?: string };
+  return buildEvent('PAYMENT.CAPTURE.REFUNDED', 'refund', refund, `A ${amount.value ?? '?'} ${amount.currency_code ?? ''} capture payment was refunded`.trim(), options);
+}

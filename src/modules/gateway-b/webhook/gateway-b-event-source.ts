@@ -6,11 +6,26 @@ import { fromGatewayBAmount } from '../client/gateway-b-money.js';
 import { GatewayBScope } from '../client/gateway-b-scope.js';
 import { type GatewayBCapture, type GatewayBWebhookEvent, MalformedAnswer, parseCaptureResource, parseWebhookEvent } from '../client/gateway-b-wire.js';
 import { sameMoney } from '../checkout/order-contract.js';
+import { GatewayBAftermathReader } from '../aftermath/gateway-b-aftermath.reader.js';
 
 const GATEWAY = 'gateway_b';
 const SOURCE = 'webhook:gateway_b';
 /** The capture-completed event (docs/decisions.md §8); every other event type is stored and ignored. */
 export const GATEWAY_B_CAPTURE_COMPLETED = 'PAYMENT.CAPTURE.COMPLETED';
+/**
+ * Events that say a captured payment's money moved afterwards (a refund, a reversal, a dispute),
+ * when the merchant's listener sends them: only the capture they name is taken, and the payment
+ * holding it is read again from the order (docs/decisions.md §16).
+ */
+export const GATEWAY_B_AFTERMATH_EVENTS: readonly string[] = [
+  'PAYMENT.CAPTURE.REFUNDED',
+  'PAYMENT.CAPTURE.REVERSED',
+  'CUSTOMER.DISPUTE.CREATED',
+  'CUSTOMER.DISPUTE.UPDATED',
+  'CUSTOMER.DISPUTE.RESOLVED',
+];
+const CAPTURE_ID = /^[A-Z0-9]{1,64}$/;
+const CAPTURE_LINK = /\/v2\/payments\/captures\/([A-Z0-9]{1,64})$/;
 
 export interface GatewayBEvent extends GatewayBWebhookEvent {
   /** The store's `type` */
@@ -42,7 +57,10 @@ export class GatewayBEventSource implements WebhookEventSource<GatewayBEvent> {
   readonly provider = GATEWAY;
   private readonly logger = new Logger('GatewayBWebhook');
 
-  constructor(private readonly scope: GatewayBScope) {}
+  constructor(
+    private readonly scope: GatewayBScope,
+    private readonly aftermath: GatewayBAftermathReader,
+  ) {}
 
   parse(rawBody: Buffer): GatewayBEvent {
     let event: GatewayBWebhookEvent;
@@ -56,6 +74,7 @@ export class GatewayBEventSource implements WebhookEventSource<GatewayBEvent> {
   }
 
   actionOf(event: GatewayBEvent, mode: GatewayMode): WebhookAction {
+    if (GATEWAY_B_AFTERMATH_EVENTS.includes(event.event_type)) return this.aftermathChanged(event, mode);
     if (event.event_type !== GATEWAY_B_CAPTURE_COMPLETED) {
       this.logger.log({ mode, event_id: event.id, event_type: event.event_type }, 'gateway B webhook ignored: not the capture-completed event');
       return outsideContract('event type outside the contract');
@@ -87,10 +106,48 @@ export class GatewayBEventSource implements WebhookEventSource<GatewayBEvent> {
     };
   }
 
+  /**
+   * A refund, reversal or dispute event: its body is not trusted beyond the capture id it names
+   * (a refund's `up` link, a reversed capture's id, a dispute's `seller_transaction_id`); the
+   * payment holding that capture in this gateway and mode is read again from its order.
+   */
+  private aftermathChanged(event: GatewayBEvent, mode: GatewayMode): WebhookAction {
+    const captureId = capturedNamed(event);
+    if (!captureId) return nothingToDo('the event names no capture');
+    return {
+      kind: 'aftermath_changed',
+      subject: {
+        find: { providerCaptureRef: captureId },
+        of: { gateway: GATEWAY, mode },
+        holds: { field: 'provider_capture_ref', ref: captureId, other: 'the record holds another capture', none: 'the record holds no capture' },
+        unknown: 'ignored',
+      },
+      reread: (payment) => this.aftermath.readPayment(payment.id),
+    };
+  }
+
   logContext(event: GatewayBEvent, mode: GatewayMode | null): Record<string, unknown> {
     const resourceId = typeof event.resource.id === 'string' ? event.resource.id.slice(0, 64) : null;
     return { source: SOURCE, event_id: event.id, event_type: event.event_type, mode, object_id: resourceId };
   }
+}
+
+/** The capture an aftermath event names, or null. */
+function capturedNamed(event: GatewayBEvent): string | null {
+  const resource = event.resource;
+  if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') return typeof resource.id === 'string' && CAPTURE_ID.test(resource.id) ? resource.id : null;
+  if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED') {
+    const links = Array.isArray(resource.links) ? (resource.links as unknown[]) : [];
+    for (const link of links) {
+      const { rel, href } = (link ?? {}) as { rel?: unknown; href?: unknown };
+      const match = rel === 'up' && typeof href === 'string' ? CAPTURE_LINK.exec(href) : null;
+      if (match) return match[1];
+    }
+    return null;
+  }
+  const transactions = Array.isArray(resource.disputed_transactions) ? (resource.disputed_transactions as unknown[]) : [];
+  const first = (transactions[0] ?? {}) as { seller_transaction_id?: unknown };
+  return typeof first.seller_transaction_id === 'string' && CAPTURE_ID.test(first.seller_transaction_id) ? first.seller_transaction_id : null;
 }
 
 function readCapture(resource: Record<string, unknown>): GatewayBEvent['capture'] {

@@ -8,7 +8,7 @@ export class GatewayBEventEnvelopeDto {
   @ApiProperty({ example: 'WH-58D329510W468432D-8HN650336L201105X', maxLength: 128 })
   id: string;
 
-  @ApiProperty({ example: 'PAYMENT.CAPTURE.COMPLETED', description: 'Applied: PAYMENT.CAPTURE.COMPLETED; any other type is stored and ignored' })
+  @ApiProperty({ example: 'PAYMENT.CAPTURE.COMPLETED', description: 'Applied: PAYMENT.CAPTURE.COMPLETED; PAYMENT.CAPTURE.REFUNDED, PAYMENT.CAPTURE.REVERSED and CUSTOMER.DISPUTE.* have the payment holding the capture read again from its order (docs/decisions.md §16); any other type is stored and ignored' })
   event_type: string;
 
   @ApiProperty({ example: 'capture', required: false })

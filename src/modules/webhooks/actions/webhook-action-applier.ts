@@ -6,6 +6,7 @@ import {
   InvalidPaymentStateError,
   isTerminal,
   MAX_INT,
+  PaymentAftermathService,
   PaymentLedgerService,
   type PaymentPatch,
   PaymentQueriesService,
@@ -43,6 +44,7 @@ export class WebhookActionApplier {
   constructor(
     private readonly ledger: PaymentLedgerService,
     private readonly payments: PaymentQueriesService,
+    private readonly aftermath: PaymentAftermathService,
   ) {}
 
   async apply(action: WebhookAction, event: ActionEvent): Promise<EffectResult> {
@@ -76,6 +78,13 @@ export class WebhookActionApplier {
         return this.renew(event, payment, action);
       case 'subscription_state_changed':
         return this.subscriptionState(event, payment, action.status, action.isCurrent);
+      case 'aftermath_changed': {
+        // Nothing the event says is applied: only what the provider answers when asked again.
+        const found = await action.reread(payment);
+        if (!found) return { status: 'ignored', paymentId: payment.id, reason: 'the provider holds nothing to read for it' };
+        await this.aftermath.apply(found, event.source);
+        return { status: 'processed', paymentId: payment.id };
+      }
     }
   }
 
@@ -111,6 +120,7 @@ export class WebhookActionApplier {
     if ('transactionId' in lookup) return this.payments.findByTransactionId(lookup.transactionId);
     if (!gateway) throw new Error('A provider reference names a record only together with its gateway.');
     if ('providerPaymentRef' in lookup) return this.payments.findByProviderRef(gateway, lookup.providerPaymentRef);
+    if ('providerCaptureRef' in lookup) return this.payments.findByCaptureRef(gateway, lookup.providerCaptureRef);
     return this.payments.findSubscriptionPayment(gateway, lookup.subscriptionRef);
   }
 

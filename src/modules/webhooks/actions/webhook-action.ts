@@ -1,4 +1,4 @@
-import type { GatewayMode } from '../../gateways/index.js';
+import type { GatewayMode, PaymentAftermath } from '../../gateways/index.js';
 import type { CurrentCheck, FailureReason, PaymentRecord } from '../../payments/index.js';
 import type { WebhookEventOutcome } from '../webhook-event.entity.js';
 
@@ -29,6 +29,8 @@ export type Verdict = Rejection | Dismissal | null;
 export type PaymentLookup =
   | { paymentId: number }
   | { providerPaymentRef: string }
+  /** The capture a record holds (gateway B: `provider_capture_ref`) */
+  | { providerCaptureRef: string }
   | { subscriptionRef: string }
   /** Section B's `transaction_id` (the record's provider payment ref, or its id) */
   | { transactionId: string };
@@ -50,7 +52,7 @@ export interface PaymentSubject {
    * the record is unfinished (the service creates that object and stores it afterwards, so its
    * first events can overtake the write).
    */
-  holds?: { field: 'provider_payment_ref' | 'provider_subscription_ref'; ref: string | null; other: string; none: string; whenNone?: 'reject' | 'retry' };
+  holds?: { field: 'provider_payment_ref' | 'provider_subscription_ref' | 'provider_capture_ref'; ref: string | null; other: string; none: string; whenNone?: 'reject' | 'retry' };
   /** How a record that is not found is logged: `webhook_unknown_payment` (warning, the default) or `webhook_ignored` (info). */
   unknown?: 'unknown_payment' | 'ignored';
 }
@@ -117,6 +119,17 @@ export interface SubscriptionStateChanged extends PaymentAction {
   isCurrent: CurrentCheck;
 }
 
+/**
+ * The event says the payment's money moved at the provider afterwards (a refund, a reversal, a
+ * dispute) but is not trusted for what: the record is read again from the provider and what the
+ * provider holds is applied (the ledger's aftermath, idempotent).
+ */
+export interface AftermathChanged extends PaymentAction {
+  kind: 'aftermath_changed';
+  /** The record's refunds and disputes as the provider holds them (a provider call, outside any transaction); null: nothing to read */
+  reread: (payment: PaymentRecord) => Promise<PaymentAftermath | null>;
+}
+
 /** Nothing to do: outside the contract, not this installation's, unreadable. */
 export interface NothingToDo {
   kind: 'nothing_to_do';
@@ -134,6 +147,7 @@ export type WebhookAction =
   | SetupSucceeded
   | SubscriptionRenewed
   | SubscriptionStateChanged
+  | AftermathChanged
   | NothingToDo;
 
 export type WebhookActionKind = WebhookAction['kind'];
