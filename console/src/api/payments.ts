@@ -40,3 +40,23 @@ export async function exportPayments(filters: PaymentFilters): Promise<{ file: B
   const file = unwrap(result) as unknown as Blob;
   return { file, truncated: result.response.headers.get('X-Checkout-Truncated') === 'true' };
 }
+
+export type RefundRequest = NonNullable<paths['/administration/payments/{id}/refunds']['post']['requestBody']>['content']['application/json'];
+
+/**
+ * Refunds a payment. `idempotencyKey` is made once per confirmed Refund dialog: a double click or a
+ * retry of that same confirmation repeats the first answer instead of refunding again.
+ */
+export async function refundPayment(id: number, body: RefundRequest, idempotencyKey: string) {
+  return unwrap(
+    await api.POST('/administration/payments/{id}/refunds', {
+      params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey } },
+      body,
+    }),
+  );
+}
+
+/** Cancels the subscription of a payment, now or at the end of the period already paid. */
+export async function cancelSubscription(id: number, atPeriodEnd: boolean) {
+  return unwrap(await api.POST('/administration/payments/{id}/subscription/cancel', { params: { path: { id } }, body: { at_period_end: atPeriodEnd } }));
+}

@@ -9,6 +9,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   busy,
   onConfirm,
   onCancel,
@@ -17,6 +18,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The safe choice's words, when "Cancel" would read as the action itself (e.g. cancelling a subscription). */
+  cancelLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -56,7 +59,7 @@ export function ConfirmDialog({
       <div id={bodyId}>{children}</div>
       <div className="dialog-actions">
         <button ref={cancel} type="button" className="button" onClick={onCancel}>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" className="button button-danger" disabled={busy} onClick={onConfirm}>
           {confirmLabel}

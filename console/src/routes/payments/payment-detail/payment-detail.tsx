@@ -1,23 +1,49 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { components } from '../../../../../clients/typescript/index';
+import { CANCEL_SUBSCRIPTIONS, REFUND_PAYMENTS } from '../../../api/capabilities';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
 import { paymentQuery } from '../../../api/payments';
 import { label, money, when } from '../../../format';
 import { Page } from '../../../components/page';
-import { QueryView } from '../../../components/status';
+import { QueryView, Success } from '../../../components/status';
+import { useSession } from '../../../api/session';
 import { NotFound } from '../../not-found/not-found';
+import { disputeWords, failureWords, isDisputeOpen, moneyBadges, refundReasonWords, refundSourceWords, refundStatusWords } from '../common/money-after-model';
+import { CancelSubscriptionAction } from './cancel-subscription';
+import { RefundAction } from './refund-dialog';
+
+type Payment = components['schemas']['AdminPaymentDetailDto'];
 
 export function PaymentDetailScreen() {
   const id = Number(useParams().id);
   const gatewayLabels = useGatewayLabels();
   const methodLabel = useMethodLabels();
   const query = useQuery(paymentQuery(id));
+  const session = useSession();
+  // What the last action did, said once above the payment (a live region: screen readers hear it).
+  const [done, setDone] = useState<string>();
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Payment #${id}`} actions={<Link to="/payments">All payments</Link>}>
       <QueryView query={query} what="the payment">
         {(payment) => (
           <div className="stack">
+            {done && <Success>{done}</Success>}
+            {payment.dispute && <DisputeBanner payment={payment} />}
+            {payment.status === 'failed' && payment.failure_reason && (
+              <div className="notice notice-error" role="note">
+                <p className="notice-title">Why the payment failed</p>
+                <p>{failureWords(payment.failure_reason)}</p>
+              </div>
+            )}
+            <PaymentActions
+              payment={payment}
+              canRefund={session.can(REFUND_PAYMENTS)}
+              canCancel={session.can(CANCEL_SUBSCRIPTIONS)}
+              onDone={setDone}
+            />
             <section className="card" aria-labelledby="summary-title">
               <h2 id="summary-title">Summary</h2>
               <dl className="facts">
@@ -25,6 +51,11 @@ export function PaymentDetailScreen() {
                 <dd>
                   <span className={`badge badge-${payment.status}`}>{payment.status}</span>
                   {payment.mode === 'test' && <span className="badge badge-test">test mode</span>}
+                  {moneyBadges(payment).map((badge) => (
+                    <span key={badge.kind} className={`badge badge-${badge.kind}`}>
+                      {badge.text}
+                    </span>
+                  ))}
                 </dd>
                 <dt>Amount</dt>
                 <dd>
@@ -35,6 +66,18 @@ export function PaymentDetailScreen() {
                   <>
                     <dt>Received</dt>
                     <dd>{money(payment.amount_received, payment.currency)}</dd>
+                  </>
+                )}
+                {payment.amount_refunded > 0 && (
+                  <>
+                    <dt>Refunded</dt>
+                    <dd>{money(payment.amount_refunded, payment.currency)}</dd>
+                  </>
+                )}
+                {payment.status === 'completed' && (
+                  <>
+                    <dt>Refundable</dt>
+                    <dd>{money(payment.refundable_amount, payment.currency)}</dd>
                   </>
                 )}
                 {payment.setup_amount !== null && payment.setup_amount > 0 && (
@@ -76,6 +119,8 @@ export function PaymentDetailScreen() {
                 <dd>{when(payment.updated_at)}</dd>
               </dl>
             </section>
+            {payment.refunds.length > 0 && <RefundList payment={payment} you={session.state.status === 'signed-in' ? session.state.user.id : null} />}
+            {payment.renewals_total > 0 && <RenewalList payment={payment} />}
             <section className="card" aria-labelledby="refs-title">
               <h2 id="refs-title">Provider references</h2>
               <dl className="facts">
@@ -121,5 +166,91 @@ export function PaymentDetailScreen() {
         )}
       </QueryView>
     </Page>
+  );
+}
+
+/** Refund and Cancel subscription, for users who may do them and payments they apply to. */
+function PaymentActions({ payment, canRefund, canCancel, onDone }: { payment: Payment; canRefund: boolean; canCancel: boolean; onDone: (message: string) => void }) {
+  const refundable = canRefund && payment.status === 'completed' && payment.refundable_amount > 0;
+  const disputeOpen = payment.dispute !== null && isDisputeOpen(payment.dispute);
+  const subscription = payment.provider_references.subscription !== null && payment.provider_references.subscription_status !== 'canceled';
+  const cancelable = canCancel && subscription;
+  if (!refundable && !cancelable) return null;
+  return (
+    <div className="toolbar" role="group" aria-label="Actions on this payment">
+      {refundable &&
+        (disputeOpen ? (
+          <p className="muted">A refund is not possible while the chargeback is open.</p>
+        ) : (
+          <RefundAction payment={payment} onRefunded={(refund) => onDone(`${money(refund.amount, refund.currency)} ${refund.status === 'succeeded' ? 'refunded' : 'refund requested'}.`)} />
+        ))}
+      {cancelable && (
+        <CancelSubscriptionAction
+          paymentId={payment.id}
+          onCanceled={(atPeriodEnd) => onDone(atPeriodEnd ? 'The subscription ends at the end of the period already paid.' : 'The subscription is canceled.')}
+        />
+      )}
+    </div>
+  );
+}
+
+/** An open or closed chargeback: what it means for the merchant, how much, and until when evidence is taken. */
+function DisputeBanner({ payment }: { payment: Payment }) {
+  const dispute = payment.dispute!;
+  const open = isDisputeOpen(dispute);
+  return (
+    <div className={`notice ${open ? 'notice-warning' : 'notice-info'}`} role="note" aria-label="Dispute">
+      <p className="notice-title">{disputeWords(dispute.status)}</p>
+      <p>
+        {money(dispute.amount, payment.currency)} disputed
+        {dispute.reason ? ` (${label(dispute.reason)})` : ''}.
+        {open && dispute.evidence_due_by ? ` Send your evidence at the provider by ${when(dispute.evidence_due_by)}.` : ''}
+      </p>
+      <p className="muted">
+        Provider reference: <code>{dispute.provider_dispute_id}</code>
+      </p>
+    </div>
+  );
+}
+
+function RefundList({ payment, you }: { payment: Payment; you: number | null }) {
+  return (
+    <section className="card" aria-labelledby="refunds-title">
+      <h2 id="refunds-title">Refunds</h2>
+      <ul className="refunds">
+        {payment.refunds.map((refund) => (
+          <li key={refund.id}>
+            <strong>{money(refund.amount, refund.currency)}</strong> <span className={`badge badge-refund-${refund.status}`}>{refundStatusWords(refund.status)}</span>
+            <br />
+            <span className="muted">
+              {when(refund.created_at)} · {refundSourceWords(refund.source)}
+              {refund.created_by === null ? '' : refund.created_by === you ? ' · by you' : ` · by user #${refund.created_by}`} · {refundReasonWords(refund.reason)}
+            </span>
+            {refund.note && <p className="refund-note">Note: {refund.note}</p>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RenewalList({ payment }: { payment: Payment }) {
+  return (
+    <section className="card" aria-labelledby="renewals-title">
+      <h2 id="renewals-title">Renewals</h2>
+      {payment.renewals_total > payment.renewals.length && (
+        <p className="muted">
+          The newest {payment.renewals.length} of {payment.renewals_total} renewals.
+        </p>
+      )}
+      <ul className="refunds">
+        {payment.renewals.map((renewal) => (
+          <li key={renewal.id}>
+            <Link to={`/payments/${renewal.id}`}>Payment #{renewal.id}</Link> · {money(renewal.amount, renewal.currency)} ·{' '}
+            <span className={`badge badge-${renewal.status}`}>{renewal.status}</span> <span className="muted">{when(renewal.created_at)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

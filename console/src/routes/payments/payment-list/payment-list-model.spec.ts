@@ -10,5 +10,6 @@ describe('payments list: the API query of the address', () => {
   it('passes the filters on as written, the form id as a number, the page from 2 on', () => {
     expect(queryOf('status=completed&mode=test&form_id=7&search=%20ada%20&page=2')).toEqual({ status: 'completed', mode: 'test', form_id: 7, search: 'ada', page: 2 });
     expect(queryOf('gateway=&page=1')).toEqual({});
+    expect(queryOf('refunded=partial&disputed=true')).toEqual({ refunded: 'partial', disputed: 'true' });
   });
 });

@@ -4,7 +4,7 @@ import type { FilterValues } from '../../../components/list/list-params';
 /** Pure logic of the payments list (no DOM, no React: unit-tested in payment-list-model.spec.ts). */
 
 /** The list's filters, in the address and the form: the API's own names. */
-export const PAYMENT_FILTER_NAMES = ['status', 'gateway', 'mode', 'form_id', 'created_from', 'created_before', 'search'] as const;
+export const PAYMENT_FILTER_NAMES = ['status', 'gateway', 'mode', 'refunded', 'disputed', 'form_id', 'created_from', 'created_before', 'search'] as const;
 export type PaymentFilterName = (typeof PAYMENT_FILTER_NAMES)[number];
 
 /** The API query of the address's filters and page (the form id as a number). */
@@ -14,3 +14,15 @@ export function paymentQueryOf(values: FilterValues<PaymentFilterName>, page: nu
   if (page > 1) filters.page = page;
   return filters as PaymentFilters;
 }
+
+/** The refunded filter's choices, as the API names them, in merchant words. */
+export const REFUNDED_OPTIONS: ReadonlyArray<readonly [NonNullable<PaymentFilters['refunded']>, string]> = [
+  ['none', 'Not refunded'],
+  ['partial', 'Partially refunded'],
+  ['full', 'Fully refunded'],
+];
+
+export const DISPUTED_OPTIONS: ReadonlyArray<readonly [NonNullable<PaymentFilters['disputed']>, string]> = [
+  ['true', 'Disputed'],
+  ['false', 'Not disputed'],
+];

@@ -12,7 +12,8 @@ import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
 import { label, money, when } from '../../../format';
-import { PAYMENT_FILTER_NAMES, paymentQueryOf } from './payment-list-model';
+import { moneyBadges } from '../common/money-after-model';
+import { DISPUTED_OPTIONS, PAYMENT_FILTER_NAMES, paymentQueryOf, REFUNDED_OPTIONS } from './payment-list-model';
 
 type PaymentRow = components['schemas']['AdminPaymentDto'];
 
@@ -32,6 +33,8 @@ export function PaymentsScreen() {
         <FilterSelect name="status" label="Status" options={STATUS_OPTIONS} />
         <GatewayFilter label="Gateway" />
         <ModeFilter />
+        <FilterSelect name="refunded" label="Refunds" options={REFUNDED_OPTIONS} />
+        <FilterSelect name="disputed" label="Disputes" options={DISPUTED_OPTIONS} />
         <FilterInput name="form_id" label="Form id" type="number" min={1} step={1} inputMode="numeric" />
         <FilterInput name="created_from" label="Created from" type="date" />
         <FilterInput name="created_before" label="Created before" type="date" />
@@ -87,6 +90,11 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
               <td className="number">{money(row.amount, row.currency)}</td>
               <td>
                 <span className={`badge badge-${row.status}`}>{row.status}</span>
+                {moneyBadges(row).map((badge) => (
+                  <span key={badge.kind} className={`badge badge-${badge.kind}`}>
+                    {badge.text}
+                  </span>
+                ))}
               </td>
               <td>
                 {gatewayLabels[row.gateway] ?? label(row.gateway)}
