@@ -18,6 +18,7 @@ import { CreateIdempotencyKeys1764116400000 } from './1764116400000-CreateIdempo
 import { IndexNewestByCreationTime1764116450000 } from './1764116450000-IndexNewestByCreationTime.js';
 import { KeyProviderRefsWithoutNulls1764116500000 } from './1764116500000-KeyProviderRefsWithoutNulls.js';
 import { AddPaymentFailureReason1764116510000 } from './1764116510000-AddPaymentFailureReason.js';
+import { CreateOutgoingWebhooks1764116600000 } from './1764116600000-CreateOutgoingWebhooks.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   IndexNewestByCreationTime1764116450000,
   KeyProviderRefsWithoutNulls1764116500000,
   AddPaymentFailureReason1764116510000,
+  CreateOutgoingWebhooks1764116600000,
 ];

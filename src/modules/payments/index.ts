@@ -31,3 +31,4 @@ export type { FailureReason } from './payment.entity.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
+export { PaymentEvents, type PaymentEvent, type PaymentEventListener } from './payment-events.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
@@ -6,7 +7,7 @@ import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import { FormsService } from '../forms/index.js';
 import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
-import type { PaymentEntity } from './payment.entity.js';
+import { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
 import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
@@ -49,8 +50,22 @@ export class PaymentQueriesService {
   async adminDetail(id: number): Promise<AdminPaymentDetailDto> {
     const row = await this.payments.findById(id);
     if (!row) throw new NotFoundError('Payment');
-    const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const { entries, total } = await this.logs.tailOf(id, PAYMENT_LOG_TAIL);
+    return { ...(await this.adminFields(row)), log: entries.map(toLogEntry), log_total: total };
+  }
+
+  /**
+   * The admin detail without its log, read through `manager` (a mover's transaction sees its own
+   * move): an outgoing event's `data.payment`. No secrets or tokens are in it.
+   */
+  async adminSnapshot(manager: EntityManager, id: number): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+    const row = await manager.findOne(PaymentEntity, { where: { id } });
+    if (!row) throw new NotFoundError('Payment');
+    return this.adminFields(row);
+  }
+
+  private async adminFields(row: PaymentEntity): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+    const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const record = toPaymentRecord(row);
     return {
       ...toAdminPayment(row, form?.title ?? null),
@@ -69,8 +84,6 @@ export class PaymentQueriesService {
         capture: record.provider_capture_ref,
         subscription_status: record.subscription_status,
       },
-      log: entries.map(toLogEntry),
-      log_total: total,
     };
   }
 

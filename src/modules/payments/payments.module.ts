@@ -1,3 +1,4 @@
+import { PaymentEvents } from './payment-events.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '../../common/crypto/index.js';
@@ -31,6 +32,7 @@ import { SyncDetailsService } from './sync-details.service.js';
   imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity]), CryptoModule, FormsModule, GatewaysModule, IdempotencyModule, MailModule, OutboxModule, SettingsModule],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
+    PaymentEvents,
     PaymentTransactions,
     PaymentRepository,
     PaymentLogRepository,
@@ -42,6 +44,6 @@ import { SyncDetailsService } from './sync-details.service.js';
     SyncDetailsService,
     PaymentCompletionEmails,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails],
+  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails],
 })
 export class PaymentsModule {}
