@@ -243,7 +243,9 @@ describe('outgoing webhooks: delivery', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ events: ['payment.failed'], description: null });
     expect((await admin('patch', `/webhook-endpoints/${endpoint.id}`).send({ events: ['payment.nothing'] })).status).toBe(400);
-    expect((await admin('delete', `/webhook-endpoints/${endpoint.id}`)).status).toBe(204);
+    const deleted = await admin('delete', `/webhook-endpoints/${endpoint.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ deleted: true, previous: { id: endpoint.id } });
     expect((await admin('delete', `/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
     await t.app.get(PaymentLedgerService).transition(await newPayment(), 'failed', { source: 'test' });
     await drain();

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
@@ -14,6 +14,7 @@ import {
   ReplayResultDto,
   UpdateWebhookEndpointDto,
   WebhookDeliveryDto,
+  WebhookEndpointDeletedDto,
   WebhookEndpointDto,
   WebhookEndpointWithSecretDto,
 } from './outgoing-webhooks.dto.js';
@@ -65,12 +66,11 @@ export class OutgoingWebhooksController {
 
   @Delete('webhook-endpoints/:id')
   @AdminRoute()
-  @HttpCode(204)
   @ApiOperation({ operationId: 'administrationDeleteWebhookEndpoint', summary: 'Delete an endpoint and its delivery log (deliveries not yet sent are dropped)' })
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiOkResponse({ type: WebhookEndpointDeletedDto })
   @ApiErrorResponses(400, 404)
-  async remove(@IdParam('id') id: number): Promise<void> {
-    await this.webhooks.remove(id);
+  async remove(@IdParam('id') id: number): Promise<WebhookEndpointDeletedDto> {
+    return { deleted: true, previous: toDto(await this.webhooks.remove(id)) };
   }
 
   @Post('webhook-endpoints/:id/rotate-secret')

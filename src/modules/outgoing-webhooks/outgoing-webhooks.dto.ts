@@ -69,6 +69,14 @@ export class WebhookEndpointDto {
   updated_at: string;
 }
 
+/** DELETE's answer, as the WordPress REST API answers a deletion. */
+export class WebhookEndpointDeletedDto {
+  @ApiProperty({ enum: [true] })
+  deleted: true;
+  @ApiProperty({ type: WebhookEndpointDto })
+  previous: WebhookEndpointDto;
+}
+
 /** The answer of a creation or rotation: the only time the secret is shown. */
 export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
   @ApiProperty({ description: 'The signing secret (HMAC-SHA256 key of `Checkout-Signature`). Shown once: store it now.', example: 'whsec_…' })

@@ -113,12 +113,13 @@ export class OutgoingWebhooksService implements OnModuleInit {
   }
 
   /** Deletes an endpoint and its delivery log; its pending deliveries are dropped by the worker. */
-  async remove(id: number): Promise<void> {
-    await this.get(id);
+  async remove(id: number): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.get(id);
     await this.dataSource.transaction(async (manager) => {
       await manager.delete(WebhookDeliveryEntity, { endpointId: id });
       await manager.delete(WebhookEndpointEntity, { id });
     });
+    return endpoint;
   }
 
   /** A new secret; the current one becomes the previous, which keeps signing for 24 hours. */
