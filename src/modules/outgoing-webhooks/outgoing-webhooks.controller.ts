@@ -49,7 +49,7 @@ export class OutgoingWebhooksController {
 
   @Get('webhook-endpoints')
   @AdminRoute()
-  @ApiOperation({ operationId: 'administrationListWebhookEndpoints', summary: 'The endpoints for outgoing events (without secrets)' })
+  @ApiOperation({ operationId: 'administrationListWebhookEndpoints', summary: 'The endpoints for outgoing events (without secrets)', description: 'Every endpoint with its URL, subscribed event types, status and when the previous secret stops signing. Secrets are never shown here.' })
   @ApiOkResponse({ type: WebhookEndpointDto, isArray: true })
   async list(): Promise<WebhookEndpointDto[]> {
     return (await this.webhooks.list()).map(toDto);
@@ -57,7 +57,7 @@ export class OutgoingWebhooksController {
 
   @Patch('webhook-endpoints/:id')
   @AdminRoute()
-  @ApiOperation({ operationId: 'administrationUpdateWebhookEndpoint', summary: "Change an endpoint's URL, events, description or status" })
+  @ApiOperation({ operationId: 'administrationUpdateWebhookEndpoint', summary: "Change an endpoint's URL, events, description or status", description: 'Only the members given change. A new URL is checked as at creation (https, no internal address: 400 naming `url`).' })
   @ApiOkResponse({ type: WebhookEndpointDto })
   @ApiErrorResponses(400, 404)
   async update(@IdParam('id') id: number, @Body() body: UpdateWebhookEndpointDto): Promise<WebhookEndpointDto> {
@@ -66,7 +66,7 @@ export class OutgoingWebhooksController {
 
   @Delete('webhook-endpoints/:id')
   @AdminRoute()
-  @ApiOperation({ operationId: 'administrationDeleteWebhookEndpoint', summary: 'Delete an endpoint and its delivery log (deliveries not yet sent are dropped)' })
+  @ApiOperation({ operationId: 'administrationDeleteWebhookEndpoint', summary: 'Delete an endpoint and its delivery log (deliveries not yet sent are dropped)', description: 'Answers the deleted endpoint as `previous`. Events stay listed by GET /administration/outgoing-events.' })
   @ApiOkResponse({ type: WebhookEndpointDeletedDto })
   @ApiErrorResponses(400, 404)
   async remove(@IdParam('id') id: number): Promise<WebhookEndpointDeletedDto> {
@@ -90,7 +90,7 @@ export class OutgoingWebhooksController {
 
   @Get('webhook-endpoints/:id/deliveries')
   @AdminRoute()
-  @ApiOperation({ operationId: 'administrationListWebhookDeliveries', summary: "An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages)" })
+  @ApiOperation({ operationId: 'administrationListWebhookDeliveries', summary: "An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages)", description: 'Each delivery with its status, attempts and its last attempt: time, HTTP status code, duration, the first 1 KB of the answer and the error.' })
   @ApiOkResponse({ type: WebhookDeliveryDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400, 404)
   async deliveries(@IdParam('id') id: number, @Query() query: DeliveriesQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookDeliveryDto[]> {
@@ -103,7 +103,7 @@ export class OutgoingWebhooksController {
   @Post('webhook-endpoints/:id/deliveries/:delivery_id/resend')
   @AdminRoute()
   @HttpCode(202)
-  @ApiOperation({ operationId: 'administrationResendWebhookDelivery', summary: "Send one delivery's event again (a new delivery; the event keeps its id)" })
+  @ApiOperation({ operationId: 'administrationResendWebhookDelivery', summary: "Send one delivery's event again (a new delivery; the event keeps its id)", description: 'Queues the event of that delivery for this endpoint once more, signed with the current secrets; the answer is the new delivery.' })
   @ApiAcceptedResponse({ type: WebhookDeliveryDto })
   @ApiErrorResponses(400, 404)
   async resend(@IdParam('id') id: number, @IdParam('delivery_id') deliveryId: number): Promise<WebhookDeliveryDto> {
@@ -113,7 +113,7 @@ export class OutgoingWebhooksController {
   @Post('webhook-endpoints/:id/replay')
   @AdminRoute()
   @HttpCode(202)
-  @ApiOperation({ operationId: 'administrationReplayWebhookEvents', summary: 'Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)' })
+  @ApiOperation({ operationId: 'administrationReplayWebhookEvents', summary: 'Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)', description: 'Queues one new delivery per event created at or after `since` (1000 at most per call; `truncated` says when more matched).' })
   @ApiAcceptedResponse({ type: ReplayResultDto })
   @ApiErrorResponses(400, 404)
   replay(@IdParam('id') id: number, @Body() body: ReplayEventsDto): Promise<ReplayResultDto> {
@@ -122,7 +122,7 @@ export class OutgoingWebhooksController {
 
   @Get('outgoing-events')
   @AdminRoute()
-  @ApiOperation({ operationId: 'administrationListOutgoingEvents', summary: 'The outgoing events after an id, oldest first (for receivers that poll)' })
+  @ApiOperation({ operationId: 'administrationListOutgoingEvents', summary: 'The outgoing events after an id, oldest first (for receivers that poll)', description: 'The same bodies the endpoints receive. Pass the last id you read as `since` (0 for the first call); `limit` is 50 by default, 100 at most.' })
   @ApiOkResponse({ type: OutgoingEventDto, isArray: true })
   @ApiErrorResponses(400)
   events(@Query() query: OutgoingEventsQueryDto): Promise<OutgoingEventDto[]> {
