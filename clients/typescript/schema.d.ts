@@ -710,7 +710,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoints for outgoing events (without secrets) */
+        /**
+         * The endpoints for outgoing events (without secrets)
+         * @description Every endpoint with its URL, subscribed event types, status and when the previous secret stops signing. Secrets are never shown here.
+         */
         get: operations["administrationListWebhookEndpoints"];
         put?: never;
         /**
@@ -734,11 +737,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an endpoint and its delivery log (deliveries not yet sent are dropped) */
+        /**
+         * Delete an endpoint and its delivery log (deliveries not yet sent are dropped)
+         * @description Answers the deleted endpoint as `previous`. Events stay listed by GET /administration/outgoing-events.
+         */
         delete: operations["administrationDeleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change an endpoint's URL, events, description or status */
+        /**
+         * Change an endpoint's URL, events, description or status
+         * @description Only the members given change. A new URL is checked as at creation (https, no internal address: 400 naming `url`).
+         */
         patch: operations["administrationUpdateWebhookEndpoint"];
         trace?: never;
     };
@@ -769,7 +778,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages) */
+        /**
+         * An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages)
+         * @description Each delivery with its status, attempts and its last attempt: time, HTTP status code, duration, the first 1 KB of the answer and the error.
+         */
         get: operations["administrationListWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -788,7 +800,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one delivery's event again (a new delivery; the event keeps its id) */
+        /**
+         * Send one delivery's event again (a new delivery; the event keeps its id)
+         * @description Queues the event of that delivery for this endpoint once more, signed with the current secrets; the answer is the new delivery.
+         */
         post: operations["administrationResendWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -805,7 +820,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an endpoint the events it subscribes to created since an instant (e.g. after it was down) */
+        /**
+         * Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)
+         * @description Queues one new delivery per event created at or after `since` (1000 at most per call; `truncated` says when more matched).
+         */
         post: operations["administrationReplayWebhookEvents"];
         delete?: never;
         options?: never;
@@ -820,7 +838,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The outgoing events after an id, oldest first (for receivers that poll) */
+        /**
+         * The outgoing events after an id, oldest first (for receivers that poll)
+         * @description The same bodies the endpoints receive. Pass the last id you read as `since` (0 for the first call); `limit` is 50 by default, 100 at most.
+         */
         get: operations["administrationListOutgoingEvents"];
         put?: never;
         post?: never;
