@@ -26,6 +26,7 @@ import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
+import { OutgoingWebhooksModule } from './modules/outgoing-webhooks/index.js';
 import { SettingsModule } from './modules/settings/index.js';
 import { TaggingModule } from './modules/tagging/index.js';
 import { TemplatesModule } from './modules/templates/index.js';
@@ -51,6 +52,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     SettingsModule,
     PluginModule,
     TaggingModule,
+    OutgoingWebhooksModule,
     FormsModule,
     TemplatesModule,
     MailModule,

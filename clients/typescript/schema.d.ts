@@ -703,6 +703,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/administration/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoints for outgoing events (without secrets)
+         * @description Every endpoint with its URL, subscribed event types, status and when the previous secret stops signing. Secrets are never shown here.
+         */
+        get: operations["administrationListWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add an endpoint for outgoing events; the answer shows its signing secret, once
+         * @description The URL must be https and must not be or resolve to an internal address (400 `rest_invalid_param` naming `url`).
+         */
+        post: operations["administrationCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its delivery log (deliveries not yet sent are dropped)
+         * @description Answers the deleted endpoint as `previous`. Events stay listed by GET /administration/outgoing-events.
+         */
+        delete: operations["administrationDeleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, events, description or status
+         * @description Only the members given change. A new URL is checked as at creation (https, no internal address: 400 naming `url`).
+         */
+        patch: operations["administrationUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/administration/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret (shown once); the old one keeps signing for 24 hours
+         * @description Until `previous_secret_expires_at` the header carries the new secret's `v1=` first, then the old one's.
+         */
+        post: operations["administrationRotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages)
+         * @description Each delivery with its status, attempts and its last attempt: time, HTTP status code, duration, the first 1 KB of the answer and the error.
+         */
+        get: operations["administrationListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/webhook-endpoints/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery's event again (a new delivery; the event keeps its id)
+         * @description Queues the event of that delivery for this endpoint once more, signed with the current secrets; the answer is the new delivery.
+         */
+        post: operations["administrationResendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/webhook-endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)
+         * @description Queues one new delivery per event created at or after `since` (1000 at most per call; `truncated` says when more matched).
+         */
+        post: operations["administrationReplayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/outgoing-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The outgoing events after an id, oldest first (for receivers that poll)
+         * @description The same bodies the endpoints receive. Pass the last id you read as `since` (0 for the first call); `limit` is 50 by default, 100 at most.
+         */
+        get: operations["administrationListOutgoingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bundled-templates/{slug}/preview.svg": {
         parameters: {
             query?: never;
@@ -2054,6 +2202,153 @@ export interface components {
             success: boolean;
             /** @example Thanks! Your choices for Form builder are saved. */
             message: string;
+        };
+        CreateWebhookEndpointDto: {
+            /**
+             * @description The https URL events are POSTed to (an internal address is refused)
+             * @example https://shop.example.com/checkout-events
+             */
+            url?: string;
+            /**
+             * @description Event types sent to it; `*` (the default) is every type, present and future
+             * @example [
+             *       "payment.completed"
+             *     ]
+             */
+            events?: ("*" | "payment.completed" | "payment.failed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
+            /** @description A note for you */
+            description?: string | null;
+            /**
+             * @description A disabled endpoint gets no new deliveries; its pending ones fail
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        WebhookEndpointWithSecretDto: {
+            id: number;
+            url: string;
+            /**
+             * @example [
+             *       "*"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then the secret before the last rotation also signs (its `v1=` follows the current one)
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The signing secret (HMAC-SHA256 key of `Checkout-Signature`). Shown once: store it now.
+             * @example whsec_…
+             */
+            secret: string;
+        };
+        WebhookEndpointDto: {
+            id: number;
+            url: string;
+            /**
+             * @example [
+             *       "*"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description Until then the secret before the last rotation also signs (its `v1=` follows the current one)
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdateWebhookEndpointDto: {
+            /**
+             * @description The https URL events are POSTed to (an internal address is refused)
+             * @example https://shop.example.com/checkout-events
+             */
+            url?: string;
+            /**
+             * @description Event types sent to it; `*` (the default) is every type, present and future
+             * @example [
+             *       "payment.completed"
+             *     ]
+             */
+            events?: ("*" | "payment.completed" | "payment.failed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
+            /** @description A note for you */
+            description?: string | null;
+            /**
+             * @description A disabled endpoint gets no new deliveries; its pending ones fail
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        WebhookEndpointDeletedDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            previous: components["schemas"]["WebhookEndpointDto"];
+        };
+        WebhookDeliveryDto: {
+            id: number;
+            /** @description The event sent (its `id` in the body) */
+            event_id: number;
+            /** @example payment.completed */
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description Time of the last attempt
+             */
+            last_attempt_at: string | null;
+            /** @description HTTP status of the last answer; null when none came */
+            status_code: number | null;
+            duration_ms: number | null;
+            /** @description The first 1 KB of the last answer */
+            response_excerpt: string | null;
+            /** @description Why the last attempt failed */
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ReplayEventsDto: {
+            /**
+             * @description Queue the events created at or after this instant (ISO 8601)
+             * @example 2026-01-01T00:00:00Z
+             */
+            since: string;
+        };
+        ReplayResultDto: {
+            /** @description Deliveries queued */
+            queued: number;
+            /** @description More events matched than one call queues (1000): call again with a later `since` */
+            truncated: boolean;
+        };
+        OutgoingEventDto: {
+            /** @description Stable across retries and resends */
+            id: number;
+            /** @example payment.completed */
+            type: string;
+            /** @description Unix seconds */
+            created: number;
+            /** @description 1, 2, 3… per payment in the order of its moves */
+            sequence: number;
+            /** @description `payment`: the payment as GET /administration/payments/{id} shows it, without its log */
+            data: {
+                [key: string]: unknown;
+            };
         };
         DashboardWebhookContractDto: {
             /**
@@ -9262,6 +9557,1445 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationListWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"][];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationDeleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDeletedDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationUpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationRotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Entries per page (at most 100; the route's default otherwise) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Entries in all pages */
+                    "X-WP-Total"?: number;
+                    /** @description Pages at this per_page */
+                    "X-WP-TotalPages"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationResendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationReplayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayEventsDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResultDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    administrationListOutgoingEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events with a greater id (the last id you read) */
+                since?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutgoingEventDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
                 };
             };
             /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */

@@ -95,6 +95,11 @@ export interface AppConfig {
   /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
   outbox: OutboxSettings;
   /**
+   * OUTGOING_WEBHOOKS_ALLOW_PRIVATE: accept `http://` endpoint URLs and loopback or private
+   * addresses (development and tests only; docs/outgoing-webhooks.md). Off by default.
+   */
+  outgoingWebhooksAllowPrivate: boolean;
+  /**
    * METRICS_TOKEN: when set, `GET /metrics` needs `Authorization: Bearer <token>` (at least 16
    * characters); unset, it is open (docs/operations.md).
    */
@@ -224,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryMaxSeconds: envInteger(env, 'OUTBOX_RETRY_MAX_SECONDS', 3600, { min: 1, max: 7 * 86_400 }),
       leaseSeconds: envInteger(env, 'OUTBOX_LEASE_SECONDS', 60, { min: 2, max: 3600 }),
     },
+    outgoingWebhooksAllowPrivate: envBoolean(env, 'OUTGOING_WEBHOOKS_ALLOW_PRIVATE', false),
     shutdown: { timeoutSeconds: shutdownTimeoutSeconds, drainSeconds: shutdownDrainSeconds },
     metricsToken: metricsTokenOf(env),
     rateLimits: {

@@ -34,7 +34,9 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
   },
   {
     name: 'Webhooks',
-    description: 'Notifications the payment providers send when a payment changes (signed, no login), and the log of what arrived.',
+    description:
+      'Notifications the payment providers send when a payment changes (signed, no login), and the log of what arrived; ' +
+      'and the events this service sends to your own endpoints (outgoing webhooks), with their delivery log.',
   },
   {
     name: 'Settings',

@@ -23,6 +23,7 @@ import { GrantRefundCapability1764116530000 } from './1764116530000-GrantRefundC
 import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-GrantSubscriptionCancelCapability.js';
 import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
 import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
+import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgoingWebhooks.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   GrantSubscriptionCancelCapability1764116900000,
   CreatePaymentDisputes1764116910000,
   IndexPaymentChargeRef1764116920000,
+  CreateOutgoingWebhooks1764116930000,
 ];

@@ -5,6 +5,8 @@
  */
 export interface OutboxHandler<P = unknown> {
   readonly topic: string;
+  /** Attempts before an item fails, when the topic needs its own (OUTBOX_MAX_ATTEMPTS otherwise). */
+  readonly maxAttempts?: number;
   /**
    * Does the work of one item. Resolving marks it sent; throwing schedules a retry with backoff
    * (a `PermanentOutboxError` fails it at once). Delivery is at least once: a crash after the work

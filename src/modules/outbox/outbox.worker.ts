@@ -156,7 +156,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     let delivery: OutboxDelivery<never> | null = null;
     let failure: unknown = null;
     try {
-      delivery = this.delivery(item);
+      delivery = this.delivery(item, handler.maxAttempts ?? this.config.outbox.maxAttempts);
       await handler.handle(delivery);
     } catch (error) {
       // An unreadable item (no delivery) can never succeed.
@@ -171,7 +171,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
       return;
     }
     const reason = errorText(failure);
-    const { maxAttempts, retryBaseSeconds, retryMaxSeconds } = this.config.outbox;
+    const { retryBaseSeconds, retryMaxSeconds } = this.config.outbox;
+    const maxAttempts = handler.maxAttempts ?? this.config.outbox.maxAttempts;
     const final = failure instanceof PermanentOutboxError || item.attempts >= maxAttempts;
     const nextAttemptAt = final ? null : new Date(now.getTime() + retryDelayMs(item.attempts, retryBaseSeconds, retryMaxSeconds));
     const stored = nextAttemptAt ? await this.items.retryAt(item.id, this.owner, nextAttemptAt, reason, now) : await this.items.markFailed(item.id, this.owner, reason, now);
@@ -187,7 +188,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     }
   }
 
-  private delivery(item: OutboxItemEntity): OutboxDelivery<never> {
+  private delivery(item: OutboxItemEntity, maxAttempts: number): OutboxDelivery<never> {
     const progress: string[] = item.progress ? (JSON.parse(item.progress) as string[]) : [];
     return {
       id: item.id,
@@ -195,7 +196,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
       key: item.key,
       payload: JSON.parse(item.payload) as never,
       attempt: item.attempts,
-      maxAttempts: this.config.outbox.maxAttempts,
+      maxAttempts,
       progress,
       stepDone: async (step: string) => {
         if (!progress.includes(step)) progress.push(step);

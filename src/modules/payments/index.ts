@@ -40,3 +40,4 @@ export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-stat
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
 export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';
 export { isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';
+export { PaymentEvents, type PaymentEvent, type PaymentEventListener } from './payment-events.js';

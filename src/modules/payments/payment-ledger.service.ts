@@ -9,6 +9,7 @@ import { PATCHABLE_FIELDS, type PaymentPatch, type PaymentRecord, toPaymentRecor
 import { PaymentReferenceService } from './payment-reference.service.js';
 import { decideTransition, type PaymentStatus } from './payment-status.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
+import { PaymentEvents, statusEventType } from './payment-events.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { type PaymentChanges, PaymentRepository } from './payment.repository.js';
 
@@ -100,6 +101,7 @@ export class PaymentLedgerService {
     private readonly transactions: PaymentTransactions,
     private readonly completionEmails: PaymentCompletionEmails,
     private readonly references: PaymentReferenceService,
+    private readonly events: PaymentEvents,
   ) {}
 
   /**
@@ -116,6 +118,7 @@ export class PaymentLedgerService {
       const payment = toPaymentRecord(row);
       // The emails are due in the same commit as the completion: a crash after it cannot lose them.
       if (outcome === 'applied' && to === 'completed') await this.completionEmails.schedule(manager, payment);
+      if (outcome === 'applied') await this.announceStatus(manager, payment, to);
       return { outcome, from, payment };
     });
     if (result.outcome === 'refused' && !options.tolerateRefusal) {
@@ -147,6 +150,7 @@ export class PaymentLedgerService {
         if (changes) {
           await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
           await this.logs.record({ paymentId, level: 'info', event: 'provider_details', message: `Provider details recorded by ${source}.`, context: { source, fields: changedNames(patch) } }, manager);
+          if (changes.subscriptionStatus === 'canceled') await this.events.announce(manager, { type: 'subscription.canceled', payment: toPaymentRecord(row) });
         }
         return { applied: true, payment: toPaymentRecord(row) };
       });
@@ -175,6 +179,7 @@ export class PaymentLedgerService {
           if (existing.parentPaymentId !== parent.id) throw new InvalidPaymentStateError('That invoice is already linked to another payment.');
           const patch = received === null ? undefined : { amountReceived: received, ...(facts.providerChargeRef ? { providerChargeRef: facts.providerChargeRef } : {}) };
           const outcome = await this.moveLocked(manager, existing, facts.status, { source: facts.source, reason: 'renewal invoice', patch });
+          if (outcome === 'applied') await this.announceStatus(manager, toPaymentRecord(existing), facts.status);
           return { outcome, payment: toPaymentRecord(existing) };
         }
         const row = await this.payments.insert(manager, {
@@ -211,6 +216,7 @@ export class PaymentLedgerService {
           },
           manager,
         );
+        await this.announceStatus(manager, toPaymentRecord(row), facts.status);
         return { outcome: 'created', payment: toPaymentRecord(row) };
       });
     try {
@@ -251,6 +257,12 @@ export class PaymentLedgerService {
       return created;
     });
     return toPaymentRecord(row);
+  }
+
+  /** Tells listeners (outgoing webhooks) of a status move merchants hear about, in the move's transaction. */
+  private async announceStatus(manager: EntityManager, payment: PaymentRecord, to: PaymentStatus): Promise<void> {
+    const type = statusEventType(payment, to);
+    if (type) await this.events.announce(manager, { type, payment });
   }
 
   /** Adds a line to the payment log (for gateway and webhook modules). */

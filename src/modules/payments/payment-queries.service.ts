@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { type EntityManager, Repository } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
@@ -10,7 +10,7 @@ import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFil
 import type { CustomFields } from './custom-fields.js';
 import { PaymentAftermathService } from './payment-aftermath.service.js';
 import { RefundEntity } from './refunds/refund.entity.js';
-import type { PaymentEntity } from './payment.entity.js';
+import { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
 import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
@@ -81,11 +81,25 @@ export class PaymentQueriesService {
   async adminDetail(id: number): Promise<AdminPaymentDetailDto> {
     const row = await this.payments.findById(id);
     if (!row) throw new NotFoundError('Payment');
-    const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const { entries, total } = await this.logs.tailOf(id, PAYMENT_LOG_TAIL);
+    return { ...(await this.adminFields(row)), log: entries.map(toLogEntry), log_total: total };
+  }
+
+  /**
+   * The admin detail without its log, read through `manager` (a mover's transaction sees its own
+   * move): an outgoing event's `data.payment`. No secrets or tokens are in it.
+   */
+  async adminSnapshot(manager: EntityManager, id: number): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+    const row = await manager.findOne(PaymentEntity, { where: { id } });
+    if (!row) throw new NotFoundError('Payment');
+    return this.adminFields(row, manager);
+  }
+
+  private async adminFields(row: PaymentEntity, manager?: EntityManager): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+    const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const record = toPaymentRecord(row);
     // Renewals hang under the subscription's first payment (their parent_payment_id).
-    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(id, PAYMENT_RENEWALS_TAIL) : [[], 0];
+    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(row.id, PAYMENT_RENEWALS_TAIL) : [[], 0];
     return {
       ...toAdminPayment(row, form?.title ?? null),
       amount_received: record.amount_received,
@@ -103,11 +117,9 @@ export class PaymentQueriesService {
         capture: record.provider_capture_ref,
         subscription_status: record.subscription_status,
       },
-      log: entries.map(toLogEntry),
       refundable_amount: refundableAmount(row),
       dispute: row.dispute,
-      refunds: (await this.refunds.listOf(id)).map(toRefundDto),
-      log_total: total,
+      refunds: (await this.refunds.listOf(row.id, manager)).map(toRefundDto),
       renewals: renewals.map((renewal) => toAdminPayment(renewal, form?.title ?? null)),
       renewals_total: renewalsTotal,
     };

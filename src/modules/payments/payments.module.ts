@@ -1,3 +1,4 @@
+import { PaymentEvents } from './payment-events.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '../../common/crypto/index.js';
@@ -46,6 +47,7 @@ import { SyncDetailsService } from './sync-details.service.js';
   ],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
   providers: [
+    PaymentEvents,
     PaymentTransactions,
     PaymentRepository,
     PaymentLogRepository,
@@ -61,6 +63,6 @@ import { SyncDetailsService } from './sync-details.service.js';
     RefundsService,
     RefundEmails,
   ],
-  exports: [PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService],
+  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService],
 })
 export class PaymentsModule {}
