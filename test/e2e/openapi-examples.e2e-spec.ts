@@ -129,7 +129,7 @@ describe('request body examples in the OpenAPI document work as they are (Swagge
       if (o.operation.security?.some((s) => 'application_password' in s)) call = call.set('Authorization', t.admin.auth);
       const res = await call.send(body as object);
       const code = (res.body as { code?: string } | undefined)?.code;
-      if (res.status === 400 && code && BODY_VALIDATION_CODES.includes(code)) refused.push({ operation: `${o.operation.operationId}${label}`, status: res.status, body: res.body });
+      if (res.status === 400 && code && BODY_VALIDATION_CODES.includes(code) && !isUnresolvedName(res.body)) refused.push({ operation: `${o.operation.operationId}${label}`, status: res.status, body: res.body });
       return res;
     };
 
@@ -156,3 +156,13 @@ describe('request body examples in the OpenAPI document work as they are (Swagge
     expect(refused).toEqual([]);
   });
 });
+
+/**
+ * An outgoing-webhook URL is refused when its name does not resolve, and the tests run without
+ * DNS: the example passed every rule of its body and only the lookup of its (public) name failed.
+ */
+function isUnresolvedName(body: unknown): boolean {
+  const params = (body as { data?: { params?: Record<string, string> } }).data?.params ?? {};
+  const keys = Object.keys(params);
+  return keys.length === 1 && keys[0] === 'url' && /does not resolve$/.test(params.url);
+}

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
@@ -35,6 +35,13 @@ export class OutgoingWebhooksController {
 
   @Post('webhook-endpoints')
   @AdminRoute()
+  @ApiBody({
+    type: CreateWebhookEndpointDto,
+    examples: {
+      every_event: { summary: 'Every event type, present and future', value: { url: 'https://shop.example.com/checkout-events', description: 'Order system' } },
+      completed_only: { summary: 'Completed payments only', value: { url: 'https://crm.example.com/hooks/checkout', events: ['payment.completed'] } },
+    },
+  })
   @ApiOperation({
     operationId: 'administrationCreateWebhookEndpoint',
     summary: 'Add an endpoint for outgoing events; the answer shows its signing secret, once',
@@ -56,6 +63,13 @@ export class OutgoingWebhooksController {
   }
 
   @Patch('webhook-endpoints/:id')
+  @ApiBody({
+    type: UpdateWebhookEndpointDto,
+    examples: {
+      disable: { summary: 'Stop sending to it (its pending deliveries fail)', value: { status: 'disabled' } },
+      events: { summary: 'Change the event types it receives', value: { events: ['payment.completed', 'payment.failed'] } },
+    },
+  })
   @AdminRoute()
   @ApiOperation({ operationId: 'administrationUpdateWebhookEndpoint', summary: "Change an endpoint's URL, events, description or status", description: 'Only the members given change. A new URL is checked as at creation (https, no internal address: 400 naming `url`).' })
   @ApiOkResponse({ type: WebhookEndpointDto })
@@ -111,6 +125,7 @@ export class OutgoingWebhooksController {
   }
 
   @Post('webhook-endpoints/:id/replay')
+  @ApiBody({ type: ReplayEventsDto, examples: { since: { summary: 'The events since an instant (e.g. when the receiver went down)', value: { since: '2026-01-01T00:00:00Z' } } } })
   @AdminRoute()
   @HttpCode(202)
   @ApiOperation({ operationId: 'administrationReplayWebhookEvents', summary: 'Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)', description: 'Queues one new delivery per event created at or after `since` (1000 at most per call; `truncated` says when more matched).' })
