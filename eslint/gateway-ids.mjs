@@ -47,9 +47,6 @@ export const GATEWAY_ID_EXEMPT_FILES = [
   // The 10 bundled form templates (docs/decisions.md §11) are data: each lists the methods it
   // offers per gateway, as a stored form does.
   'src/modules/templates/bundled-form-templates.ts',
-  // The CLI's `gateway-a:connect` / `gateway-b:connect` commands are still listed centrally
-  // (issue 28 item 3: the slices should register them).
-  'src/cli-connect.ts',
 ];
 
 /** Nodes that are documentation or module wiring, not code that names a gateway. */

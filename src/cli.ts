@@ -6,10 +6,11 @@ import { CryptoModule } from './common/crypto/index.js';
 import { DomainError } from './common/errors/index.js';
 import { RedisModule } from './common/redis/index.js';
 import { BootError } from './common/errors/index.js';
-import { ConfigError, ConfigModule, loadConfig, readConnectSecrets } from './config/index.js';
-import { connectGatewayA, connectGatewayB, ConnectUsageError, parseMode, terminalPrompt } from './cli-connect.js';
+import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
+import { terminalPrompt } from './cli-connect.js';
 import { parseReconcileArguments, type ReconcileRequest, ReconcileUsageError, runReconcileCommand } from './cli-reconcile.js';
 import { DatabaseModule } from './database/index.js';
+import { checkGatewaySliceConfig, ConnectUsageError, type GatewayConnectCommand, gatewayConnectCommands, parseMode } from './modules/gateways/index.js';
 import { IdentityModule, IdentityService } from './modules/identity/index.js';
 import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck } from './modules/operations/index.js';
 
@@ -23,13 +24,20 @@ const USAGE = `Usage: npm run cli -- <command> [options]
                                                         those created since --since (default 30 days) and untouched for
                                                         --min-age (default 5 minutes)
   reconcile        --payment <id>                       that payment only, at once, whatever its age (a webhook you know was lost)
-  doctor                                                checks the configuration and the world around it (exit 1 on a fail)
-  gateway-a:connect --mode <test|live>                  connects gateway A with your own keys: GATEWAY_A_PUBLISHABLE_KEY and
-                                                        GATEWAY_A_SECRET_KEY from the environment, else asked (not echoed);
-                                                        checks them, stores them, provisions and verifies the webhook endpoint
-  gateway-b:connect --mode <test|live> --email <email>  connects gateway B: GATEWAY_B_CLIENT_ID and GATEWAY_B_CLIENT_SECRET from the
-                                                        environment, else asked (not echoed); GATEWAY_B_WEBHOOK_ID saved and its
-                                                        listener verified with the gateway`;
+  doctor                                                checks the configuration and the world around it (exit 1 on a fail)`;
+
+const CORE_COMMANDS = ['user:create', 'password:create', 'password:list', 'password:revoke', 'reconcile', 'doctor'];
+
+/** The gateway slices' connect commands (each slice registers its own); loading them loads the application's modules. */
+async function connectCommands(): Promise<GatewayConnectCommand[]> {
+  await import('./app.module.js');
+  return gatewayConnectCommands();
+}
+
+/** The usage text: the core commands, then each slice's connect command. */
+async function usage(): Promise<string> {
+  return [USAGE, ...(await connectCommands()).map((command) => command.usage)].join('\n');
+}
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
 @Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })
@@ -54,10 +62,11 @@ async function run(argv: string[]): Promise<number> {
   const command = positionals[0];
   if (command === 'doctor') return doctor();
   if (command === 'reconcile') return reconcile(parseReconcileArguments({ since: values.since, minAge: values['min-age'], payment: values.payment }));
-  if (command === 'gateway-a:connect' || command === 'gateway-b:connect') {
+  const connectCommand = command && !CORE_COMMANDS.includes(command) ? (await connectCommands()).find((candidate) => candidate.name === command) : undefined;
+  if (connectCommand) {
     // A key typed as an argument would stay in the shell history and the process list; it is refused, never echoed.
-    if (positionals.length > 1) throw new UsageError(`${command} takes no arguments besides its options: keys come from the environment or the prompt, never the command line`);
-    return connect(command, values.mode, values.email);
+    if (positionals.length > 1) throw new UsageError(`${connectCommand.name} takes no arguments besides its options: keys come from the environment or the prompt, never the command line`);
+    return connect(connectCommand, values.mode, values.email);
   }
   const required = (key: keyof typeof values): string => {
     const value = values[key];
@@ -118,16 +127,16 @@ async function reconcile(request: ReconcileRequest): Promise<number> {
 }
 
 /**
- * `gateway-a:connect` / `gateway-b:connect`: in the full application (the gateway slices and their
- * credential paths); secrets from the environment or a prompt without echo, never from argv.
+ * A slice's `<gateway>:connect`: in the full application (the gateway slices and their credential
+ * paths); secrets from the environment or a prompt without echo, never from argv.
  */
-async function connect(command: 'gateway-a:connect' | 'gateway-b:connect', modeArgument: string | undefined, email: string | undefined): Promise<number> {
+async function connect(command: GatewayConnectCommand, modeArgument: string | undefined, email: string | undefined): Promise<number> {
   const mode = parseMode(modeArgument);
   const { AppModule } = await import('./app.module.js');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   try {
-    const io = { secrets: readConnectSecrets(), prompt: terminalPrompt(), out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
-    return command === 'gateway-a:connect' ? await connectGatewayA(app, mode, io) : await connectGatewayB(app, mode, email, io);
+    const io = { env: process.env, prompt: terminalPrompt(), out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+    return await command.run(app, mode, { email }, io);
   } finally {
     await app.close();
   }
@@ -136,6 +145,8 @@ async function connect(command: 'gateway-a:connect' | 'gateway-b:connect', modeA
 /** `doctor`: the database first (starting the application would apply migrations), then the rest. */
 async function doctor(): Promise<number> {
   const config = loadConfig();
+  const { AppModule } = await import('./app.module.js');
+  checkGatewaySliceConfig(process.env);
   const checks: DoctorCheck[] = [{ name: 'configuration', status: 'ok', message: 'every variable is valid' }];
   const print = () => {
     for (const check of checks) console.log(formatDoctorCheck(check));
@@ -143,7 +154,6 @@ async function doctor(): Promise<number> {
   };
   checks.push(await databasePreflight(config));
   if (checks.some((check) => check.status === 'fail')) return print();
-  const { AppModule } = await import('./app.module.js');
   let app;
   try {
     app = await NestFactory.createApplicationContext(AppModule, { logger: false });
@@ -164,8 +174,8 @@ class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConnectUsageError || error instanceof ReconcileUsageError) console.error(`${error.message}\n\n${USAGE}`);
+  async (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConnectUsageError || error instanceof ReconcileUsageError) console.error(`${error.message}\n\n${await usage()}`);
     else if (error instanceof DomainError) console.error([error.message, ...Object.values((error.data.params ?? {}) as Record<string, string>).map((text) => `  ${text}`)].join('\n'));
     else if (error instanceof ConfigError || error instanceof BootError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);

@@ -5,12 +5,15 @@ import { AppLogger } from './common/logging/index.js';
 import { GracefulShutdown } from './common/shutdown/index.js';
 import { bootMessage, createApp, serviceUrls } from './bootstrap.js';
 import { limitHeapGrowth } from './heap-growth.js';
+import { checkGatewaySliceConfig } from './modules/gateways/index.js';
 
 async function main(): Promise<void> {
   limitHeapGrowth();
   let config;
   try {
     config = loadConfig();
+    // The gateway slices' own variables (registered when bootstrap.js loaded the application's modules).
+    checkGatewaySliceConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -23,7 +23,10 @@ export interface RateLimitRule {
   ttl: number;
 }
 
-/** Everything the service reads from its environment, validated once at boot. */
+/**
+ * Everything the core reads from its environment, validated once at boot. A gateway slice reads
+ * its own variables itself (its config section, `@GatewaySlice({ config })`).
+ */
 export interface AppConfig {
   port: number;
   host: string;
@@ -53,10 +56,6 @@ export interface AppConfig {
   checkoutSecret?: string;
   adminPassword?: string;
   plan: CheckoutPlan;
-  proxyUrl: string;
-  gatewayAApiBase: string;
-  gatewayBApiBaseTest: string;
-  gatewayBApiBaseLive: string;
   smtpUrl?: string;
   trustProxy: boolean;
   tablePrefix: string;
@@ -81,17 +80,6 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   /** Seconds between reconciliation runs; 0 turns the background sweep off (the CLI still runs it). */
   reconcileIntervalSeconds: number;
-  /** GATEWAY_A_JS_URL: the card gateway's browser library the hosted payment page loads (Stripe.js). */
-  gatewayAJsUrl: string;
-  /** GATEWAY_B_JS_URL: the wallet gateway's browser library the hosted payment page loads (PayPal JS SDK, without query). */
-  gatewayBJsUrl: string;
-  /** Bounds on gateway B's webhook verification, which costs a provider call (docs/gateway-b.md). */
-  gatewayBWebhook: {
-    /** GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS: a PAYPAL-TRANSMISSION-TIME further from now (either way) is refused without a call. */
-    toleranceSeconds: number;
-    /** GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY: verify-webhook-signature calls in flight per instance at most. */
-    verifyConcurrency: number;
-  };
   /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
   outbox: OutboxSettings;
   /**
@@ -195,10 +183,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     checkoutSecret,
     adminPassword,
     plan: envEnum(env, 'CHECKOUT_PLAN', ['free', 'pro'] as const, 'free'),
-    proxyUrl: envUrl(env, 'CHECKOUT_PROXY_URL', 'https://proxy.checkout.example', ['http:', 'https:']).replace(/\/$/, ''),
-    gatewayAApiBase: envUrl(env, 'GATEWAY_A_API_BASE', 'https://api.stripe.com', ['http:', 'https:']).replace(/\/$/, ''),
-    gatewayBApiBaseTest: envUrl(env, 'GATEWAY_B_API_BASE_TEST', 'https://api-m.sandbox.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
-    gatewayBApiBaseLive: envUrl(env, 'GATEWAY_B_API_BASE_LIVE', 'https://api-m.paypal.com', ['http:', 'https:']).replace(/\/$/, ''),
     smtpUrl,
     trustProxy: envBoolean(env, 'TRUST_PROXY', false),
     tablePrefix: envMatch(env, 'TABLE_PREFIX', 'wp_', /^[a-z0-9_]{0,20}$/i, 'letters, digits and underscores only (at most 20)'),
@@ -216,12 +200,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
-    gatewayAJsUrl: envScriptUrl(env, 'GATEWAY_A_JS_URL', 'https://js.stripe.com/v3/'),
-    gatewayBJsUrl: envScriptUrl(env, 'GATEWAY_B_JS_URL', 'https://www.paypal.com/sdk/js'),
-    gatewayBWebhook: {
-      toleranceSeconds: envInteger(env, 'GATEWAY_B_WEBHOOK_TOLERANCE_SECONDS', 300, { min: 30, max: 3600 }),
-      verifyConcurrency: envInteger(env, 'GATEWAY_B_WEBHOOK_VERIFY_CONCURRENCY', 4, { min: 1, max: 64 }),
-    },
     outbox: {
       pollSeconds: envInteger(env, 'OUTBOX_POLL_SECONDS', 10, { min: 1, max: 3600 }),
       maxAttempts: envInteger(env, 'OUTBOX_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),
@@ -268,14 +246,6 @@ function envMatch(env: NodeJS.ProcessEnv, name: string, fallback: string, patter
   const value = env[name] ?? fallback;
   if (!pattern.test(value)) throw new ConfigError(name, `must be ${rule}`);
   return value;
-}
-
-/** An absolute http(s) URL of a browser script, without credentials, query or fragment (the page adds its own query). */
-function envScriptUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = envUrl(env, name, fallback, ['http:', 'https:']);
-  const url = new URL(value);
-  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
-  return url.toString();
 }
 
 /** METRICS_TOKEN: unset or empty is no token; a set one must be long and plain enough for a header. */

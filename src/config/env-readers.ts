@@ -55,6 +55,14 @@ export function envUrl(env: Env, name: string, fallback: string, protocols: stri
   return value;
 }
 
+/** An absolute http(s) URL of a browser script, without credentials, query or fragment (the page adds its own query). */
+export function envScriptUrl(env: Env, name: string, fallback: string): string {
+  const value = envUrl(env, name, fallback, ['http:', 'https:']);
+  const url = new URL(value);
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
+  return url.toString();
+}
+
 /**
  * A comma-separated list of origins (`scheme://host[:port]`, http or https), each normalised to
  * the form browsers send in `Origin` (lower-case host, no default port). Anything else (a path,

@@ -1,4 +1,4 @@
 export * from './app-config.js';
-export { ConfigError } from './env-readers.js';
+export { ConfigError, envInteger, envScriptUrl, envUrl } from './env-readers.js';
 export { ConfigModule } from './config.module.js';
-export { type ConnectSecrets, readConnectSecrets } from './connect-secrets.js';
+export { CONFIG_ENV, type ConfigSection, configSection, configSectionProvider } from './config-section.js';

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Frame, Page } from 'playwright-core';
 import request from 'supertest';
 import { embedSnippet } from '../../clients/typescript/index.js';
-import { connectGatewayA, connectGatewayB, type ConnectIo } from '../../src/cli-connect.js';
-import { gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
+import { connectGatewayA } from '../../src/modules/gateway-a/index.js';
+import { connectGatewayB, gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
+import type { ConnectIo } from '../../src/modules/gateways/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -12,8 +13,8 @@ import { collectPageErrors, launchChromium, waitForExpression } from './support/
 import { seriousA11yViolations } from './support/console.js';
 import { DECLINED_CARD, GOOD_CARD, PUBLISHABLE_KEY, REDIRECT_CARD, SECRET_KEY, startStandIns } from './support/gateway-standins.js';
 
-function silentIo(secrets: ConnectIo['secrets']): ConnectIo {
-  return { secrets, prompt: async () => null, out: () => undefined, err: () => undefined };
+function silentIo(env: NodeJS.ProcessEnv): ConnectIo {
+  return { env, prompt: async () => null, out: () => undefined, err: () => undefined };
 }
 
 /**
@@ -85,9 +86,9 @@ describe('hosted payment page in a browser', () => {
     shop.setService(appUrl);
 
     // Connected as the README's five minutes do it: the CLI's connect commands.
-    expect(await connectGatewayA(t.app, 'test', silentIo({ gatewayASecretKey: SECRET_KEY, gatewayAPublishableKey: PUBLISHABLE_KEY }))).toBe(0);
+    expect(await connectGatewayA(t.app, 'test', silentIo({ GATEWAY_A_SECRET_KEY: SECRET_KEY, GATEWAY_A_PUBLISHABLE_KEY: PUBLISHABLE_KEY }))).toBe(0);
     fakeB.setWebhookListener(fakeB.webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
-    expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', silentIo({ gatewayBClientId: fakeB.clientId, gatewayBClientSecret: fakeB.clientSecret, gatewayBWebhookId: fakeB.webhookId }))).toBe(0);
+    expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', silentIo({ GATEWAY_B_CLIENT_ID: fakeB.clientId, GATEWAY_B_CLIENT_SECRET: fakeB.clientSecret, GATEWAY_B_WEBHOOK_ID: fakeB.webhookId }))).toBe(0);
     await request(t.http).post(`${t.base}/payment-gateway/set-payment-methods`).set('Authorization', t.admin.auth).send({ gateway: 'gateway_b', methods: ['standard_checkout'] }).expect(200);
     await request(t.http)
       .post(`${t.base}/payment-gateway/set-payment-methods`)

@@ -1,21 +1,20 @@
 import { PassThrough } from 'node:stream';
-import { connectGatewayA, connectGatewayB, type ConnectIo, ConnectUsageError, parseMode, terminalPrompt } from '../../src/cli-connect.js';
+import { terminalPrompt } from '../../src/cli-connect.js';
 import { DomainError } from '../../src/common/errors/index.js';
-import type { ConnectSecrets } from '../../src/config/index.js';
-import { GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
-import { gatewayBOption, gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
-import { GatewayRegistry } from '../../src/modules/gateways/index.js';
+import { connectGatewayA, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { connectGatewayB, gatewayBOption, gatewayBWebhookUrl } from '../../src/modules/gateway-b/index.js';
+import { type ConnectIo, ConnectUsageError, GatewayRegistry, parseMode } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** A scripted terminal: answers per question and everything written. */
-function scriptedIo(secrets: ConnectSecrets, answers: Record<string, string | null> = {}) {
+function scriptedIo(env: NodeJS.ProcessEnv, answers: Record<string, string | null> = {}) {
   const asked: Array<{ question: string; hidden: boolean }> = [];
   const lines: string[] = [];
   const io: ConnectIo = {
-    secrets,
+    env,
     prompt: async (question, { hidden }) => {
       asked.push({ question, hidden });
       const key = Object.keys(answers).find((start) => question.startsWith(start));
@@ -112,7 +111,7 @@ describe('CLI gateway connect commands', () => {
     afterEach(forgetA);
 
     it('checks the environment keys with the gateway, stores them, provisions and verifies the webhook; prints no secret', async () => {
-      const run = scriptedIo({ gatewayASecretKey: secretKey, gatewayAPublishableKey: publishableKey });
+      const run = scriptedIo({ GATEWAY_A_SECRET_KEY: secretKey, GATEWAY_A_PUBLISHABLE_KEY: publishableKey });
       expect(await connectGatewayA(t.app, 'test', run.io)).toBe(0);
       expect(run.asked).toEqual([]);
 
@@ -150,7 +149,7 @@ describe('CLI gateway connect commands', () => {
     });
 
     it('stops when a key is neither in the environment nor answerable, storing nothing', async () => {
-      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ gatewayAPublishableKey: publishableKey }).io));
+      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ GATEWAY_A_PUBLISHABLE_KEY: publishableKey }).io));
       expect(error).toBeInstanceOf(ConnectUsageError);
       expect(error.message).toContain('GATEWAY_A_SECRET_KEY');
       expect(fakeA.requests).toEqual([]);
@@ -158,7 +157,7 @@ describe('CLI gateway connect commands', () => {
     });
 
     it('refuses live keys for test mode before any gateway call', async () => {
-      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ gatewayASecretKey: 'sk_live_abcdefgh12345678', gatewayAPublishableKey: 'pk_live_abcdefgh12345678' }).io));
+      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ GATEWAY_A_SECRET_KEY: 'sk_live_abcdefgh12345678', GATEWAY_A_PUBLISHABLE_KEY: 'pk_live_abcdefgh12345678' }).io));
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).status).toBe(400);
       expect(fakeA.requests).toEqual([]);
@@ -169,7 +168,7 @@ describe('CLI gateway connect commands', () => {
       // The account object has no livemode at the pinned API version; the balance has.
       fakeA.keyLivemode.set(secretKey, true);
       try {
-        const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ gatewayASecretKey: secretKey, gatewayAPublishableKey: publishableKey }).io));
+        const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ GATEWAY_A_SECRET_KEY: secretKey, GATEWAY_A_PUBLISHABLE_KEY: publishableKey }).io));
         expect(error).toMatchObject({ code: 'rest_invalid_param', status: 400 });
         expect((error as DomainError).data).toEqual({ params: { mode: 'the gateway says this key is not a test key' } });
       } finally {
@@ -183,7 +182,7 @@ describe('CLI gateway connect commands', () => {
     it('connects a restricted key that may not read the balance by its prefix alone', async () => {
       const restricted = 'rk_test_cliRestricted1234567890ab';
       fakeA.fail({ method: 'GET', path: '/v1/balance', status: 403, error: { type: 'invalid_request_error', message: 'The provided key does not have the required permissions for this endpoint.' } });
-      const run = scriptedIo({ gatewayASecretKey: restricted, gatewayAPublishableKey: publishableKey });
+      const run = scriptedIo({ GATEWAY_A_SECRET_KEY: restricted, GATEWAY_A_PUBLISHABLE_KEY: publishableKey });
       expect(await connectGatewayA(t.app, 'test', run.io)).toBe(0);
       expect(fakeA.requests.slice(0, 2).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 200', 'GET /v1/balance 403']);
       expect(await storedA()).toEqual({ user_id: fakeA.accountFor(restricted).id, public_key: publishableKey, secret_key: restricted });
@@ -192,7 +191,7 @@ describe('CLI gateway connect commands', () => {
     it('stores nothing when the gateway refuses the secret key, and never repeats the key', async () => {
       const revoked = 'sk_test_revokedKey1234567890';
       fakeA.revokeKey(revoked);
-      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ gatewayASecretKey: revoked, gatewayAPublishableKey: publishableKey }).io));
+      const error = await rejection(connectGatewayA(t.app, 'test', scriptedIo({ GATEWAY_A_SECRET_KEY: revoked, GATEWAY_A_PUBLISHABLE_KEY: publishableKey }).io));
       expect(error).toMatchObject({ code: 'checkout_gateway_error', status: 502 });
       expect(error.message).not.toContain(revoked);
       expect(fakeA.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/account 401']);
@@ -202,7 +201,7 @@ describe('CLI gateway connect commands', () => {
 
     it('reports a webhook endpoint that could not be provisioned (exit 1, checkout stays paused)', async () => {
       fakeA.fail({ method: 'POST', path: '/v1/webhook_endpoints', status: 400 });
-      const run = scriptedIo({ gatewayASecretKey: secretKey, gatewayAPublishableKey: publishableKey });
+      const run = scriptedIo({ GATEWAY_A_SECRET_KEY: secretKey, GATEWAY_A_PUBLISHABLE_KEY: publishableKey });
       expect(await connectGatewayA(t.app, 'test', run.io)).toBe(1);
       expect((await storedA()).secret_key).toBe(secretKey);
       expect(await t.app.get(GatewayAContractService).view('test')).toMatchObject({ status: 'failed', checkout_paused: true });
@@ -223,7 +222,7 @@ describe('CLI gateway connect commands', () => {
     it('checks the client id and secret with a token request, stores them and the Webhook ID, verifies its listener; prints no secret', async () => {
       const webhookId = sandbox.webhookId;
       sandbox.setWebhookListener(webhookId, { url: gatewayBWebhookUrl(t.config, 'test'), eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
-      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret, gatewayBWebhookId: webhookId });
+      const run = scriptedIo({ GATEWAY_B_CLIENT_ID: sandbox.clientId, GATEWAY_B_CLIENT_SECRET: sandbox.clientSecret, GATEWAY_B_WEBHOOK_ID: webhookId });
       expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(0);
       const calls = sandbox.apiCalls().map((call) => `${call.method} ${call.path} ${call.status}`);
       expect(calls[0]).toBe('POST /v1/oauth2/token 200');
@@ -238,14 +237,14 @@ describe('CLI gateway connect commands', () => {
     it('keeps the credentials but exits 1 when the Webhook ID delivers elsewhere', async () => {
       const webhookId = sandbox.webhookId;
       sandbox.setWebhookListener(webhookId, { url: 'https://elsewhere.example/hook', eventTypes: ['PAYMENT.CAPTURE.COMPLETED'] });
-      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret, gatewayBWebhookId: webhookId });
+      const run = scriptedIo({ GATEWAY_B_CLIENT_ID: sandbox.clientId, GATEWAY_B_CLIENT_SECRET: sandbox.clientSecret, GATEWAY_B_WEBHOOK_ID: webhookId });
       expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(1);
       expect(run.output()).toContain('https://elsewhere.example/hook');
       expect((await storedB()).secret).toBe(sandbox.clientSecret);
     });
 
     it('asks for the secret without echo and, without a Webhook ID, says where to point the webhook (exit 1)', async () => {
-      const run = scriptedIo({ gatewayBClientId: sandbox.clientId }, { 'Gateway B secret': sandbox.clientSecret });
+      const run = scriptedIo({ GATEWAY_B_CLIENT_ID: sandbox.clientId }, { 'Gateway B secret': sandbox.clientSecret });
       expect(await connectGatewayB(t.app, 'test', 'merchant@example.test', run.io)).toBe(1);
       expect(run.asked).toEqual([{ question: expect.stringContaining('secret'), hidden: true }]);
       expect(run.output()).toContain('/webhook/gateway-b-callback/test');
@@ -255,7 +254,7 @@ describe('CLI gateway connect commands', () => {
     });
 
     it('stores nothing when the provider refuses the credentials', async () => {
-      const run = scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: 'not-the-secret-123' });
+      const run = scriptedIo({ GATEWAY_B_CLIENT_ID: sandbox.clientId, GATEWAY_B_CLIENT_SECRET: 'not-the-secret-123' });
       const error = await rejection(connectGatewayB(t.app, 'test', 'merchant@example.test', run.io));
       expect(error).toMatchObject({ code: 'checkout_gateway_error', status: 502 });
       expect(error.message).not.toContain('not-the-secret-123');
@@ -263,7 +262,7 @@ describe('CLI gateway connect commands', () => {
     });
 
     it('needs --email', async () => {
-      const error = await rejection(connectGatewayB(t.app, 'test', undefined, scriptedIo({ gatewayBClientId: sandbox.clientId, gatewayBClientSecret: sandbox.clientSecret }).io));
+      const error = await rejection(connectGatewayB(t.app, 'test', undefined, scriptedIo({ GATEWAY_B_CLIENT_ID: sandbox.clientId, GATEWAY_B_CLIENT_SECRET: sandbox.clientSecret }).io));
       expect(error).toBeInstanceOf(ConnectUsageError);
       expect(sandbox.apiCalls()).toEqual([]);
     });

@@ -17,6 +17,7 @@ import {
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { GatewayXClient } from './gateway-x-client.js';
 import { GATEWAY_X, GATEWAY_X_METHOD } from './gateway-x.slice.js';
+import { GATEWAY_X_CONFIG, type GatewayXConfig } from './gateway-x.config.js';
 import { GATEWAY_X_PROVIDER, type GatewayXProvider, gatewayXOption } from './gateway-x-options.js';
 
 /**
@@ -38,6 +39,7 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
 
   constructor(
     @Inject(GATEWAY_X_PROVIDER) provider: GatewayXProvider,
+    @Inject(GATEWAY_X_CONFIG.token) config: GatewayXConfig,
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
     private readonly client: GatewayXClient,
@@ -47,7 +49,7 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
       methods: [GATEWAY_X_METHOD],
       // The slice's route its driver calls (checkout/gateway-x-checkout.controller.ts).
       routes: { charge: '/gateway-x/charge' },
-      libraryUrl: new URL('/x.js', provider.url).toString(),
+      libraryUrl: config.jsUrl ?? new URL('/x.js', provider.url).toString(),
       // A stand-in library at its own origin: the page allows exactly that origin.
       csp: { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false },
     };

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { checkGatewaySliceConfig, GatewayRegistry } from '../../src/modules/gateways/index.js';
 import { PaymentQueriesService } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { validSettings } from '../support/form-fixtures.js';
@@ -166,6 +167,22 @@ describe('a test-only third gateway (test/gateway-x/) added by its module alone'
     expect((await deliver(signed).expect(200)).body).toEqual({ received: true, outcome: 'processed' });
     expect(await record(reference.payment_id)).toMatchObject({ status: 'completed', amount_received: 1500 });
     expect((await deliver(signed).expect(200)).body).toEqual({ received: true, outcome: 'duplicate' });
+  });
+
+  it('reads its own variable (GATEWAY_X_JS_URL) at boot: its library from there; a bad value fails the boot\'s check naming it', async () => {
+    expect(t.app.get(GatewayRegistry).get('gateway_x').hostedCheckout?.libraryUrl).toBe(`${fake.url}/x.js`);
+    // A second instance on the same database (on MariaDB not emptied: the first keeps its state).
+    const other = await startTestApp({ GATEWAY_X_JS_URL: 'https://lib.x.example.test/x.js' }, { keepDatabase: true, modules: [GatewayXModule.register({ url: fake.url })] });
+    try {
+      expect(other.app.get(GatewayRegistry).get('gateway_x').hostedCheckout?.libraryUrl).toBe('https://lib.x.example.test/x.js');
+    } finally {
+      await other.close();
+    }
+    // The check main.ts runs before the boot (beside loadConfig): every registered slice's section, this one's included.
+    expect(() => checkGatewaySliceConfig({ GATEWAY_X_JS_URL: 'https://lib.x.example.test/x.js?key=secret' })).toThrow(
+      /^Invalid configuration: GATEWAY_X_JS_URL must be a URL without credentials, query or fragment$/,
+    );
+    expect(() => checkGatewaySliceConfig({ GATEWAY_X_JS_URL: 'https://lib.x.example.test/x.js' })).not.toThrow();
   });
 
   it('fails a payment its signed charge.failed names, with the reason; an amount that differs is rejected', async () => {

@@ -1,4 +1,5 @@
 import type { GatewaySliceDefinition } from '../../src/modules/gateways/index.js';
+import { GATEWAY_X_CONFIG } from './gateway-x.config.js';
 
 /**
  * The test-only gateway X as the catalog knows it. Its id is `gateway_x`, not `gateway_c`: the
@@ -13,6 +14,8 @@ export const GATEWAY_X_SLICE: GatewaySliceDefinition = {
     kind: 'card',
     methods: [{ id: 'x_card', label: 'Test card X' }],
   },
+  // Its own variable (GATEWAY_X_JS_URL), read by the slice: src/config/ knows nothing of it.
+  config: GATEWAY_X_CONFIG,
 };
 
 export const GATEWAY_X = GATEWAY_X_SLICE.catalog.id;

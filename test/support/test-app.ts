@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/bootstrap.js';
 import { loggerOptions } from '../../src/common/logging/index.js';
-import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/index.js';
+import { APP_CONFIG, type AppConfig, CONFIG_ENV, loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
 import { IdentityService } from '../../src/modules/identity/index.js';
 import { InstallationService } from '../../src/modules/settings/index.js';
@@ -63,7 +63,8 @@ export async function startTestApp(
   options: { keepDatabase?: boolean; logStream?: Writable; modules?: Array<Type | DynamicModule> } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'checkout-test-'));
-  const config = loadConfig({
+  // The configuration's whole environment: the core reads it here, each gateway slice its own variables of it (CONFIG_ENV).
+  const environment: NodeJS.ProcessEnv = {
     CHECKOUT_SECRET: TEST_SECRET,
     CHECKOUT_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     DATABASE_URL: process.env.DATABASE_URL || 'sqlite::memory:',
@@ -71,10 +72,13 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://checkout.test',
     ...env,
-  });
+  };
+  const config = loadConfig(environment);
   if (databaseKind(config) === 'mysql' && !options.keepDatabase) await emptyDatabase(config);
 
   let builder = Test.createTestingModule({ imports: [AppModule, ...(options.modules ?? [])] })
+    .overrideProvider(CONFIG_ENV)
+    .useValue(environment)
     .overrideProvider(APP_CONFIG)
     .useValue(config);
   if (options.logStream) {

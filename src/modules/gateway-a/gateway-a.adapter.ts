@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidParamsError } from '../../common/errors/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   type BrowserConfig,
   GATEWAY_MODES,
@@ -24,6 +23,7 @@ import { GatewayAIntentsService } from './checkout/gateway-a-intents.service.js'
 import { GatewayAClientFactory } from './client/gateway-a-client.factory.js';
 import { GatewayAConnectService } from './connect/gateway-a-connect.service.js';
 import { GatewayADiagnostics } from './diagnose/gateway-a-diagnostics.js';
+import { GATEWAY_A_CONFIG, type GatewayAConfig } from './gateway-a.config.js';
 import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a-dashboard-facts.js';
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
@@ -51,7 +51,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly hostedCheckout: HostedCheckout;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(GATEWAY_A_CONFIG.token) config: GatewayAConfig,
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
     private readonly contract: GatewayAContractService,
@@ -67,7 +67,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly providerAftermath: GatewayAAftermathReader,
     readonly refunds: GatewayARefunds,
   ) {
-    this.hostedCheckout = gatewayAHostedCheckout(config.gatewayAJsUrl);
+    this.hostedCheckout = gatewayAHostedCheckout(config.jsUrl);
   }
 
   /** Connecting with the merchant's own keys: the same service and credential path as the OAuth callback. */

@@ -1,6 +1,8 @@
 import type { GatewaySliceDefinition } from '../gateways/index.js';
+import { GATEWAY_A_CONNECT_COMMAND } from './connect/gateway-a-cli-connect.js';
+import { GATEWAY_A_CONFIG } from './gateway-a.config.js';
 
-/** Gateway A as the catalog knows it: the card gateway and its payment methods (docs/interface.md). */
+/** Gateway A as the catalog knows it (the card gateway and its payment methods, docs/interface.md), with its own configuration and CLI connect. */
 export const GATEWAY_A_SLICE: GatewaySliceDefinition = {
   catalog: {
     id: 'gateway_a',
@@ -14,4 +16,6 @@ export const GATEWAY_A_SLICE: GatewaySliceDefinition = {
       { id: 'regional_wallet_2', label: 'Regional wallet 2' },
     ],
   },
+  config: GATEWAY_A_CONFIG,
+  connect: GATEWAY_A_CONNECT_COMMAND,
 };

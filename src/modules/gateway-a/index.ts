@@ -9,3 +9,5 @@ export { GatewayAContractService } from './webhook/gateway-a-contract.service.js
 export { GATEWAY_A_WEBHOOK_EVENTS } from './webhook/webhook-contract.js';
 export { GatewayAWebhookUpgradeTask, type WebhookUpgradeProgress } from './webhook/webhook-upgrade.task.js';
 export { AFTERMATH_LIMITS } from './aftermath/gateway-a-aftermath.reader.js';
+export { connectGatewayA } from './connect/gateway-a-cli-connect.js';
+export { type GatewayAConfig, readGatewayAConfig } from './gateway-a.config.js';

@@ -2,7 +2,6 @@ import { GatewayBAftermathReader } from './aftermath/gateway-b-aftermath.reader.
 import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
-import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import {
   type BrowserConfig,
   GATEWAY_MODES,
@@ -26,6 +25,7 @@ import { isGatewayBWebhookId } from './client/webhook-postback.js';
 import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.service.js';
 import { GatewayBDiagnostics } from './diagnose/gateway-b-diagnostics.js';
 import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
+import { GATEWAY_B_CONFIG, type GatewayBConfig } from './gateway-b.config.js';
 import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
 
 /** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
@@ -42,7 +42,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
   readonly hostedCheckout: HostedCheckout;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(GATEWAY_B_CONFIG.token) config: GatewayBConfig,
     private readonly registry: GatewayRegistry,
     private readonly options: OptionsService,
     private readonly orders: GatewayBOrdersService,
@@ -52,7 +52,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly refunds: GatewayBRefunds,
     readonly providerAftermath: GatewayBAftermathReader,
   ) {
-    this.hostedCheckout = gatewayBHostedCheckout(config.gatewayBJsUrl);
+    this.hostedCheckout = gatewayBHostedCheckout(config.jsUrl);
   }
 
   /** Section B `/gateway/configure`: the same credentials service, with `api_key` = `<client id>:<secret>`. */

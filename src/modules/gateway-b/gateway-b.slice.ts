@@ -1,10 +1,14 @@
 import type { GatewaySliceDefinition } from '../gateways/index.js';
+import { GATEWAY_B_CONNECT_COMMAND } from './credentials/gateway-b-cli-connect.js';
+import { GATEWAY_B_CONFIG } from './gateway-b.config.js';
 
-/** Gateway B as the catalog knows it: the wallet gateway, with its standard checkout only. */
+/** Gateway B as the catalog knows it (the wallet gateway, with its standard checkout only), with its own configuration and CLI connect. */
 export const GATEWAY_B_SLICE: GatewaySliceDefinition = {
   catalog: {
     id: 'gateway_b',
     kind: 'wallet',
     methods: [{ id: 'standard_checkout', label: 'Wallet checkout' }],
   },
+  config: GATEWAY_B_CONFIG,
+  connect: GATEWAY_B_CONNECT_COMMAND,
 };

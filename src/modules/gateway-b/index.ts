@@ -5,3 +5,5 @@ export { GatewayBClientFactory } from './client/gateway-b-client.factory.js';
 export { GatewayBScope } from './client/gateway-b-scope.js';
 export { gatewayBWebhookUrl } from './credentials/gateway-b-credentials.service.js';
 export { GATEWAY_B_AFTERMATH_LIMITS } from './aftermath/gateway-b-aftermath.reader.js';
+export { connectGatewayB } from './credentials/gateway-b-cli-connect.js';
+export { type GatewayBConfig, readGatewayBConfig } from './gateway-b.config.js';

@@ -5,6 +5,7 @@ import { Metrics } from '../../../common/metrics/index.js';
 import { APP_CONFIG, type AppConfig, ConfigError } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
+import { GATEWAY_A_CONFIG, type GatewayAConfig } from '../gateway-a.config.js';
 import { gatewayAOption } from '../gateway-a-options.js';
 import { stripeSdk } from './stripe-sdk.js';
 
@@ -74,15 +75,16 @@ export class GatewayAClientFactory {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(GATEWAY_A_CONFIG.token) ownConfig: GatewayAConfig,
     private readonly options: OptionsService,
     private readonly metrics: Metrics,
   ) {
     this.timeoutMs = config.gatewayTimeoutMs;
-    this.proxy = parseGatewayOrigin(config.proxyUrl, 'CHECKOUT_PROXY_URL');
+    this.proxy = parseGatewayOrigin(ownConfig.proxyUrl, 'CHECKOUT_PROXY_URL');
     this.route =
       config.plan === 'free'
         ? { routing: 'proxy', ...this.proxy }
-        : { routing: 'direct', ...parseGatewayOrigin(config.gatewayAApiBase, 'GATEWAY_A_API_BASE') };
+        : { routing: 'direct', ...parseGatewayOrigin(ownConfig.apiBase, 'GATEWAY_A_API_BASE') };
   }
 
   /** The API version every client speaks and every provisioned endpoint is pinned to. */

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { Clock } from '../../../common/clock/index.js';
 import { ConflictError } from '../../../common/errors/index.js';
 import { Metrics } from '../../../common/metrics/index.js';
-import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import { OptionsService } from '../../settings/index.js';
+import { APP_CONFIG, type AppConfig } from '../../../config/index.js';
+import { GATEWAY_B_CONFIG, type GatewayBConfig } from '../gateway-b.config.js';
 import { gatewayBOption } from '../gateway-b-options.js';
 import { GatewayBClient } from './gateway-b-client.js';
 
@@ -31,13 +32,14 @@ export class GatewayBClientFactory {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(GATEWAY_B_CONFIG.token) private readonly ownConfig: GatewayBConfig,
     private readonly options: OptionsService,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
   ) {}
 
   baseUrl(mode: GatewayMode): string {
-    return mode === 'live' ? this.config.gatewayBApiBaseLive : this.config.gatewayBApiBaseTest;
+    return mode === 'live' ? this.ownConfig.apiBaseLive : this.ownConfig.apiBaseTest;
   }
 
   /** The client for these credentials in `mode` (reused while it is cached). */

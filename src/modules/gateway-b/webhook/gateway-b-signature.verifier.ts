@@ -11,6 +11,7 @@ import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import type { GatewayBClient, GatewayBWebhookVerification } from '../client/gateway-b-client.js';
 import { GatewayBError } from '../client/gateway-b-errors.js';
 import { GATEWAY_B_TRANSMISSION_HEADERS, isGatewayBWebhookId, readEventBytes, readTransmissionHeaders } from '../client/webhook-postback.js';
+import { GATEWAY_B_CONFIG, type GatewayBConfig } from '../gateway-b.config.js';
 import { gatewayBOption } from '../gateway-b-options.js';
 import { transmissionDistanceMs } from './transmission-time.js';
 import { VerdictCache } from './verdict-cache.js';
@@ -61,6 +62,7 @@ export class GatewayBSignatureVerifier implements WebhookVerifier, OnModuleInit 
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(GATEWAY_B_CONFIG.token) ownConfig: GatewayBConfig,
     redis: RedisConnection,
     private readonly clock: Clock,
     private readonly options: OptionsService,
@@ -69,11 +71,11 @@ export class GatewayBSignatureVerifier implements WebhookVerifier, OnModuleInit 
     private readonly verifiers: WebhookVerifiers,
   ) {
     const { limit, ttl } = config.rateLimits.webhookVerifyFailures;
-    this.toleranceMs = config.gatewayBWebhook.toleranceSeconds * 1000;
+    this.toleranceMs = ownConfig.webhook.toleranceSeconds * 1000;
     this.failures = new FailureCounter('webhook-verify-failures', limit, ttl, redis);
     // A verdict is of no use once its transmission time is out of tolerance: the delivery is refused before the cache.
     this.verdicts = new VerdictCache(2 * this.toleranceMs, MAX_CACHED_VERDICTS);
-    const concurrency = config.gatewayBWebhook.verifyConcurrency;
+    const concurrency = ownConfig.webhook.verifyConcurrency;
     this.slots = new VerificationSlots(concurrency, concurrency * VERIFY_SLOT_QUEUE_PER_SLOT, VERIFY_SLOT_WAIT_MS);
   }
 
