@@ -136,7 +136,7 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
       const res = await refundOf(t, payment.id, { amount });
       expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty('amount');
     }
-    // null is a missing value for the validation pipe (decisions §2: rest_missing_callback_param), naming the field too.
+    // null is a missing value for the validation pipe (docs/decisions.md §2: rest_missing_callback_param), naming the field too.
     expect(expectWpError((await refundOf(t, payment.id, { amount: null })).body, 'rest_missing_callback_param', 400).data.params).toHaveProperty('amount');
     expect(expectWpError((await refundOf(t, payment.id, { reason: 'because' })).body, 'rest_invalid_param', 400).data.params).toHaveProperty('reason');
     expect(expectWpError((await refundOf(t, payment.id, { note: 'n'.repeat(501) })).body, 'rest_invalid_param', 400).data.params).toHaveProperty('note');
