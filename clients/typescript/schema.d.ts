@@ -1146,7 +1146,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel the provider subscription of a subscription's payment (now or at the end of its period)
-         * @description An addition to the interface for the admin console. Needs the `checkout_cancel_subscriptions` capability (checked before the payment is read). The payment is the subscription's first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the payment's own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the payment's mode is not connected; 502 `checkout_gateway_error` when the provider refused (its text is not echoed).
+         * @description An addition to the interface for the admin console. Needs the `cancel_checkout_subscriptions` capability (checked before the payment is read). The payment is the subscription's first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the payment's own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the payment's mode is not connected; 502 `checkout_gateway_error` when the provider refused (its text is not echoed).
          */
         post: operations["administrationCancelSubscription"];
         delete?: never;

@@ -8,7 +8,7 @@ export const CHECKOUT_PREFIX = 'checkout';
 export const CHECKOUT_REST_API_PREFIX = CHECKOUT_PREFIX;
 export const CHECKOUT_ADMIN_CAP = 'checkout_settings';
 /** Cancelling a payer's subscription at the provider (granted to administrators by migration 1764116900000). */
-export const CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP = 'checkout_cancel_subscriptions';
+export const CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP = 'cancel_checkout_subscriptions';
 /** Refunding payments (POST /administration/payments/{id}/refunds): administrators have it (migration 1764116530000). */
 export const CHECKOUT_REFUND_CAP = 'refund_checkout_payments';
 export const CHECKOUT_VERSION = '1.5.3';

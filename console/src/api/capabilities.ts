@@ -3,4 +3,4 @@ export const CHECKOUT_SETTINGS = 'checkout_settings';
 /** Refunding a payment (POST /administration/payments/{id}/refunds). */
 export const REFUND_PAYMENTS = 'refund_checkout_payments';
 /** Cancelling a payer's subscription (POST /administration/payments/{id}/subscription/cancel). */
-export const CANCEL_SUBSCRIPTIONS = 'checkout_cancel_subscriptions';
+export const CANCEL_SUBSCRIPTIONS = 'cancel_checkout_subscriptions';

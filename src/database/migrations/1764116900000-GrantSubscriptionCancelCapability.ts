@@ -7,11 +7,11 @@ export class GrantSubscriptionCancelCapability1764116900000 implements Migration
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const roleCapabilities = queryRunner.connection.driver.escape(prefixed(queryRunner, 'role_capabilities'));
-    await queryRunner.query(`INSERT INTO ${roleCapabilities} (role, capability) VALUES (?, ?)`, ['administrator', 'checkout_cancel_subscriptions']);
+    await queryRunner.query(`INSERT INTO ${roleCapabilities} (role, capability) VALUES (?, ?)`, ['administrator', 'cancel_checkout_subscriptions']);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const roleCapabilities = queryRunner.connection.driver.escape(prefixed(queryRunner, 'role_capabilities'));
-    await queryRunner.query(`DELETE FROM ${roleCapabilities} WHERE role = ? AND capability = ?`, ['administrator', 'checkout_cancel_subscriptions']);
+    await queryRunner.query(`DELETE FROM ${roleCapabilities} WHERE role = ? AND capability = ?`, ['administrator', 'cancel_checkout_subscriptions']);
   }
 }

@@ -138,7 +138,7 @@ export class AdminPaymentsController {
     operationId: 'administrationCancelSubscription',
     summary: "Cancel the provider subscription of a subscription's payment (now or at the end of its period)",
     description:
-      'An addition to the interface for the admin console. Needs the `checkout_cancel_subscriptions` capability (checked before the payment is read). ' +
+      'An addition to the interface for the admin console. Needs the `cancel_checkout_subscriptions` capability (checked before the payment is read). ' +
       'The payment is the subscription\'s first payment or one of its renewals; the subscription is canceled at the provider with the credentials of the ' +
       'payment\'s own mode. Answers the payment as GET /administration/payments/{id} does. 409 `checkout_invalid_state` when the payment is not part of ' +
       'a subscription this gateway can cancel, the subscription is already canceled (or, with `at_period_end`, already set to cancel then), or the ' +
