@@ -5,7 +5,7 @@ import { RawConnection, requestHead } from '../support/raw-http.js';
 import { type ServiceBuild, buildServiceForTest } from '../support/service-build.js';
 import { type LogRecord, ServiceProcess, stopAllServices } from '../support/service-process.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
-import { TEST_ADMIN_PASSWORD, TEST_SECRET } from '../support/test-app.js';
+import { TEST_ADMIN_PASSWORD, TEST_SECRET, startTestApp } from '../support/test-app.js';
 
 /**
  * SIGTERM / SIGINT on the service as a separate process (a real signal, a real exit), with
@@ -72,8 +72,11 @@ describe('a shutdown signal drains the instance and exits within SHUTDOWN_TIMEOU
     return connection;
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
     build = buildServiceForTest();
+    // On MariaDB the worker's database holds what the previous test file left there (e.g. another
+    // CHECKOUT_SECRET's canary, which would stop these instances): a test app empties it first.
+    if (/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '')) await (await startTestApp({ DATABASE_URL: sharedDatabaseUrl() })).close();
   });
 
   afterAll(async () => {
