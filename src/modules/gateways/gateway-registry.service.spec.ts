@@ -27,8 +27,14 @@ describe('GatewayRegistry', () => {
     expect(() => registry.register(adapter('gateway_a'))).toThrow(/second adapter/);
   });
 
-  it('treats a missing adapter as a wiring mistake', () => {
+  it('treats a missing adapter as a wiring mistake, and finds one without throwing for a stored record', () => {
     expect(() => new GatewayRegistry().get('gateway_b')).toThrow(/No adapter/);
+    const registry = new GatewayRegistry();
+    const a = adapter('gateway_a');
+    registry.register(a);
+    expect(registry.find('gateway_a')).toBe(a);
+    expect(registry.find('gateway_b')).toBeNull();
+    expect(registry.find('no_such_gateway')).toBeNull();
   });
 
   it('lists adapters in catalog order whatever the registration order', () => {

@@ -45,6 +45,14 @@ export class GatewayRegistry {
     return adapter;
   }
 
+  /**
+   * The adapter of a stored record's gateway, or null when none is registered (a record of a
+   * gateway this build no longer has): for callers that answer that case themselves.
+   */
+  find(gateway: string): PaymentGatewayAdapter | null {
+    return this.adapters.get(gateway as CheckoutGateway) ?? null;
+  }
+
   /** Every registered adapter, in catalog order. */
   all(): PaymentGatewayAdapter[] {
     return CHECKOUT_GATEWAYS.filter((gateway) => this.adapters.has(gateway)).map((gateway) => this.adapters.get(gateway)!);
