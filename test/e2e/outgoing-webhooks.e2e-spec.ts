@@ -5,7 +5,7 @@ import request from 'supertest';
 import { Clock } from '../../src/common/clock/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { OutboxWorker } from '../../src/modules/outbox/index.js';
-import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { PaymentAftermathService, PaymentLedgerService, PaymentQueriesService } from '../../src/modules/payments/index.js';
 import { connectGateway, createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -168,6 +168,33 @@ describe('outgoing webhooks: delivery', () => {
     expect(polled.status).toBe(200);
     expect((polled.body as Array<{ id: number }>).map((e) => e.id)).toEqual(events.map((e) => e.id));
     expect((await admin('get', '/outgoing-events?since=abc')).body.code).toBe('rest_invalid_param');
+  });
+
+  it('sends payment.refunded once per refund that succeeded (not again on a second pass) and payment.disputed for a new dispute', async () => {
+    const paymentId = await newPayment();
+    await t.app.get(PaymentLedgerService).transition(paymentId, 'completed', { source: 'test', patch: { amountReceived: 1000 } });
+    const { currency } = (await t.app.get(PaymentQueriesService).findById(paymentId))!;
+    const aftermath = t.app.get(PaymentAftermathService);
+    const refund = { providerRefundId: 're_outgoing_1', amount: 300, currency, status: 'pending' as const, reason: null, applicationFeeRefunded: null, ownRefundId: null, failureCode: null };
+    // Pending: nothing told yet; succeeded: told once, however often it is read again.
+    await aftermath.apply({ paymentId, refunds: [refund], disputes: [] }, 'test');
+    await aftermath.apply({ paymentId, refunds: [{ ...refund, status: 'succeeded' }], disputes: [] }, 'test');
+    await aftermath.apply({ paymentId, refunds: [{ ...refund, status: 'succeeded' }], disputes: [] }, 'test');
+    const dispute = { providerDisputeId: 'du_outgoing_1', amount: 500, currency, status: 'needs_response', reason: 'fraudulent', evidenceDueBy: null, dashboardUrl: 'https://dashboard.example/disputes/du_outgoing_1', createdAt: new Date() };
+    await aftermath.apply({ paymentId, refunds: [], disputes: [dispute] }, 'test');
+    // A change of a known dispute is no new dispute.
+    await aftermath.apply({ paymentId, refunds: [], disputes: [{ ...dispute, status: 'under_review' }] }, 'test');
+    await drain();
+    const events = receiver.received.map((r) => JSON.parse(r.body) as { type: string; sequence: number; data: Record<string, Record<string, unknown>> }).filter((e) => e.data.payment.id === paymentId);
+    expect(events.map((e) => [e.type, e.sequence])).toEqual([
+      ['payment.completed', 1],
+      ['payment.refunded', 2],
+      ['payment.disputed', 3],
+    ]);
+    expect(events[1].data.refund).toMatchObject({ provider_refund_id: 're_outgoing_1', amount: 300, currency, status: 'succeeded', source: 'provider' });
+    expect(events[1].data.payment).toMatchObject({ amount_refunded: 300, refundable_amount: 700 });
+    expect(events[2].data.dispute).toMatchObject({ provider_dispute_id: 'du_outgoing_1', status: 'needs_response', amount: 500, provider_url: 'https://dashboard.example/disputes/du_outgoing_1' });
+    expect(events[2].data.payment.dispute).toMatchObject({ provider_dispute_id: 'du_outgoing_1', provider_url: 'https://dashboard.example/disputes/du_outgoing_1' });
   });
 
   it('signs with the new secret first and the old one second for 24 hours after a rotation', async () => {

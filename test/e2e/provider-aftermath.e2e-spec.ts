@@ -75,6 +75,9 @@ describe('refunds and disputes made at gateway A', () => {
     expect(await disputeRows(id)).toEqual([expect.objectContaining({ status: 'lost' })]);
     expect((await paymentRow(t(), id)).dispute).toEqual(JSON.stringify({ status: 'lost', amount: 1000, reason: 'fraudulent', evidence_due_by: '2026-12-05T00:00:00.000Z', provider_dispute_id: opened.id }));
     expect((await dashboard()).some((entry) => entry.id === `payments.dispute.${id}`)).toBe(false);
+    // The payment's detail links to the provider's page for it, as the notification did.
+    const detail = await request(t().http).get(`${t().base}/administration/payments/${id}`).set('Authorization', t().admin.auth);
+    expect(detail.body.dispute).toEqual({ status: 'lost', amount: 1000, reason: 'fraudulent', evidence_due_by: '2026-12-05T00:00:00.000Z', provider_dispute_id: opened.id, provider_url: `https://dashboard.stripe.com/test/disputes/${opened.id as string}` });
   });
 
   it('reconcile --payment reads one payment\'s disputes by payment intent at once, idempotently', async () => {
@@ -121,6 +124,20 @@ describe('refunds and disputes made at gateway A', () => {
     expect((await sweep()).aftermath).toEqual([expect.objectContaining({ payment_id: id, refunds_changed: 1 })]);
     expect(await totals(id)).toEqual({ amount_refunded: 500, refund_reserved: 0 });
     expect((await refundRows(id)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('a refund that succeeded and later failed at the provider gives its amount back, once, with its failure code', async () => {
+    const { id, intent } = await paid();
+    const made = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 400 });
+    expect(await reconcileOne(id)).toMatchObject({ outcome: 'moved' });
+    expect(await totals(id)).toEqual({ amount_refunded: 400, refund_reserved: 0 });
+    bed.fake.moneyAfter.setRefundStatus(made.id as string, 'failed', 'expired_or_canceled_card');
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([expect.objectContaining({ refunds_changed: 1 })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 0 });
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ provider_refund_id: made.id, status: 'failed', failure_code: 'expired_or_canceled_card' })]);
+    // Read again: nothing more is given back.
+    expect(await reconcileOne(id)).toMatchObject({ outcome: 'unchanged' });
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 0 });
   });
 
   it('repairs a refund of ours whose commit was lost: matched by our id in its metadata, neither lost nor counted twice', async () => {

@@ -182,22 +182,6 @@ export interface SubscriptionCancellation {
   cancel(subscription: HeldSubscription, atPeriodEnd: boolean, actor: string): Promise<void>;
 }
 
-/** A refund as the provider reports it, whoever made it. */
-export interface ReportedRefund {
-  /** The provider's refund id (gateway A `re_…`/`pyr_…`, gateway B's refund id) */
-  providerRefundId: string;
-  /** Minor units of `currency` */
-  amount: number;
-  /** Upper case */
-  currency: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
-  /** The provider's reason word, when it gives one */
-  reason: string | null;
-  /** The id of our own refund when the provider's object names it (its metadata or idempotency key): how a refund made here is matched */
-  ownRefundId: number | null;
-  createdAt: Date;
-}
-
 /** A dispute (chargeback) as the provider reports it. */
 export interface ProviderDispute {
   providerDisputeId: string;
@@ -216,7 +200,7 @@ export interface ProviderDispute {
 /** What the provider holds about one payment after it was taken (every refund and dispute read, or the ones an event named). */
 export interface PaymentAftermath {
   paymentId: number;
-  refunds: ReportedRefund[];
+  refunds: ProviderRefund[];
   disputes: ProviderDispute[];
 }
 
@@ -235,8 +219,12 @@ export interface AftermathSweep {
 export interface ProviderAftermathReader {
   /** Every refund and dispute the provider holds for one payment (reconcile --payment): with the payment's own mode credentials. */
   readPayment(paymentId: number): Promise<PaymentAftermath | null>;
-  /** The news since the gateway's stored cursor, bounded; the cursor moves only past what was read. */
-  sweep(): Promise<AftermathSweep>;
+  /**
+   * The news since the gateway's stored cursor, bounded; the cursor moves only past what was read.
+   * `justMoved`: payments this run's reconciler just read and moved (a reader that re-reads
+   * payments rather than events may leave them to its next pass over them).
+   */
+  sweep(justMoved?: ReadonlySet<number>): Promise<AftermathSweep>;
 }
 
 /** What reconciling one record did. */
@@ -491,17 +479,26 @@ export interface ProviderRefundRequest {
   reason: ProviderRefundReason | null;
 }
 
-/** A refund as the provider holds it, in our words. */
+/**
+ * A refund as the provider holds it, in our words, whoever made it: the refunds route's answer, a
+ * re-read after a conflict and the aftermath's reads all carry this one shape, applied to the
+ * ledger by one applier (PaymentAftermathService).
+ */
 export interface ProviderRefund {
+  /** The provider's refund id (gateway A `re_…`/`pyr_…`, gateway B's refund id) */
   providerRefundId: string;
   status: 'pending' | 'succeeded' | 'failed' | 'canceled';
-  /** Minor units */
+  /** Minor units of `currency` */
   amount: number;
-  /** The platform fee given back with it (free plan), minor units; null when none */
+  /** Upper case */
+  currency: string;
+  /** The provider's reason word, when it gives one */
+  reason: string | null;
+  /** The platform fee given back with it (free plan), minor units; null when none or not known */
   applicationFeeRefunded: number | null;
-  /** Our refund id, when the provider's object carries it (metadata / custom_id); null for one made at the provider */
-  refundId: number | null;
-  /** The provider's failure code for a failed refund (a code, never its prose) */
+  /** The id of our own refund when the provider's object names it (its metadata or custom id): how a refund made here is matched; null for one made at the provider */
+  ownRefundId: number | null;
+  /** The provider's failure code for a failed or canceled refund (a code, never its prose) */
   failureCode: string | null;
 }
 

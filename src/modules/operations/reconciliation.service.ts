@@ -105,7 +105,8 @@ export class ReconciliationService {
       const reader = adapter.providerAftermath;
       if (!reader) continue;
       try {
-        const sweep = await reader.sweep();
+        // Payments the reconciler just moved were read from their provider in this run already.
+        const sweep = await reader.sweep(new Set(report.changes.filter((change) => change.outcome === 'moved').map((change) => change.payment_id)));
         for (const found of sweep.payments) {
           const change = await this.aftermath.apply(found, 'reconcile');
           if (change.changed) report.aftermath.push({ ...change, gateway: adapter.id });

@@ -1,17 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { type EntityManager, In, Repository } from 'typeorm';
-import { runStatement } from '../../database/index.js';
-import type { PaymentAftermath, ProviderDispute, ReportedRefund } from '../gateways/index.js';
-import { PaymentEntity } from './payment.entity.js';
+import type { ProviderDispute } from '../gateways/index.js';
+import type { PaymentEntity } from './payment.entity.js';
 import { PaymentDisputeEntity } from './payment-dispute.entity.js';
+import { PaymentEvents } from './payment-events.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
+import { toPaymentRecord } from './payment-record.js';
 import { PaymentTransactions } from './payment-transactions.js';
 import { PaymentRepository } from './payment.repository.js';
-import { isOpenDispute, lostDisputeAmount, planRefund, shownDispute } from './provider-aftermath.js';
+import { type AppliedRefund, isOpenDispute, lostDisputeAmount, planRefund, shownDispute } from './provider-aftermath.js';
 import { RefundEmails } from './refunds/refund-emails.js';
+import { toRefundDto } from './refunds/refund.dto.js';
 import { REFUND_REASONS, RefundEntity, type RefundReason } from './refunds/refund.entity.js';
+import { RefundRepository } from './refunds/refund.repository.js';
+
+/** What the provider reports of one payment, as the applier takes it. */
+export interface PaymentAftermathReport {
+  paymentId: number;
+  refunds: readonly AppliedRefund[];
+  disputes: readonly ProviderDispute[];
+}
 
 /** What applying one payment's aftermath changed (nothing on a second pass). */
 export interface AftermathChange {
@@ -48,17 +57,29 @@ export class PaymentAftermathService {
     private readonly payments: PaymentRepository,
     private readonly logs: PaymentLogRepository,
     private readonly refundEmails: RefundEmails,
+    private readonly refunds: RefundRepository,
+    private readonly events: PaymentEvents,
   ) {}
 
-  async apply(found: PaymentAftermath, source: string): Promise<AftermathChange> {
+  /** Applies a provider's report of one payment in one transaction holding the payment's row lock (a second pass changes nothing). */
+  async apply(found: PaymentAftermathReport, source: string): Promise<AftermathChange> {
     return this.transactions.run(async (manager) => {
       const payment = await this.payments.lockById(manager, found.paymentId);
       if (!payment) return { payment_id: found.paymentId, changed: false, refunds_changed: 0, disputes_changed: 0, detail: 'no such payment' };
       let refundsChanged = 0;
       for (const refund of found.refunds) if (await this.applyRefund(manager, payment, refund, source)) refundsChanged += 1;
       let disputesChanged = 0;
-      for (const dispute of found.disputes) if (await this.applyDispute(manager, payment.id, payment.gateway, dispute, source)) disputesChanged += 1;
+      const opened: ProviderDispute[] = [];
+      for (const dispute of found.disputes) {
+        const change = await this.applyDispute(manager, payment.id, payment.gateway, dispute, source);
+        if (change) disputesChanged += 1;
+        if (change === 'opened') opened.push(dispute);
+      }
       if (disputesChanged > 0) await this.showDispute(manager, payment.id);
+      // A new dispute is announced once, after the payment shows it (the event carries the payment's detail).
+      for (const dispute of opened) {
+        await this.events.announce(manager, { type: 'payment.disputed', payment: toPaymentRecord(payment), data: { dispute: { status: dispute.status, amount: dispute.amount, currency: dispute.currency, reason: dispute.reason, evidence_due_by: dispute.evidenceDueBy?.toISOString() ?? null, provider_dispute_id: dispute.providerDisputeId, provider_url: dispute.dashboardUrl } } });
+      }
       const changed = refundsChanged + disputesChanged > 0;
       const detail = changed ? `${refundsChanged} refund change(s), ${disputesChanged} dispute change(s)` : 'the provider agrees with the ledger';
       return { payment_id: payment.id, changed, refunds_changed: refundsChanged, disputes_changed: disputesChanged, detail };
@@ -66,13 +87,15 @@ export class PaymentAftermathService {
   }
 
   /**
-   * Upserts one provider refund (by its provider id, or ours by the id in its metadata: the repair
-   * of a refund whose commit was lost) and moves `amount_refunded` / `refund_reserved` by the same
-   * amounts in one conditional UPDATE of the payment row, which refuses to let refunds exceed what
-   * was received. True when something changed.
+   * The one place a provider's refund reaches the ledger (the refunds route's answer, its re-read
+   * after a conflict, the sweep, `reconcile --payment`): upserts it (by its provider id, or ours by
+   * the id in its metadata: the repair of a refund whose commit was lost, or the route's own
+   * pending refund) and moves `amount_refunded` / `refund_reserved` by the same amounts in one
+   * conditional UPDATE of the payment row, which refuses to let refunds exceed what was received.
+   * A refund that becomes succeeded is announced (`payment.refunded`) and mailed to the payer, once.
+   * True when something changed.
    */
-  private async applyRefund(manager: EntityManager, payment: PaymentEntity, reported: ReportedRefund, source: string): Promise<boolean> {
-    const refunds = manager.getRepository(RefundEntity);
+  private async applyRefund(manager: EntityManager, payment: PaymentEntity, reported: AppliedRefund, source: string): Promise<boolean> {
     const mismatch = async (why: string) => {
       await this.logs.record(
         { paymentId: payment.id, level: 'error', event: 'refund_mismatch', message: `A refund at the provider was not applied: ${why}.`, context: { source, provider_refund_id: reported.providerRefundId, amount: reported.amount, currency: reported.currency } },
@@ -80,65 +103,51 @@ export class PaymentAftermathService {
       );
       return false;
     };
-    if (reported.currency !== payment.currency) return mismatch('its currency differs from the payment');
-    const elsewhere = await refunds.findOne({ where: { gateway: payment.gateway, providerRefundId: reported.providerRefundId } });
-    if (elsewhere && elsewhere.paymentId !== payment.id) return mismatch('the ledger holds it for another payment');
-    const known = await refunds.find({ where: { paymentId: payment.id } });
-    const plan = planRefund(
-      known.map((refund) => ({ id: refund.id, amount: refund.amount, status: refund.status, providerRefundId: refund.providerRefundId })),
-      reported,
-    );
+    if (reported.currency.toUpperCase() !== payment.currency.toUpperCase()) return mismatch('its currency differs from the payment');
+    if (reported.providerRefundId !== null) {
+      const elsewhere = await manager.getRepository(RefundEntity).findOne({ where: { gateway: payment.gateway, providerRefundId: reported.providerRefundId } });
+      if (elsewhere && elsewhere.paymentId !== payment.id) return mismatch('the ledger holds it for another payment');
+    }
+    const known = await this.refunds.listOf(payment.id, manager);
+    const plan = planRefund(known, reported);
     if (plan.kind === 'none') return false;
-    if (plan.refunded !== 0 || plan.reserved !== 0) {
-      // The one place the totals move: never past what was received, never below zero.
-      const table = manager.connection.getMetadata(PaymentEntity).tableName;
-      const { affected } = await runStatement(
-        manager,
-        `UPDATE \`${table}\` SET \`amount_refunded\` = \`amount_refunded\` + ?, \`refund_reserved\` = \`refund_reserved\` + ?, \`updated_at\` = ? ` +
-          'WHERE `id` = ? AND `amount_refunded` + ? >= 0 AND `refund_reserved` + ? >= 0 AND COALESCE(`amount_received`, 0) - (`amount_refunded` + ?) - (`refund_reserved` + ?) >= 0',
-        [plan.refunded, plan.reserved, new Date(), payment.id, plan.refunded, plan.reserved, plan.refunded, plan.reserved],
-      );
-      if (affected !== 1) return mismatch('it would refund more than the payment received');
-    }
     const now = new Date();
-    let refundId: number;
-    if (plan.kind === 'insert') {
-      const inserted = await refunds.insert({
-        paymentId: payment.id,
-        gateway: payment.gateway,
-        mode: payment.mode,
-        amount: reported.amount,
-        currency: reported.currency,
-        status: reported.status,
-        reason: toRefundReason(reported.reason),
-        note: null,
-        source: 'provider',
-        providerRefundId: reported.providerRefundId,
-        applicationFeeRefunded: null,
-        createdBy: null,
-        failureCode: null,
-        failureMessage: null,
-        rowNonce: randomBytes(32).toString('base64url'),
-        createdAt: now,
-        updatedAt: now,
-      });
-      refundId = Number(inserted.identifiers[0].id);
-    } else {
-      await refunds.update({ id: plan.refund.id }, { status: reported.status, providerRefundId: reported.providerRefundId, updatedAt: now });
-      refundId = plan.refund.id;
+    // The one place the totals move: never past what was received, never below zero.
+    if ((plan.refunded !== 0 || plan.reserved !== 0) && !(await this.payments.moveRefundTotals(manager, payment.id, plan.refunded, plan.reserved, now))) {
+      return mismatch('it would refund more than the payment received');
     }
-    // The payer hears of every refund that succeeded, made here or at the provider (through the outbox, with this commit).
-    if (reported.status === 'succeeded' && (plan.kind === 'insert' || plan.refund.status !== 'succeeded')) await this.refundEmails.schedule(manager, refundId);
+    const ended = reported.status === 'failed' || reported.status === 'canceled';
+    const facts = {
+      status: reported.status,
+      amount: reported.amount,
+      ...(reported.providerRefundId !== null ? { providerRefundId: reported.providerRefundId } : {}),
+      ...(reported.applicationFeeRefunded !== null ? { applicationFeeRefunded: reported.applicationFeeRefunded } : {}),
+      ...(ended ? { failureCode: reported.failureCode?.slice(0, 100) ?? null } : {}),
+    };
+    const row =
+      plan.kind === 'insert'
+        ? await this.refunds.insert(
+            manager,
+            { paymentId: payment.id, gateway: payment.gateway, mode: payment.mode, currency: payment.currency, reason: toRefundReason(reported.reason), note: null, source: 'provider', providerRefundId: null, applicationFeeRefunded: null, createdBy: null, failureCode: null, failureMessage: null, ...facts },
+            now,
+          )
+        : Object.assign(known.find((each) => each.id === plan.refund.id)!, facts, { updatedAt: now });
+    if (plan.kind === 'update') await this.refunds.update(manager, row.id, facts, now);
+    if (reported.status === 'succeeded' && (plan.kind === 'insert' || plan.refund.status !== 'succeeded')) {
+      // The payer hears of every refund that succeeded, made here or at the provider, and so do the merchant's endpoints: with this commit, through the outbox.
+      await this.refundEmails.schedule(manager, row.id);
+      await this.events.announce(manager, { type: 'payment.refunded', payment: toPaymentRecord(payment), data: { refund: toRefundDto(row) } });
+    }
     await this.logs.record(
       {
         paymentId: payment.id,
-        level: 'info',
+        level: ended ? 'warning' : 'info',
         event: plan.kind === 'insert' ? 'refund_recorded' : 'refund_updated',
         message:
           plan.kind === 'insert'
             ? `A refund of ${reported.amount} (minor units) made at the provider is ${reported.status}.`
             : `Refund ${plan.refund.id} is ${reported.status} at the provider (was ${plan.refund.status}).`,
-        context: { source, provider_refund_id: reported.providerRefundId, refund_id: plan.kind === 'update' ? plan.refund.id : null, status: reported.status, amount: reported.amount },
+        context: { source, provider_refund_id: reported.providerRefundId, refund_id: row.id, status: reported.status, amount: reported.amount, failure_code: ended ? (reported.failureCode ?? null) : null },
       },
       manager,
     );
@@ -155,8 +164,8 @@ export class PaymentAftermathService {
     });
   }
 
-  /** Upserts one dispute; true when it is new or changed. */
-  private async applyDispute(manager: EntityManager, paymentId: number, gateway: string, dispute: ProviderDispute, source: string): Promise<boolean> {
+  /** Upserts one dispute: `opened` when it is new, `updated` when it changed, false otherwise. */
+  private async applyDispute(manager: EntityManager, paymentId: number, gateway: string, dispute: ProviderDispute, source: string): Promise<'opened' | 'updated' | false> {
     const repository = manager.getRepository(PaymentDisputeEntity);
     const stored = await repository.findOne({ where: { gateway, providerDisputeId: dispute.providerDisputeId } });
     if (stored && stored.paymentId !== paymentId) return false;
@@ -182,7 +191,7 @@ export class PaymentAftermathService {
       },
       manager,
     );
-    return true;
+    return stored ? 'updated' : 'opened';
   }
 
   /** The dispute each payment shows (the latest open one, else the latest), and what lost disputes took. */
@@ -197,6 +206,12 @@ export class PaymentAftermathService {
       result.set(paymentId, { shown: toDisputeView(shown), lost: lostDisputeAmount(list) });
     }
     return result;
+  }
+
+  /** The provider's page for one of a payment's disputes (the gateway slice's dashboard link, in the payment's mode), or null. */
+  async disputeUrl(paymentId: number, providerDisputeId: string, manager: EntityManager = this.disputes.manager): Promise<string | null> {
+    const row = await manager.findOne(PaymentDisputeEntity, { where: { paymentId, providerDisputeId } });
+    return row?.dashboardUrl || null;
   }
 
   /** Open disputes, newest first (at most `limit`): the dashboard raises a notification for each. */

@@ -237,25 +237,18 @@ export class PaymentRepository {
   }
 
   /**
-   * Ends a reservation: the amount leaves `refund_reserved`, and joins `amount_refunded` when the
-   * refund succeeded (a failed or canceled one gives it back to what is refundable).
+   * Moves a payment's refund totals by a provider refund's change (PaymentAftermathService, the one
+   * applier): one conditional UPDATE that never takes them below zero nor their sum past what was
+   * received. False when it would (nothing written).
    */
-  async releaseRefund(manager: EntityManager, paymentId: number, amount: number, succeeded: boolean, now: Date): Promise<void> {
-    const refunded = succeeded ? amount : 0;
-    await runStatement(
+  async moveRefundTotals(manager: EntityManager, paymentId: number, refunded: number, reserved: number, now: Date): Promise<boolean> {
+    const { affected } = await runStatement(
       manager,
-      `UPDATE ${this.rows.table} SET \`refund_reserved\` = \`refund_reserved\` - ?, \`amount_refunded\` = \`amount_refunded\` + ?, \`updated_at\` = ? WHERE \`id\` = ?`,
-      [amount, refunded, now, paymentId],
+      `UPDATE ${this.rows.table} SET \`amount_refunded\` = \`amount_refunded\` + ?, \`refund_reserved\` = \`refund_reserved\` + ?, \`updated_at\` = ? ` +
+        'WHERE `id` = ? AND `amount_refunded` + ? >= 0 AND `refund_reserved` + ? >= 0 AND COALESCE(`amount_received`, 0) - (`amount_refunded` + ?) - (`refund_reserved` + ?) >= 0',
+      [refunded, reserved, now, paymentId, refunded, reserved, refunded, reserved],
     );
-  }
-
-  /** Adds a refund made at the provider (never reserved here) to `amount_refunded`. */
-  async addRefunded(manager: EntityManager, paymentId: number, amount: number, now: Date): Promise<void> {
-    await runStatement(
-      manager,
-      `UPDATE ${this.rows.table} SET \`amount_refunded\` = \`amount_refunded\` + ?, \`updated_at\` = ? WHERE \`id\` = ?`,
-      [amount, now, paymentId],
-    );
+    return affected === 1;
   }
 
   /** The highest id so far (0 for an empty table). */

@@ -1,16 +1,17 @@
-import type { ReportedRefund } from '../gateways/index.js';
-import { isOpenDispute, lostDisputeAmount, netAmount, planRefund, shownDispute } from './provider-aftermath.js';
+import type { ProviderRefund } from '../gateways/index.js';
+import { type AppliedRefund, isOpenDispute, lostDisputeAmount, netAmount, planRefund, shownDispute } from './provider-aftermath.js';
 
 const at = (day: number) => new Date(Date.UTC(2026, 10, day));
 const dispute = (id: string, status: string, day: number, amount = 1000) => ({ providerDisputeId: id, status, createdAt: at(day), amount });
-const reported = (fields: Partial<ReportedRefund> = {}): ReportedRefund => ({
+const reported = (fields: Partial<ProviderRefund> = {}): ProviderRefund => ({
   providerRefundId: 're_1',
   amount: 300,
   currency: 'USD',
   status: 'succeeded',
   reason: null,
+  applicationFeeRefunded: null,
   ownRefundId: null,
-  createdAt: at(1),
+  failureCode: null,
   ...fields,
 });
 
@@ -49,10 +50,21 @@ describe('provider aftermath rules', () => {
     expect(planRefund([withId], reported({ status: 'pending' }))).toEqual({ kind: 'none' });
   });
 
-  it('takes the provider\'s word over a refund we marked failed, never over a succeeded one', () => {
+  it('takes the provider\'s word over a refund we marked failed; a succeeded one that fails later gives its amount back', () => {
     const failed = { id: 8, amount: 300, status: 'failed' as const, providerRefundId: null };
     expect(planRefund([failed], reported({ ownRefundId: 8 }))).toEqual({ kind: 'update', refund: failed, refunded: 300, reserved: 0 });
     const succeeded = { id: 9, amount: 300, status: 'succeeded' as const, providerRefundId: 're_1' };
-    expect(planRefund([succeeded], reported({ status: 'canceled' }))).toEqual({ kind: 'none' });
+    expect(planRefund([succeeded], reported({ status: 'failed' }))).toEqual({ kind: 'update', refund: succeeded, refunded: -300, reserved: 0 });
+    expect(planRefund([succeeded], reported({ status: 'canceled' }))).toEqual({ kind: 'update', refund: succeeded, refunded: -300, reserved: 0 });
+    // A pending answer after it is stale (the route's own answer read after the sweep's).
+    expect(planRefund([succeeded], reported({ status: 'pending' }))).toEqual({ kind: 'none' });
+  });
+
+  it('settles the refunds route\'s own refund by our id when the provider made nothing (no provider id)', () => {
+    const pendingOurs = { id: 7, amount: 300, status: 'pending' as const, providerRefundId: null };
+    const refused: AppliedRefund = { ...reported({ status: 'failed', ownRefundId: 7, failureCode: 'amount_too_large' }), providerRefundId: null };
+    expect(planRefund([pendingOurs], refused)).toEqual({ kind: 'update', refund: pendingOurs, refunded: 0, reserved: -300 });
+    // Never matched to another refund without a provider id, never inserted.
+    expect(planRefund([{ ...pendingOurs, id: 6 }], refused)).toEqual({ kind: 'none' });
   });
 });

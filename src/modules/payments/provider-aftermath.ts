@@ -1,4 +1,4 @@
-import type { ProviderDispute, ReportedRefund } from '../gateways/index.js';
+import type { ProviderDispute, ProviderRefund } from '../gateways/index.js';
 
 /**
  * The rules that turn what a provider reports after a payment (refunds, disputes) into the ledger's
@@ -33,34 +33,43 @@ export function netAmount(facts: { amountReceived: number | null; amountRefunded
   return facts.amountReceived - facts.amountRefunded - facts.applicationFeeKept - facts.lostDisputes;
 }
 
+/**
+ * A provider's refund as the applier takes it: the provider id is null only for the refunds
+ * route's own verdict on a refusal (the provider made nothing, the refund failed here).
+ */
+export type AppliedRefund = Omit<ProviderRefund, 'providerRefundId'> & { providerRefundId: string | null };
+
 /** A refund of ours as the ledger holds it (the part the rules read). */
 export interface KnownRefund {
   id: number;
   amount: number;
-  status: ReportedRefund['status'];
+  status: ProviderRefund['status'];
   providerRefundId: string | null;
 }
 
 /**
  * What applying one provider refund does: `insert` a refund the provider made (source `provider`),
- * `update` ours (found by provider id, or by our id in its metadata/idempotency key: the crash
- * repair of a refund whose commit was lost), or `none` when nothing changes (a second pass). The
- * deltas move `amount_refunded` (succeeded refunds) and `refund_reserved` (pending ones) so that
- * every refund counts once, in one place.
+ * `update` ours (found by provider id, or by our id in its metadata/idempotency key: the route's
+ * own pending refund, or the crash repair of a refund whose commit was lost), or `none` when
+ * nothing changes (a second pass). The deltas move `amount_refunded` (succeeded refunds) and
+ * `refund_reserved` (pending ones) so that every refund counts once, in one place.
  */
 export type RefundApplication =
   | { kind: 'none' }
   | { kind: 'insert'; refunded: number; reserved: number }
   | { kind: 'update'; refund: KnownRefund; refunded: number; reserved: number };
 
-export function planRefund(known: readonly KnownRefund[], reported: ReportedRefund): RefundApplication {
-  const match = known.find((refund) => refund.providerRefundId === reported.providerRefundId) ?? (reported.ownRefundId !== null ? known.find((refund) => refund.id === reported.ownRefundId && refund.providerRefundId === null) : undefined);
-  const weight = (status: ReportedRefund['status'], amount: number) => ({ refunded: status === 'succeeded' ? amount : 0, reserved: status === 'pending' ? amount : 0 });
+export function planRefund(known: readonly KnownRefund[], reported: AppliedRefund): RefundApplication {
+  const match =
+    (reported.providerRefundId !== null ? known.find((refund) => refund.providerRefundId === reported.providerRefundId) : undefined) ??
+    (reported.ownRefundId !== null ? known.find((refund) => refund.id === reported.ownRefundId && refund.providerRefundId === null) : undefined);
+  const weight = (status: ProviderRefund['status'], amount: number) => ({ refunded: status === 'succeeded' ? amount : 0, reserved: status === 'pending' ? amount : 0 });
   const after = weight(reported.status, reported.amount);
-  if (!match) return { kind: 'insert', ...after };
-  if (match.status === reported.status && match.providerRefundId === reported.providerRefundId && match.amount === reported.amount) return { kind: 'none' };
-  // A succeeded refund stays so (the provider never takes one back; a later answer saying otherwise is stale).
-  if (match.status === 'succeeded') return match.providerRefundId === reported.providerRefundId ? { kind: 'none' } : { kind: 'update', refund: match, refunded: 0, reserved: 0 };
+  if (!match) return reported.providerRefundId === null ? { kind: 'none' } : { kind: 'insert', ...after };
+  const sameId = reported.providerRefundId === null || match.providerRefundId === reported.providerRefundId;
+  if (match.status === reported.status && sameId && match.amount === reported.amount) return { kind: 'none' };
+  // A succeeded refund goes back only to failed or canceled (the gateway says so when the payer's bank returns it: its amount is refundable again); a pending answer after it is stale.
+  if (match.status === 'succeeded' && reported.status === 'pending') return { kind: 'none' };
   // The provider's word wins otherwise: a refund we marked failed after a lost answer may have gone through.
   const before = weight(match.status, match.amount);
   return { kind: 'update', refund: match, refunded: after.refunded - before.refunded, reserved: after.reserved - before.reserved };

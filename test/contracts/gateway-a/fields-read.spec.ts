@@ -90,16 +90,16 @@ const READS: FieldRead[] = [
   { object: 'OAuthToken', path: 'stripe_publishable_key', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
   { object: 'OAuthToken', path: 'access_token', where: 'connect token exchange', whenAbsent: 'exchange_failed, nothing stored' },
   { object: 'OAuthToken', path: 'livemode', where: 'connect token exchange (must agree with the mode)', whenAbsent: 'exchange_failed, nothing stored' },
-  // Refunds and disputes made at the provider (aftermath/: the sweep and reconcile --payment).
+  // Refunds and disputes (aftermath/parseRefund: the one mapping of a Refund, for the refunds route, the sweep and reconcile --payment).
   { object: 'Refund', path: 'id', where: 'aftermath parseRefund' },
   { object: 'Refund', path: 'object', where: 'aftermath parseRefund' },
   { object: 'Refund', path: 'amount', where: 'aftermath parseRefund' },
   { object: 'Refund', path: 'currency', where: 'aftermath parseRefund' },
-  { object: 'Refund', path: 'created', where: 'aftermath parseRefund' },
   { object: 'Refund', path: 'status', where: 'aftermath parseRefund', whenAbsent: 'null: a malformed answer (502), nothing applied' },
   { object: 'Refund', path: 'reason', where: 'aftermath parseRefund', whenAbsent: 'null reason' },
   { object: 'Refund', path: 'payment_intent', where: 'aftermath parseRefund (the payment it belongs to)', whenAbsent: 'null: a malformed answer (502), nothing applied' },
   { object: 'Refund', path: 'metadata', where: 'aftermath parseRefund (our refund id and installation)', whenAbsent: 'null: not one of ours (no ownRefundId)' },
+  { object: 'Refund', path: 'failure_reason', where: 'aftermath parseRefund (a failed or canceled refund)', whenAbsent: 'null failure code' },
   { object: 'Dispute', path: 'id', where: 'aftermath parseDispute' },
   { object: 'Dispute', path: 'object', where: 'aftermath parseDispute' },
   { object: 'Dispute', path: 'amount', where: 'aftermath parseDispute' },

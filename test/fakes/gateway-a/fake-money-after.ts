@@ -70,12 +70,13 @@ export class FakeMoneyAfter {
     this.record(account, 'refund.created', refund, refund.created as number);
   }
 
-  /** A refund's later change of status (a pending one settles or fails). */
-  setRefundStatus(refundId: string, status: string): Json {
+  /** A refund's later change of status (a pending one settles or fails; a succeeded one can fail later, e.g. a closed card account), with the gateway's `failure_reason` for a failed one. */
+  setRefundStatus(refundId: string, status: string, failureReason?: string): Json {
     const refund = this.resources.get(refundId);
     const account = this.resources.accountOf(refundId);
     if (!refund || !account || refund.object !== 'refund') throw new Error(`No refund ${refundId}`);
     refund.status = status;
+    if (failureReason !== undefined) refund.failure_reason = failureReason;
     this.record(account, 'charge.refund.updated', refund);
     return refund;
   }

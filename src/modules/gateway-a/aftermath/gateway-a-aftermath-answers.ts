@@ -1,4 +1,4 @@
-import type { GatewayMode, ProviderDispute, ReportedRefund } from '../../gateways/index.js';
+import type { GatewayMode, ProviderDispute, ProviderRefund } from '../../gateways/index.js';
 import { isObject, Reader } from '../client/gateway-a-answers.js';
 import { INSTALLATION_METADATA_KEY } from '../client/installation-scope.js';
 import { REFUND_METADATA_KEY } from '../refunds/gateway-a-refunds.js';
@@ -11,10 +11,10 @@ const REFUND_ID = /^(re|pyr)_[A-Za-z0-9]{1,250}$/;
 const DISPUTE_ID = /^(du|dp)_[A-Za-z0-9]{1,250}$/;
 const EVENT_ID = /^evt_[A-Za-z0-9]{1,250}$/;
 const INTENT_ID = /^pi_[A-Za-z0-9]{1,250}$/;
-const REFUND_STATUSES: Record<string, ReportedRefund['status']> = { pending: 'pending', requires_action: 'pending', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' };
+const REFUND_STATUSES: Record<string, ProviderRefund['status']> = { pending: 'pending', requires_action: 'pending', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' };
 
-/** A refund read back, with the payment intent it returns money of. */
-export interface GatewayARefund extends ReportedRefund {
+/** A refund as gateway A answers it (created, listed or read back), with the payment intent it returns money of. */
+export interface GatewayARefund extends ProviderRefund {
   paymentIntent: string;
 }
 
@@ -32,7 +32,11 @@ export interface GatewayAEventIds {
   paymentIntent: string | null;
 }
 
-/** The gateway's refund, checked: only this installation's own refunds carry `ownRefundId`. */
+/**
+ * The gateway's refund, checked: the one mapping of a gateway-A Refund (the refunds route's answer
+ * and the aftermath's reads). Only this installation's own refunds carry `ownRefundId`; the fee
+ * returned is not on the object (the refunds route fills it for the refunds it asked with the fee).
+ */
 export function parseRefund(answer: unknown, operation: string, installationId: string): GatewayARefund {
   const read = new Reader(operation, answer);
   return refundOf(read, answer, installationId);
@@ -56,8 +60,9 @@ function refundOf(read: Reader, value: unknown, installationId: string): Gateway
     currency: read.currency(record, 'refund').toUpperCase(),
     status,
     reason: read.optionalString(record, 'reason', 'refund', 64),
+    applicationFeeRefunded: null,
     ownRefundId: own,
-    createdAt: new Date(read.amount(record, 'created', 'refund') * 1000),
+    failureCode: status === 'failed' || status === 'canceled' ? read.optionalString(record, 'failure_reason', 'refund', 64) : null,
   };
 }
 

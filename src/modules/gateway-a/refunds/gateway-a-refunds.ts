@@ -9,6 +9,8 @@ import { gatewayStatusOf } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { isStripeError } from '../client/stripe-sdk.js';
+import { parseList, parseRefund, refundItem } from '../aftermath/gateway-a-aftermath-answers.js';
+import { MalformedGatewayAAnswer } from '../client/gateway-a-answers.js';
 
 /** The metadata key of our refund id on a gateway-A refund (the reconcile finds a refund by it). */
 export const REFUND_METADATA_KEY = 'checkout_refund_id';
@@ -62,9 +64,9 @@ export class GatewayARefunds implements GatewayRefunds {
       ...(request.reason ? { reason: request.reason } : {}),
       ...(withFee ? { refund_application_fee: true } : {}),
     };
+    let answer: unknown;
     try {
-      const refund = await account.client.refunds.create(params, { idempotencyKey: this.scope.keys.refund(request.refundId) });
-      return this.read(refund, target, withFee);
+      answer = await account.client.refunds.create(params, { idempotencyKey: this.scope.keys.refund(request.refundId) });
     } catch (error) {
       const code = isStripeError(error, 'StripeError') ? error.code : undefined;
       if (code && CHANGED_MEANWHILE.includes(code)) throw new ProviderRefundConflict(code);
@@ -74,6 +76,16 @@ export class GatewayARefunds implements GatewayRefunds {
       if (failure instanceof GatewayError && code && REFUSAL_MESSAGES[code]) throw new GatewayError(REFUSAL_MESSAGES[code]);
       throw failure;
     }
+    try {
+      return this.withFee(parseRefund(answer, 'refunds.create', this.scope.id), target, withFee);
+    } catch (error) {
+      // The gateway made the refund but its answer cannot be read: the outcome is unknown here, the refund stays pending for the reconcile.
+      if (error instanceof MalformedGatewayAAnswer) {
+        await this.failures.record(target.payment_id, error, { event: 'refund_failed', what: 'Reading the refund gateway A made', source: 'admin:refund', context: { refund_id: request.refundId } });
+        throw new GatewayUnavailableError();
+      }
+      throw error;
+    }
   }
 
   async list(target: RefundTarget): Promise<ProviderRefund[]> {
@@ -82,21 +94,19 @@ export class GatewayARefunds implements GatewayRefunds {
     const account = await this.clients.forMode(target.mode);
     const withFee = this.freePlan && (target.application_fee_amount ?? 0) > 0;
     const found: ProviderRefund[] = [];
-    for await (const refund of account.client.refunds.list({ payment_intent: intent, limit: 100 })) found.push(this.read(refund, target, withFee));
+    let next: string | undefined;
+    do {
+      const page = parseList(await account.client.refunds.list({ payment_intent: intent, limit: 100, ...(next ? { starting_after: next } : {}) }), 'refunds.list', refundItem(this.scope.id));
+      found.push(...page.items.filter((refund) => refund.paymentIntent === intent).map((refund) => this.withFee(refund, target, withFee)));
+      next = page.hasMore ? page.items.at(-1)?.providerRefundId : undefined;
+    } while (next);
     return found;
   }
 
-  private read(refund: Stripe.Refund, target: RefundTarget, withFee: boolean): ProviderRefund {
-    const ours = refund.metadata?.[REFUND_METADATA_KEY];
-    const mine = refund.metadata?.checkout_installation_id === this.scope.id && ours !== undefined && /^[1-9]\d{0,9}$/.test(ours);
-    return {
-      providerRefundId: refund.id,
-      status: refundStatus(refund.status),
-      amount: refund.amount,
-      applicationFeeRefunded: withFee && target.amount_received > 0 ? Math.floor(((target.application_fee_amount ?? 0) * refund.amount) / target.amount_received) : null,
-      refundId: mine ? Number(ours) : null,
-      failureCode: refund.failure_reason ?? null,
-    };
+  /** The fee returned with one of our refunds asked with `refund_application_fee`, in proportion as the gateway does. */
+  private withFee(refund: ProviderRefund, target: RefundTarget, withFee: boolean): ProviderRefund {
+    if (!withFee || refund.ownRefundId === null || target.amount_received <= 0) return refund;
+    return { ...refund, applicationFeeRefunded: Math.floor(((target.application_fee_amount ?? 0) * refund.amount) / target.amount_received) };
   }
 }
 
@@ -104,10 +114,4 @@ export class GatewayARefunds implements GatewayRefunds {
 function intentOf(target: RefundTarget): string | null {
   if (target.provider_charge_ref?.startsWith('pi_')) return target.provider_charge_ref;
   return target.provider_payment_ref?.startsWith('pi_') ? target.provider_payment_ref : null;
-}
-
-/** Gateway A's refund statuses in ours (`requires_action`, for some methods, is still pending). */
-function refundStatus(status: string | null): ProviderRefund['status'] {
-  if (status === 'succeeded' || status === 'failed' || status === 'canceled') return status;
-  return 'pending';
 }

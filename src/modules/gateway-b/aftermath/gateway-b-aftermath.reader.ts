@@ -39,13 +39,15 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
     return this.read(payment);
   }
 
-  async sweep(): Promise<AftermathSweep> {
+  async sweep(justMoved: ReadonlySet<number> = new Set()): Promise<AftermathSweep> {
     const since = new Date(this.clock.now().getTime() - GATEWAY_B_REFUND_DAYS * 86_400_000);
     const afterId = await this.options.get<number>(CURSOR_OPTION, 0);
     const limit = GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep;
     const batch = await this.payments.findCaptured({ gateway: GATEWAY, since, afterId, limit });
     const found: PaymentAftermath[] = [];
     for (const payment of batch) {
+      // Its order was read a moment ago to complete it: its refunds are read on the cursor's next pass.
+      if (justMoved.has(payment.id)) continue;
       try {
         found.push(await this.read(payment));
       } catch (error) {
@@ -71,12 +73,6 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
       provider_capture_ref: payment.provider_capture_ref,
       created_at: payment.created_at,
     });
-    const now = this.clock.now();
-    return {
-      paymentId: payment.id,
-      // The order's refunds are in the capture's currency, the payment's (checked when the capture completed it).
-      refunds: listed.map((refund) => ({ providerRefundId: refund.providerRefundId, amount: refund.amount, currency: payment.currency, status: refund.status, reason: null, ownRefundId: refund.refundId, createdAt: now })),
-      disputes: [],
-    };
+    return { paymentId: payment.id, refunds: listed, disputes: [] };
   }
 }

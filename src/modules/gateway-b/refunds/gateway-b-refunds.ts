@@ -65,7 +65,7 @@ export class GatewayBRefunds implements GatewayRefunds {
         amount: toGatewayBAmount(request.amount, target.currency),
         customId: this.scope.refundCustomId(request.refundId),
       });
-      return this.read(refund, request.amount);
+      return this.read(refund, request.amount, target.currency);
     } catch (error) {
       if (error instanceof GatewayBRefusedError) {
         const changed = CHANGED_MEANWHILE.find((code) => error.hasIssue(code));
@@ -87,18 +87,22 @@ export class GatewayBRefunds implements GatewayRefunds {
     if (!target.provider_payment_ref) return [];
     const client = await this.clients.forMode(target.mode);
     const order = await client.getOrder(target.provider_payment_ref);
-    return order.purchase_units.flatMap((unit) => unit.payments?.refunds ?? []).map((refund) => this.read(refund, null));
+    return order.purchase_units.flatMap((unit) => unit.payments?.refunds ?? []).map((refund) => this.read(refund, null, target.currency));
   }
 
-  private read(refund: GatewayBRefund, requested: number | null): ProviderRefund {
+  /** A PayPal refund in our words; without its own amount it is the one asked for, in the capture's currency (the payment's). */
+  private read(refund: GatewayBRefund, requested: number | null, currency: string): ProviderRefund {
     const prefix = `checkout-${this.scope.installationId}-refund-`;
     const ours = refund.custom_id?.startsWith(prefix) ? refund.custom_id.slice(prefix.length) : null;
+    const amount = refund.amount ? fromGatewayBAmount(refund.amount) : { minor: requested ?? 0, currency };
     return {
       providerRefundId: refund.id,
       status: refundStatus(refund.status),
-      amount: refund.amount ? fromGatewayBAmount(refund.amount).minor : (requested ?? 0),
+      amount: amount.minor,
+      currency: amount.currency.toUpperCase(),
+      reason: null,
       applicationFeeRefunded: null,
-      refundId: ours !== null && /^[1-9]\d{0,9}$/.test(ours) ? Number(ours) : null,
+      ownRefundId: ours !== null && /^[1-9]\d{0,9}$/.test(ours) ? Number(ours) : null,
       failureCode: refund.status === 'FAILED' ? (refund.status_details?.reason ?? 'FAILED') : null,
     };
   }

@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ConflictError, DomainError, InvalidParamsError, NotFoundError } from '../../../common/errors/index.js';
 import { GatewayRegistry, type GatewayRefunds, type ProviderRefund, ProviderRefundConflict, type RefundTarget } from '../../gateways/index.js';
+import type { AppliedRefund } from '../provider-aftermath.js';
 import { type IdempotencyCompletion, type IdempotentRequest, IdempotencyService } from '../../idempotency/index.js';
+import { PaymentAftermathService } from '../payment-aftermath.service.js';
 import { PaymentLogRepository } from '../payment-log.repository.js';
 import type { PaymentEntity } from '../payment.entity.js';
 import { PaymentRepository } from '../payment.repository.js';
 import { PaymentTransactions } from '../payment-transactions.js';
-import { RefundEmails } from './refund-emails.js';
-import type { RefundEntity, RefundReason, RefundSource, RefundStatus } from './refund.entity.js';
+import type { RefundEntity, RefundReason, RefundSource } from './refund.entity.js';
 import { RefundRepository } from './refund.repository.js';
 import { refundableAmount } from './refundable.js';
 
@@ -37,7 +37,8 @@ export interface RefundOutcome {
  * Refunds of payments (docs/payments.md, "Refunds and the ledger"). The amount is reserved by one
  * conditional UPDATE of the payment row committed with the pending refund row before the
  * provider is called (never inside a transaction); the provider's idempotency key is derived from
- * that row, so a repeat of the call never refunds twice. The answer moves the reservation to
+ * that row, so a repeat of the call never refunds twice. The answer goes through the ledger's one
+ * applier (PaymentAftermathService), as the sweep's reads do: it moves the reservation to
  * `amount_refunded` (succeeded), gives it back (failed, canceled), or leaves it (pending, or no
  * answer: the provider may have refunded; a reconcile settles it). The gateway is reached only
  * through the port's `refunds` capability.
@@ -52,7 +53,7 @@ export class RefundsService {
     private readonly logs: PaymentLogRepository,
     private readonly transactions: PaymentTransactions,
     private readonly registry: GatewayRegistry,
-    private readonly emails: RefundEmails,
+    private readonly aftermath: PaymentAftermathService,
     private readonly idempotency: IdempotencyService,
   ) {}
 
@@ -149,7 +150,7 @@ export class RefundsService {
     if (payment.dispute && !CLOSED_DISPUTE_STATUSES.includes(payment.dispute.status)) {
       throw new ConflictError('checkout_invalid_state', `This payment has an open dispute (${payment.dispute.status}): it cannot be refunded until the dispute is closed.`);
     }
-    const adapter = this.registry.all().find((each) => each.id === payment.gateway);
+    const adapter = this.registry.find(payment.gateway);
     if (!adapter?.refunds) throw new ConflictError('checkout_invalid_state', 'This payment\'s gateway cannot refund.');
     return { adapter: adapter.refunds, label: adapter.label, isConnected: (mode) => adapter.isConnected(mode) };
   }
@@ -166,99 +167,21 @@ export class RefundsService {
       return;
     }
     const code = error instanceof ProviderRefundConflict ? error.providerCode : error instanceof DomainError ? error.code : 'unknown';
-    await this.settle(refund, { providerRefundId: '', status: 'failed', amount: refund.amount, applicationFeeRefunded: null, refundId: refund.id, failureCode: code });
+    // The provider made nothing: the refund failed here (no provider id), its reservation is given back.
+    await this.settle(refund, { providerRefundId: null, status: 'failed', amount: refund.amount, currency: refund.currency, reason: null, applicationFeeRefunded: null, ownRefundId: refund.id, failureCode: code });
     if (error instanceof ProviderRefundConflict) {
       try {
-        await this.reconcile(refund.paymentId, await adapter.list(target));
+        // What the provider holds now, through the same applier: a refund found there is bounded by what was received.
+        await this.aftermath.apply({ paymentId: refund.paymentId, refunds: await adapter.list(target), disputes: [] }, 'admin:refund_conflict');
       } catch (readError) {
         this.logger.warn({ err: readError, payment_id: refund.paymentId }, 'could not read the refunds of a payment again after a conflict');
       }
     }
   }
 
-  /** Moves one of our refunds as the provider answered (idempotent: a refund already ended stays as it is). */
-  private async settle(refund: RefundEntity, answer: ProviderRefund): Promise<void> {
-    await this.transactions.run(async (manager) => {
-      await this.payments.lockById(manager, refund.paymentId);
-      const row = (await this.refunds.listOf(refund.paymentId, manager)).find((each) => each.id === refund.id);
-      if (!row) return;
-      await this.applyAnswer(manager, row, answer);
-    });
-  }
-
-  /**
-   * Applies the provider's refunds of a payment (after a conflict, or for the reconcile): ours are
-   * matched by provider id or by our refund id in their metadata; one made at the provider is
-   * added with source `provider`. Amounts move between reserved and refunded as statuses change.
-   */
-  async reconcile(paymentId: number, found: readonly ProviderRefund[]): Promise<void> {
-    await this.transactions.run(async (manager) => {
-      const payment = await this.payments.lockById(manager, paymentId);
-      if (!payment) return;
-      const rows = await this.refunds.listOf(paymentId, manager);
-      for (const answer of found) {
-        const row = rows.find((each) => each.providerRefundId === answer.providerRefundId) ?? rows.find((each) => answer.refundId !== null && each.id === answer.refundId);
-        if (row) {
-          await this.applyAnswer(manager, row, answer);
-          continue;
-        }
-        const now = new Date();
-        const added = await this.refunds.insert(
-          manager,
-          {
-            paymentId,
-            gateway: payment.gateway,
-            mode: payment.mode,
-            amount: answer.amount,
-            currency: payment.currency,
-            status: answer.status,
-            reason: null,
-            note: null,
-            source: 'provider',
-            providerRefundId: answer.providerRefundId,
-            applicationFeeRefunded: answer.applicationFeeRefunded,
-            createdBy: null,
-            failureCode: answer.failureCode,
-            failureMessage: null,
-          },
-          now,
-        );
-        if (answer.status === 'succeeded') {
-          await this.payments.addRefunded(manager, paymentId, answer.amount, now);
-          await this.emails.schedule(manager, added.id);
-        }
-        await this.logs.record({ paymentId, level: 'info', event: 'refund_read', message: `Refund ${added.id} (${answer.status}, ${answer.amount}) made at the provider recorded.`, context: { refund_id: added.id, provider_refund_id: answer.providerRefundId } }, manager);
-      }
-    });
-  }
-
-  /** Inside a transaction with the payment row locked. */
-  private async applyAnswer(manager: EntityManager, row: RefundEntity, answer: ProviderRefund): Promise<void> {
-    const now = new Date();
-    const from: RefundStatus = row.status;
-    const to: RefundStatus = answer.status;
-    const changes = {
-      ...(answer.providerRefundId && row.providerRefundId === null ? { providerRefundId: answer.providerRefundId } : {}),
-      ...(answer.applicationFeeRefunded !== null ? { applicationFeeRefunded: answer.applicationFeeRefunded } : {}),
-      ...(to === 'failed' || to === 'canceled' ? { failureCode: answer.failureCode } : {}),
-    };
-    if (from === to) {
-      if (Object.keys(changes).length) await this.refunds.update(manager, row.id, changes, now);
-      return;
-    }
-    if (from === 'pending') await this.payments.releaseRefund(manager, row.paymentId, row.amount, to === 'succeeded', now);
-    else if (from === 'succeeded') await this.payments.addRefunded(manager, row.paymentId, -row.amount, now);
-    else if (to === 'succeeded') await this.payments.addRefunded(manager, row.paymentId, row.amount, now);
-    if (to === 'pending' && from !== 'pending') {
-      // A refund the provider reopened (rare): hold its amount again.
-      await this.payments.releaseRefund(manager, row.paymentId, -row.amount, false, now);
-    }
-    await this.refunds.update(manager, row.id, { ...changes, status: to }, now);
-    if (to === 'succeeded') await this.emails.schedule(manager, row.id);
-    await this.logs.record(
-      { paymentId: row.paymentId, level: to === 'failed' ? 'warning' : 'info', event: `refund_${to}`, message: `Refund ${row.id} of ${row.amount}: ${from} → ${to}.`, context: { refund_id: row.id, provider_refund_id: answer.providerRefundId || null, failure_code: answer.failureCode } },
-      manager,
-    );
+  /** Applies the provider's answer to our own refund row (matched by its id: the answer is to our request). */
+  private async settle(refund: RefundEntity, answer: AppliedRefund): Promise<void> {
+    await this.aftermath.apply({ paymentId: refund.paymentId, refunds: [{ ...answer, ownRefundId: refund.id }], disputes: [] }, 'admin:refund');
   }
 }
 
