@@ -136,7 +136,7 @@ describe('admin console: refunds', () => {
     await context.close();
   });
 
-  it('cancels a subscription now after a confirmation, at 375 px', async () => {
+  it('cancels a subscription at the end of its period, then now, after a confirmation, at 375 px', async () => {
     const record = await createRecord(app.t, subscriptionForm, { plan_index: 0, price_index: 0 });
     const intent = await createIntent(app.t, record);
     expect(intent.body).toMatchObject({ intent_id: expect.any(String) });
@@ -152,12 +152,22 @@ describe('admin console: refunds', () => {
     await dialog.waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await overflowsHorizontally(page)).toBe(false);
-    await dialog.getByRole('radio', { name: /Now: the payer is not charged again/ }).check();
+    // At the end of the period already paid (the default): the detail says when it ends.
+    await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('status').getByText('The subscription ends at the end of the period already paid.').waitFor();
+    await page.getByText(/^Cancels on \d/).waitFor();
+    // Already scheduled: only "now" is offered.
+    await page.getByRole('button', { name: 'Cancel subscription now' }).click();
+    await dialog.waitFor();
+    expect(await dialog.getByRole('radio').count()).toBe(0);
+    await dialog.getByText(/already set to end with the period paid/).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel subscription' }).click();
     await page.getByRole('status').getByText('The subscription is canceled.').waitFor();
     // Canceled: the action is gone, the provider's word is shown.
-    expect(await page.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Cancel subscription/ }).count()).toBe(0);
     await page.getByText('canceled', { exact: true }).waitFor();
+    expect(await page.getByText(/^Cancels on /).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -319,6 +319,7 @@ describe('admin payments: list, one payment, CSV export', () => {
         refundable_amount: 4200,
         dispute: null,
         disputed: false,
+        subscription: null,
         refunds: [],
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;

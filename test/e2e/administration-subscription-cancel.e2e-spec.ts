@@ -75,7 +75,7 @@ describe('administration: cancel a subscription', () => {
     expect(bed.fake.requests).toHaveLength(0);
   });
 
-  it('cancels at period end: POST cancel_at_period_end=true, status stays active; asking again is 409 from the provider\'s answer', async () => {
+  it('cancels at period end: POST cancel_at_period_end=true, status stays active, the detail says when it ends; asking again is 409 without a provider call', async () => {
     const { id, subscription } = await subscribed();
     bed.fake.clearRequests();
     const res = await cancel(id, { at_period_end: true });
@@ -84,17 +84,36 @@ describe('administration: cancel a subscription', () => {
     expect(update.body).toEqual({ cancel_at_period_end: 'true' });
     expect(bed.fake.requestsTo('DELETE', `/v1/subscriptions/${subscription}`)).toHaveLength(0);
     expect(res.body.payment.provider_references).toMatchObject({ subscription_status: 'active' });
+    const periodEnd = bed.fake.resources.get(subscription)!.cancel_at as number;
+    expect(periodEnd).toBeGreaterThan(Date.now() / 1000);
+    expect(res.body.payment.subscription).toEqual({ status: 'active', cancel_at_period_end: true, cancels_at: new Date(periodEnd * 1000).toISOString() });
     expect(await logEvents(t(), id)).toContain('subscription_cancel_scheduled');
 
     bed.fake.clearRequests();
     const again = await cancel(id, { at_period_end: true });
-    expect(again.status).toBe(409);
-    expectWpError(again.body, 'checkout_invalid_state', 409);
-    expect(bed.fake.requestsTo('POST', `/v1/subscriptions/${subscription}`)).toHaveLength(0);
+    const error = expectWpError(again.body, 'checkout_invalid_state', 409);
+    expect(error.message).toBe(`This subscription is already set to cancel at the end of its period on ${new Date(periodEnd * 1000).toISOString().slice(0, 10)}; cancel it now to end it at once.`);
+    expect(bed.fake.requests).toHaveLength(0);
 
     // Ending it now is still possible.
-    expect((await cancel(id, { at_period_end: false })).status).toBe(200);
+    const now = await cancel(id, { at_period_end: false });
+    expect(now.status).toBe(200);
+    expect(now.body.payment.subscription).toEqual({ status: 'canceled', cancel_at_period_end: false, cancels_at: null });
     expect(await paymentRow(t(), id)).toMatchObject({ subscription_status: 'canceled' });
+  });
+
+  it('stores the end customer.subscription.updated schedules or undoes at the provider', async () => {
+    const { id, subscription } = await subscribed();
+    const detail = async () => (await request(t().http).get(`${t().base}/administration/payments/${id}`).set('Authorization', t().admin.auth)).body.subscription;
+    expect(await detail()).toEqual({ status: 'active', cancel_at_period_end: false, cancels_at: null });
+    const soon = Math.floor(Date.now() / 1000);
+    const periodEnd = soon + 30 * 86_400;
+    const scheduled = await deliver('customer.subscription.updated', { ...bed.fake.resources.get(subscription)!, cancel_at_period_end: true, cancel_at: periodEnd }, soon + 10);
+    expect(scheduled.status).toBe(200);
+    expect(await detail()).toEqual({ status: 'active', cancel_at_period_end: true, cancels_at: new Date(periodEnd * 1000).toISOString() });
+    // Undone at the provider: the detail no longer says it ends.
+    await deliver('customer.subscription.updated', { ...bed.fake.resources.get(subscription)!, cancel_at_period_end: false, cancel_at: null }, soon + 20);
+    expect(await detail()).toEqual({ status: 'active', cancel_at_period_end: false, cancels_at: null });
   });
 
   it('a renewal cancels its subscription (the first payment), and the first payment lists its renewals newest first', async () => {
@@ -111,6 +130,8 @@ describe('administration: cancel a subscription', () => {
     const res = await cancel(newest, { at_period_end: false });
     expect(res.status).toBe(200);
     expect(res.body.payment).toMatchObject({ id: newest, parent_payment_id: id });
+    // A renewal shows its subscription as the first payment holds it.
+    expect(res.body.payment.subscription).toEqual({ status: 'canceled', cancel_at_period_end: false, cancels_at: null });
     expect(bed.fake.resources.get(subscription)).toMatchObject({ status: 'canceled' });
     expect(await paymentRow(t(), id)).toMatchObject({ subscription_status: 'canceled' });
   });

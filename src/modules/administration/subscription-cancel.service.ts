@@ -30,6 +30,10 @@ export class SubscriptionCancelService {
       throw new InvalidPaymentStateError('This payment is not part of a subscription that can be canceled here.');
     }
     if (isEnded(first)) throw new InvalidPaymentStateError('This subscription is already canceled.');
+    if (atPeriodEnd && first.subscription_cancel_at_period_end) {
+      const on = first.subscription_cancels_at ? ` on ${first.subscription_cancels_at.slice(0, 10)}` : '';
+      throw new InvalidPaymentStateError(`This subscription is already set to cancel at the end of its period${on}; cancel it now to end it at once.`);
+    }
     await cancellation.cancel({ id: first.id, mode: first.mode, provider_subscription_ref: subscriptionRef }, atPeriodEnd, `admin:${user.login}`);
     return { payment: await this.queries.adminDetail(paymentId) };
   }

@@ -193,6 +193,18 @@ export class PaymentLogEntryDto {
   created_at: string;
 }
 
+/** The subscription a payment belongs to, as its first payment holds it. */
+export class PaymentSubscriptionDto {
+  @ApiProperty({ type: String, nullable: true, description: "The provider's subscription status (`active`, `trialing`, `canceled`, …)", example: 'active' })
+  status: string | null;
+
+  @ApiProperty({ description: 'A cancellation at the end of the current period is scheduled (the subscription stays `active` until then)', example: false })
+  cancel_at_period_end: boolean;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When a scheduled cancellation ends the subscription (ISO 8601 UTC); null when none is scheduled', example: null })
+  cancels_at: string | null;
+}
+
 /** One payment with everything the record holds but its secrets: fees, plan and price, custom fields, provider ids, its log. */
 export class AdminPaymentDetailDto extends AdminPaymentDto {
   @ApiProperty({ type: 'integer', nullable: true, description: 'What the provider says it received (minor units), once known' })
@@ -230,6 +242,9 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
 
   @ApiProperty({ type: PaymentDisputeDto, nullable: true, description: 'The latest open dispute, else the latest; null when none' })
   dispute: PaymentDisputeDto | null;
+
+  @ApiProperty({ type: PaymentSubscriptionDto, nullable: true, description: "The subscription's state and scheduled end (a renewal shows its subscription's); null for a one-time payment or one holding no subscription" })
+  subscription: PaymentSubscriptionDto | null;
 
   @ApiProperty({ type: [RefundDto], description: "The payment's refunds, newest first" })
   refunds: RefundDto[];

@@ -100,6 +100,9 @@ export class PaymentQueriesService {
     const record = toPaymentRecord(row);
     // Renewals hang under the subscription's first payment (their parent_payment_id).
     const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(row.id, PAYMENT_RENEWALS_TAIL) : [[], 0];
+    // A renewal shows its subscription as the first payment holds it.
+    const parentId = row.parentPaymentId;
+    const first = parentId === null ? row : await (manager ? manager.findOne(PaymentEntity, { where: { id: parentId } }) : this.payments.findById(parentId));
     return {
       ...toAdminPayment(row, form?.title ?? null),
       amount_received: record.amount_received,
@@ -118,7 +121,11 @@ export class PaymentQueriesService {
         subscription_status: record.subscription_status,
       },
       refundable_amount: refundableAmount(row),
-      dispute: row.dispute,
+      dispute: row.dispute && { ...row.dispute, provider_url: await this.aftermath.disputeUrl(row.id, row.dispute.provider_dispute_id, manager) },
+      subscription:
+        first && first.frequency !== 'one-time' && first.providerSubscriptionRef !== null
+          ? { status: first.subscriptionStatus, cancel_at_period_end: first.subscriptionCancelAtPeriodEnd, cancels_at: first.subscriptionCancelsAt?.toISOString() ?? null }
+          : null,
       refunds: (await this.refunds.listOf(row.id, manager)).map(toRefundDto),
       renewals: renewals.map((renewal) => toAdminPayment(renewal, form?.title ?? null)),
       renewals_total: renewalsTotal,

@@ -31,6 +31,10 @@ export interface PaymentRecord {
   provider_subscription_ref: string | null;
   provider_capture_ref: string | null;
   subscription_status: string | null;
+  /** The subscription is set to cancel at the end of its current period (first payments) */
+  subscription_cancel_at_period_end: boolean;
+  /** ISO 8601 UTC: when a scheduled cancellation ends the subscription; null when none is */
+  subscription_cancels_at: string | null;
   /** The provider's reason for the last failure, kept once the payment moves on (a retry, a late success) */
   failure_reason: FailureReason | null;
   /** Succeeded refunds (minor units) */
@@ -54,6 +58,8 @@ export const PATCHABLE_FIELDS = [
   'providerSubscriptionRef',
   'providerCaptureRef',
   'subscriptionStatus',
+  'subscriptionCancelAtPeriodEnd',
+  'subscriptionCancelsAt',
   'failureReason',
   'providerChargeRef',
 ] as const satisfies ReadonlyArray<keyof PaymentEntity>;
@@ -90,6 +96,8 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     provider_subscription_ref: row.providerSubscriptionRef,
     provider_capture_ref: row.providerCaptureRef,
     subscription_status: row.subscriptionStatus,
+    subscription_cancel_at_period_end: row.subscriptionCancelAtPeriodEnd,
+    subscription_cancels_at: row.subscriptionCancelsAt?.toISOString() ?? null,
     failure_reason: row.failureReason,
     amount_refunded: row.amountRefunded,
     refund_reserved: row.refundReserved,

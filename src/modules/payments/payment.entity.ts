@@ -64,6 +64,12 @@ const disputeColumn: ValueTransformer = {
   from: (text: string | null): PaymentDispute | null => (text === null || text === undefined ? null : (JSON.parse(text) as PaymentDispute)),
 };
 
+/** A yes/no fact kept as 0/1 (one integer type on both databases). */
+const flagColumn: ValueTransformer = {
+  to: (value: boolean | null | undefined): number => (value ? 1 : 0),
+  from: (value: number | string | boolean | null): boolean => value === true || Number(value) === 1,
+};
+
 /** A payment record (`{prefix}checkout_payments`, migration 1764115300000). Amounts in minor units. */
 @Entity({ name: 'checkout_payments' })
 export class PaymentEntity {
@@ -145,6 +151,14 @@ export class PaymentEntity {
 
   @Column({ name: 'subscription_status', type: 'varchar', length: 30, nullable: true })
   subscriptionStatus: string | null;
+
+  /** A first payment's subscription is set to cancel at the end of its current period (0/1 in the table). */
+  @Column({ name: 'subscription_cancel_at_period_end', type: 'integer', default: 0, transformer: flagColumn })
+  subscriptionCancelAtPeriodEnd: boolean;
+
+  /** When a scheduled cancellation ends the subscription (the provider's `cancel_at`); null when none is scheduled. */
+  @Column({ name: 'subscription_cancels_at', type: 'datetime', precision: 3, nullable: true })
+  subscriptionCancelsAt: Date | null;
 
   @Column({ name: 'client_ip', type: 'varchar', length: 45, nullable: true })
   clientIp: string | null;

@@ -997,7 +997,12 @@ export class FakeResources {
     const subscription = this.find('subscription', 'subscription', account, id);
     subscription.metadata = mergeMetadata(subscription.metadata as Record<string, string>, body.metadata);
     if (body.default_payment_method !== undefined) subscription.default_payment_method = str(body, 'default_payment_method') ?? null;
-    if (body.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = bool(body, 'cancel_at_period_end');
+    if (body.cancel_at_period_end !== undefined) {
+      subscription.cancel_at_period_end = bool(body, 'cancel_at_period_end');
+      // The gateway sets `cancel_at` to the end of the current period with it, and clears it when it is undone.
+      const items = (subscription.items as { data: Array<{ current_period_end: number }> }).data;
+      subscription.cancel_at = subscription.cancel_at_period_end ? Math.max(...items.map((item) => item.current_period_end)) : null;
+    }
     if (body.application_fee_percent !== undefined) subscription.application_fee_percent = decimal(body, 'application_fee_percent') ?? null;
     if (body.description !== undefined) subscription.description = str(body, 'description') ?? null;
     return subscription;

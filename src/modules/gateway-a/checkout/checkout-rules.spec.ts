@@ -30,6 +30,8 @@ const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
   provider_subscription_ref: null,
   provider_capture_ref: null,
   subscription_status: null,
+  subscription_cancel_at_period_end: false,
+  subscription_cancels_at: null,
   failure_reason: null,
   amount_refunded: 0,
   refund_reserved: 0,

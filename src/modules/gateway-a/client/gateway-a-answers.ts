@@ -68,6 +68,8 @@ export interface GatewayASubscription {
   metadata: GatewayAMetadata;
   /** A cancellation at the end of the current period is scheduled (false when the answer leaves it out). */
   cancel_at_period_end: boolean;
+  /** Unix seconds: when a scheduled cancellation ends it (the gateway sets it with `cancel_at_period_end`); null when none. */
+  cancel_at: number | null;
   /** The expanded latest invoice (when asked for with `expand`), else null. */
   latest_invoice: GatewayAInvoice | null;
 }
@@ -321,6 +323,7 @@ export function parseSubscription(answer: unknown, operation: string, expected: 
     customer,
     metadata: read.metadata(record, path),
     cancel_at_period_end: record.cancel_at_period_end === undefined ? false : read.boolean(record, 'cancel_at_period_end', path),
+    cancel_at: record.cancel_at === undefined || record.cancel_at === null ? null : read.amount(record, 'cancel_at', path),
     latest_invoice: isObject(latest) ? invoice(read, latest) : null,
   };
   if (latest !== undefined && latest !== null && !isObject(latest) && (typeof latest !== 'string' || !PREFIX.invoice.test(latest))) read.fail('subscription.latest_invoice is not a valid reference');

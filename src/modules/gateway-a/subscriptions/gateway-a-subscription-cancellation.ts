@@ -92,11 +92,13 @@ export class GatewayASubscriptionCancellation implements SubscriptionCancellatio
     }
   }
 
-  /** The provider's status, stored with the payment; a final one also as the subscription's latest state. */
+  /** The provider's status and scheduled end, stored with the payment; a final status also as the subscription's latest state. */
   private async store(paymentId: number, subscription: GatewayASubscription, actor: string): Promise<void> {
     const final = ENDED.has(subscription.status);
-    await this.ledger.recordProviderDetailsIf(paymentId, { subscriptionStatus: subscription.status }, actor, async (manager, payment) => {
-      if (!final) return payment.subscription_status !== subscription.status;
+    const schedule = subscriptionSchedule(subscription);
+    const patch = { subscriptionStatus: subscription.status, subscriptionCancelAtPeriodEnd: schedule.atPeriodEnd, subscriptionCancelsAt: schedule.cancelsAt };
+    await this.ledger.recordProviderDetailsIf(paymentId, patch, actor, async (manager, payment) => {
+      if (!final) return payment.subscription_status !== subscription.status || payment.subscription_cancel_at_period_end !== schedule.atPeriodEnd || payment.subscription_cancels_at !== (schedule.cancelsAt?.toISOString() ?? null);
       return this.states.claimIfCurrent(manager, {
         gateway: GATEWAY,
         subscriptionRef: subscription.id,
@@ -107,4 +109,10 @@ export class GatewayASubscriptionCancellation implements SubscriptionCancellatio
       });
     });
   }
+}
+
+/** The end a subscription answer schedules: none once it ended (its status says so). */
+export function subscriptionSchedule(subscription: Pick<GatewayASubscription, 'status' | 'cancel_at_period_end' | 'cancel_at'>): { atPeriodEnd: boolean; cancelsAt: Date | null } {
+  if (ENDED.has(subscription.status)) return { atPeriodEnd: false, cancelsAt: null };
+  return { atPeriodEnd: subscription.cancel_at_period_end, cancelsAt: subscription.cancel_at === null ? null : new Date(subscription.cancel_at * 1000) };
 }

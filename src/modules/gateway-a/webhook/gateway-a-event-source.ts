@@ -15,6 +15,7 @@ import { GatewayASubscriptionsService } from '../checkout/gateway-a-subscription
 import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
 import { type EventInvoice, type EventPaymentIntent, type EventSetupIntent, type EventSubscription, type GatewayAEvent, type ObjectMetadata, parseGatewayAEvent } from './gateway-a-event.js';
+import { subscriptionSchedule } from '../subscriptions/gateway-a-subscription-cancellation.js';
 import { SubscriptionStateRepository } from './subscription-state.repository.js';
 import { type GatewayAWebhookEvent, isContractEvent } from './webhook-contract.js';
 
@@ -218,6 +219,7 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       kind: 'subscription_state_changed',
       subject: this.subscriptionSubject(subscriptionRef, subscription.metadata, mode),
       status,
+      schedule: subscriptionSchedule({ status, cancel_at_period_end: subscription.cancelAtPeriodEnd, cancel_at: subscription.cancelAt }),
       isCurrent: (manager, payment) =>
         this.states.claimIfCurrent(manager, { gateway: GATEWAY, subscriptionRef, paymentId: payment.id, status, eventId: event.id, eventCreatedAt: new Date(event.created * 1000) }),
     };

@@ -139,7 +139,10 @@ describe('readObject', () => {
       id: 'sub_1',
       status: 'active',
       metadata: { installationId: 'inst_1', paymentId: 7 },
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
     });
+    expect(readObject('customer.subscription.updated', { id: 'sub_1', status: 'active', metadata, cancel_at_period_end: true, cancel_at: 1798761600 })).toMatchObject({ cancelAtPeriodEnd: true, cancelAt: 1798761600 });
     expect(readObject('charge.refunded', { id: 'ch_1', amount: 5 })).toEqual({ object: 'other', id: 'ch_1' });
   });
 });

@@ -68,6 +68,10 @@ export interface EventSubscription {
   id: string | null;
   status: string | null;
   metadata: ObjectMetadata;
+  /** A cancellation at the end of the current period is scheduled (false when the object leaves it out) */
+  cancelAtPeriodEnd: boolean;
+  /** Unix seconds: when a scheduled cancellation ends it; null when none */
+  cancelAt: number | null;
 }
 
 /** An object of an event type outside the contract (stored, never read further). */
@@ -142,7 +146,14 @@ export function readObject(type: string, object: JsonObject): GatewayAEventObjec
     };
   }
   if (type.startsWith('customer.subscription.')) {
-    return { object: 'subscription', id, status: stringField(object, 'status'), metadata: readMetadata(object.metadata) };
+    return {
+      object: 'subscription',
+      id,
+      status: stringField(object, 'status'),
+      metadata: readMetadata(object.metadata),
+      cancelAtPeriodEnd: object.cancel_at_period_end === true,
+      cancelAt: integerField(object, 'cancel_at'),
+    };
   }
   return { object: 'other', id };
 }

@@ -91,6 +91,9 @@ export class PaymentDisputeDto {
 
   @ApiProperty({ description: "The provider's dispute id", example: 'dp_1Qv' })
   provider_dispute_id: string;
+
+  @ApiProperty({ type: String, nullable: true, description: "The provider's page for the dispute (its dashboard, in the payment's mode: where evidence is submitted); null when the gateway gives none", example: 'https://dashboard.stripe.com/test/disputes/dp_1Qv' })
+  provider_url: string | null;
 }
 
 export function toRefundDto(row: RefundEntity): RefundDto {

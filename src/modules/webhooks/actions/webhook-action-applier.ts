@@ -77,7 +77,7 @@ export class WebhookActionApplier {
       case 'subscription_renewed':
         return this.renew(event, payment, action);
       case 'subscription_state_changed':
-        return this.subscriptionState(event, payment, action.status, action.isCurrent);
+        return this.subscriptionState(event, payment, action);
       case 'aftermath_changed': {
         // Nothing the event says is applied: only what the provider answers when asked again.
         const found = await action.reread(payment);
@@ -166,8 +166,10 @@ export class WebhookActionApplier {
   }
 
   /** Stored with the first payment unless the slice's event order says newer news was stored already. */
-  private async subscriptionState(event: ActionEvent, payment: PaymentRecord, status: string, isCurrent: CurrentCheck): Promise<EffectResult> {
-    const result = await this.ledger.recordProviderDetailsIf(payment.id, { subscriptionStatus: status }, event.source, isCurrent);
+  private async subscriptionState(event: ActionEvent, payment: PaymentRecord, action: Extract<WebhookAction, { kind: 'subscription_state_changed' }>): Promise<EffectResult> {
+    const { status, schedule, isCurrent } = action;
+    const patch = { subscriptionStatus: status, ...(schedule ? { subscriptionCancelAtPeriodEnd: schedule.atPeriodEnd, subscriptionCancelsAt: schedule.cancelsAt } : {}) };
+    const result = await this.ledger.recordProviderDetailsIf(payment.id, patch, event.source, isCurrent);
     if (result.applied) return { status: 'processed', paymentId: payment.id };
     await this.ledger.log({
       paymentId: payment.id,

@@ -115,6 +115,8 @@ export interface SubscriptionRenewed extends PaymentAction {
 export interface SubscriptionStateChanged extends PaymentAction {
   kind: 'subscription_state_changed';
   status: string;
+  /** The end the provider has scheduled (cancel at period end, or a date); absent when the gateway does not say */
+  schedule?: { atPeriodEnd: boolean; cancelsAt: Date | null };
   /** Decides in the ledger's transaction whether this status is still news (the slice's event order) */
   isCurrent: CurrentCheck;
 }

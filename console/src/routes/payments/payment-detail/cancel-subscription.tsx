@@ -4,11 +4,15 @@ import { cancelSubscription, paymentKeys } from '../../../api/payments';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/status';
 
-/** Cancel subscription: at the end of the period already paid (the default) or now, after a confirmation. */
-export function CancelSubscriptionAction({ paymentId, onCanceled }: { paymentId: number; onCanceled: (atPeriodEnd: boolean) => void }) {
+/**
+ * Cancel subscription: at the end of the period already paid (the default) or now, after a
+ * confirmation. Once an end at the period's end is scheduled, only "now" is offered.
+ */
+export function CancelSubscriptionAction({ paymentId, endScheduled, onCanceled }: { paymentId: number; endScheduled: boolean; onCanceled: (atPeriodEnd: boolean) => void }) {
   const queries = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [atPeriodEnd, setAtPeriodEnd] = useState(true);
+  const [choice, setAtPeriodEnd] = useState(true);
+  const atPeriodEnd = choice && !endScheduled;
   const name = useId();
   const cancel = useMutation({
     mutationFn: () => cancelSubscription(paymentId, atPeriodEnd),
@@ -29,7 +33,7 @@ export function CancelSubscriptionAction({ paymentId, onCanceled }: { paymentId:
           setOpen(true);
         }}
       >
-        Cancel subscription
+        {endScheduled ? 'Cancel subscription now' : 'Cancel subscription'}
       </button>
       <ConfirmDialog
         open={open}
@@ -40,15 +44,19 @@ export function CancelSubscriptionAction({ paymentId, onCanceled }: { paymentId:
         onConfirm={() => cancel.mutate()}
         onCancel={() => !cancel.isPending && setOpen(false)}
       >
-        <fieldset className="choices">
-          <legend>When should it end?</legend>
-          <label>
-            <input type="radio" name={name} checked={atPeriodEnd} onChange={() => setAtPeriodEnd(true)} /> At the end of the period already paid
-          </label>
-          <label>
-            <input type="radio" name={name} checked={!atPeriodEnd} onChange={() => setAtPeriodEnd(false)} /> Now: the payer is not charged again
-          </label>
-        </fieldset>
+        {endScheduled ? (
+          <p>It is already set to end with the period paid. Canceling now ends it at once: the payer is not charged again.</p>
+        ) : (
+          <fieldset className="choices">
+            <legend>When should it end?</legend>
+            <label>
+              <input type="radio" name={name} checked={atPeriodEnd} onChange={() => setAtPeriodEnd(true)} /> At the end of the period already paid
+            </label>
+            <label>
+              <input type="radio" name={name} checked={!atPeriodEnd} onChange={() => setAtPeriodEnd(false)} /> Now: the payer is not charged again
+            </label>
+          </fieldset>
+        )}
         {cancel.isError && <ErrorNotice error={cancel.error} />}
       </ConfirmDialog>
     </>

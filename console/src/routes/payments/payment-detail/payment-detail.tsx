@@ -105,6 +105,12 @@ export function PaymentDetailScreen() {
                 <dd>
                   {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {methodLabel(payment.gateway, payment.payment_method)}
                 </dd>
+                {payment.subscription?.cancels_at && payment.subscription.status !== 'canceled' && (
+                  <>
+                    <dt>Subscription</dt>
+                    <dd>Cancels on {when(payment.subscription.cancels_at)}</dd>
+                  </>
+                )}
                 {payment.parent_payment_id !== null && (
                   <>
                     <dt>Renewal of</dt>
@@ -175,6 +181,7 @@ function PaymentActions({ payment, canRefund, canCancel, onDone }: { payment: Pa
   const disputeOpen = payment.dispute !== null && isDisputeOpen(payment.dispute);
   const subscription = payment.provider_references.subscription !== null && payment.provider_references.subscription_status !== 'canceled';
   const cancelable = canCancel && subscription;
+  const scheduled = payment.subscription?.cancel_at_period_end ?? false;
   if (!refundable && !cancelable) return null;
   return (
     <div className="toolbar" role="group" aria-label="Actions on this payment">
@@ -187,6 +194,7 @@ function PaymentActions({ payment, canRefund, canCancel, onDone }: { payment: Pa
       {cancelable && (
         <CancelSubscriptionAction
           paymentId={payment.id}
+          endScheduled={scheduled}
           onCanceled={(atPeriodEnd) => onDone(atPeriodEnd ? 'The subscription ends at the end of the period already paid.' : 'The subscription is canceled.')}
         />
       )}
@@ -208,6 +216,14 @@ function DisputeBanner({ payment }: { payment: Payment }) {
       </p>
       <p className="muted">
         Provider reference: <code>{dispute.provider_dispute_id}</code>
+        {dispute.provider_url && (
+          <>
+            {' · '}
+            <a href={dispute.provider_url} target="_blank" rel="noopener noreferrer">
+              Open the dispute at the provider
+            </a>
+          </>
+        )}
       </p>
     </div>
   );
