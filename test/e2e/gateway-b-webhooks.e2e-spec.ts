@@ -9,10 +9,9 @@ import {
   deliverGatewayBWebhook,
   type GatewayBRecord,
   type GatewayBTestBed,
-  startGatewayBTestBed,
+  startConnectedGatewayB,
 } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
-import { createPaymentForm } from '../support/payment-fixtures.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
 import { advanceClock, logEvents, paymentRow } from '../support/app-state.js';
 
@@ -25,11 +24,9 @@ describe('POST /webhook/gateway-b-callback/{mode}', () => {
   let form: PaymentForm;
 
   beforeAll(async () => {
-    bed = await startGatewayBTestBed();
+    ({ bed, form } = await startConnectedGatewayB());
     t = bed.t;
     sandbox = bed.sandbox;
-    await connectGatewayB(bed, 'test');
-    form = await createPaymentForm(t);
   });
   afterAll(() => bed.close());
   beforeEach(() => {

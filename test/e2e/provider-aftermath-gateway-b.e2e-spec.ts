@@ -3,8 +3,7 @@ import { GATEWAY_B_AFTERMATH_LIMITS } from '../../src/modules/gateway-b/index.js
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import { paymentRow } from '../support/app-state.js';
-import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, deliverGatewayBWebhook, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
-import { createPaymentForm } from '../support/payment-fixtures.js';
+import { deliverGatewayBWebhook, type GatewayBTestBed, paidGatewayBRecord, startConnectedGatewayB } from '../support/gateway-b.js';
 import type { TestApp } from '../support/test-app.js';
 
 /**
@@ -19,11 +18,9 @@ describe('refunds made at gateway B', () => {
   let form: PaymentForm;
 
   beforeAll(async () => {
-    bed = await startGatewayBTestBed();
+    ({ bed, form } = await startConnectedGatewayB({ plans: [{ title: 'Payment', prices: [{ amount: 1999, currency: 'USD', frequency: 'one-time' }] }] }));
     t = bed.t;
     sandbox = bed.sandbox;
-    await connectGatewayB(bed, 'test');
-    form = await createPaymentForm(t, { plans: [{ title: 'Payment', prices: [{ amount: 1999, currency: 'USD', frequency: 'one-time' }] }] });
   });
   afterAll(() => bed.close());
 
@@ -35,11 +32,8 @@ describe('refunds made at gateway B', () => {
   const refundRows = (id: number): Promise<Array<Record<string, unknown>>> => t.dataSource.query(`SELECT * FROM ${t.config.tablePrefix}checkout_refunds WHERE payment_id = ? ORDER BY id`, [id]);
 
   async function captured(): Promise<{ id: number; orderId: string }> {
-    const rec = await createGatewayBRecord(t, form);
-    const order = await createOrder(t, rec);
-    sandbox.approveOrder(order.body.order_id);
-    expect((await captureOrder(t, rec, order.body.order_id)).body.status).toBe('completed');
-    return { id: rec.sync.payment_id, orderId: order.body.order_id as string };
+    const { rec, orderId } = await paidGatewayBRecord(bed, form);
+    return { id: rec.sync.payment_id, orderId };
   }
 
   it('reconcile --payment reads the order\'s refunds at once; a second read changes nothing', async () => {

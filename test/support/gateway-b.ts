@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import type { GatewayMode } from '../../src/modules/gateways/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
-import { referenceOf, type SyncAnswer } from './payment-fixtures.js';
+import { createPaymentForm, referenceOf, type SyncAnswer } from './payment-fixtures.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 export interface GatewayBTestBed {
@@ -65,6 +65,27 @@ export async function connectGatewayB(bed: GatewayBTestBed, mode: GatewayMode = 
     const res = await adminPost(bed.t, path, body);
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
+}
+
+/**
+ * The set-up the webhook and aftermath specs share: the test bed with gateway B connected in test
+ * mode (its Webhook ID saved) and a published form to pay with it.
+ */
+export async function startConnectedGatewayB(formSettings: Parameters<typeof createPaymentForm>[1] = {}): Promise<{ bed: GatewayBTestBed; form: PaymentForm }> {
+  const bed = await startGatewayBTestBed();
+  await connectGatewayB(bed, 'test');
+  return { bed, form: await createPaymentForm(bed.t, formSettings) };
+}
+
+/** A payment the payer made: its order approved at the sandbox and captured by the service (completed). */
+export async function paidGatewayBRecord(bed: GatewayBTestBed, form: PaymentForm): Promise<{ rec: GatewayBRecord; orderId: string }> {
+  const rec = await createGatewayBRecord(bed.t, form);
+  const order = await createOrder(bed.t, rec);
+  const orderId = order.body.order_id as string;
+  bed.sandbox.approveOrder(orderId);
+  const capture = await captureOrder(bed.t, rec, orderId);
+  if (capture.body.status !== 'completed') throw new Error(`the capture answered ${capture.status}: ${JSON.stringify(capture.body)}`);
+  return { rec, orderId };
 }
 
 export interface GatewayBRecord {
