@@ -1,9 +1,11 @@
 import type { GatewayMode, ProviderDispute, ProviderRefund } from '../../gateways/index.js';
 import { isObject, Reader } from '../client/gateway-a-answers.js';
 import { INSTALLATION_METADATA_KEY } from '../client/installation-scope.js';
-import { REFUND_METADATA_KEY } from '../refunds/gateway-a-refunds.js';
 
 type Json = Record<string, unknown>;
+
+/** The metadata key of our refund id on a gateway-A refund (the refunds route sets it; a reconcile finds the refund by it). */
+export const REFUND_METADATA_KEY = 'checkout_refund_id';
 
 /** A refund: `re_…`, or `pyr_…` for some bank debits. */
 const REFUND_ID = /^(re|pyr)_[A-Za-z0-9]{1,250}$/;

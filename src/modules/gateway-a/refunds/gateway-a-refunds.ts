@@ -9,11 +9,8 @@ import { gatewayStatusOf } from '../client/gateway-a-errors.js';
 import { GatewayAFailures } from '../client/gateway-a-failures.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { isStripeError } from '../client/stripe-sdk.js';
-import { parseList, parseRefund, refundItem } from '../aftermath/gateway-a-aftermath-answers.js';
+import { parseList, parseRefund, REFUND_METADATA_KEY, refundItem } from '../aftermath/gateway-a-aftermath-answers.js';
 import { MalformedGatewayAAnswer } from '../client/gateway-a-answers.js';
-
-/** The metadata key of our refund id on a gateway-A refund (the reconcile finds a refund by it). */
-export const REFUND_METADATA_KEY = 'checkout_refund_id';
 
 /** Gateway A's refusals that mean the payment changed there meanwhile: re-read its refunds, answer 409. */
 const CHANGED_MEANWHILE = ['charge_already_refunded', 'amount_too_large'];

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { isDuplicateKeyError } from '../../../database/index.js';
 import type { GatewayMode } from '../../gateways/index.js';
 import {
-  type CurrentCheck,
   InvalidPaymentStateError,
   isTerminal,
   MAX_INT,
