@@ -117,6 +117,8 @@ export class PaymentAftermathService {
       return mismatch('it would refund more than the payment received');
     }
     const ended = reported.status === 'failed' || reported.status === 'canceled';
+    // What the row was before this change (the row object itself is updated below).
+    const was = plan.kind === 'update' ? plan.refund.status : null;
     const facts = {
       status: reported.status,
       amount: reported.amount,
@@ -133,7 +135,7 @@ export class PaymentAftermathService {
           )
         : Object.assign(known.find((each) => each.id === plan.refund.id)!, facts, { updatedAt: now });
     if (plan.kind === 'update') await this.refunds.update(manager, row.id, facts, now);
-    if (reported.status === 'succeeded' && (plan.kind === 'insert' || plan.refund.status !== 'succeeded')) {
+    if (reported.status === 'succeeded' && was !== 'succeeded') {
       // The payer hears of every refund that succeeded, made here or at the provider, and so do the merchant's endpoints: with this commit, through the outbox.
       await this.refundEmails.schedule(manager, row.id);
       await this.events.announce(manager, { type: 'payment.refunded', payment: toPaymentRecord(payment), data: { refund: toRefundDto(row) } });
@@ -146,7 +148,7 @@ export class PaymentAftermathService {
         message:
           plan.kind === 'insert'
             ? `A refund of ${reported.amount} (minor units) made at the provider is ${reported.status}.`
-            : `Refund ${plan.refund.id} is ${reported.status} at the provider (was ${plan.refund.status}).`,
+            : `Refund ${row.id} is ${reported.status} at the provider (was ${was}).`,
         context: { source, provider_refund_id: reported.providerRefundId, refund_id: row.id, status: reported.status, amount: reported.amount, failure_code: ended ? (reported.failureCode ?? null) : null },
       },
       manager,

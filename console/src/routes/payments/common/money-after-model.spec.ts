@@ -73,8 +73,8 @@ describe('merchant words', () => {
     expect(disputeWords('needs_response')).toBe('Chargeback: your response is needed');
     expect(disputeWords('lost')).toMatch(/lost/);
     expect(disputeWords('charge_refunded')).toBe('Dispute: charge refunded');
-    expect(isDisputeOpen({ status: 'under_review', amount: 1, reason: null, evidence_due_by: null, provider_dispute_id: 'dp_1' })).toBe(true);
-    expect(isDisputeOpen({ status: 'won', amount: 1, reason: null, evidence_due_by: null, provider_dispute_id: 'dp_1' })).toBe(false);
+    expect(isDisputeOpen({ status: 'under_review', amount: 1, reason: null, evidence_due_by: null, provider_dispute_id: 'dp_1', provider_url: null })).toBe(true);
+    expect(isDisputeOpen({ status: 'won', amount: 1, reason: null, evidence_due_by: null, provider_dispute_id: 'dp_1', provider_url: null })).toBe(false);
   });
   it('failure reason: the message, then the code and decline code', () => {
     expect(failureWords({ code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' })).toBe(

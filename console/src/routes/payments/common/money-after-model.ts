@@ -101,7 +101,7 @@ export function disputeWords(status: string): string {
 }
 
 /** Open disputes ask for something of the merchant; closed ones are history. */
-export function isDisputeOpen(dispute: Pick<Dispute, 'status'>): boolean {
+export function isDisputeOpen(dispute: Dispute): boolean {
   return ['warning_needs_response', 'warning_under_review', 'needs_response', 'under_review'].includes(dispute.status);
 }
 
