@@ -2215,7 +2215,7 @@ export interface components {
              *       "payment.completed"
              *     ]
              */
-            events?: ("*" | "payment.completed" | "payment.failed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
+            events?: ("*" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
             /** @description A note for you */
             description?: string | null;
             /**
@@ -2285,7 +2285,7 @@ export interface components {
              *       "payment.completed"
              *     ]
              */
-            events?: ("*" | "payment.completed" | "payment.failed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
+            events?: ("*" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "subscription.renewed" | "subscription.payment_failed" | "subscription.canceled")[];
             /** @description A note for you */
             description?: string | null;
             /**
@@ -2916,6 +2916,29 @@ export interface components {
              * @example dp_1Qv
              */
             provider_dispute_id: string;
+            /**
+             * @description The provider's page for the dispute (its dashboard, in the payment's mode: where evidence is submitted); null when the gateway gives none
+             * @example https://dashboard.stripe.com/test/disputes/dp_1Qv
+             */
+            provider_url: string | null;
+        };
+        PaymentSubscriptionDto: {
+            /**
+             * @description The provider's subscription status (`active`, `trialing`, `canceled`, …)
+             * @example active
+             */
+            status: string | null;
+            /**
+             * @description A cancellation at the end of the current period is scheduled (the subscription stays `active` until then)
+             * @example false
+             */
+            cancel_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description When a scheduled cancellation ends the subscription (ISO 8601 UTC); null when none is scheduled
+             * @example null
+             */
+            cancels_at: string | null;
         };
         RefundDto: {
             /** @example 12 */
@@ -3092,6 +3115,8 @@ export interface components {
             refundable_amount: number;
             /** @description The latest open dispute, else the latest; null when none */
             dispute: components["schemas"]["PaymentDisputeDto"] | (null);
+            /** @description The subscription's state and scheduled end (a renewal shows its subscription's); null for a one-time payment or one holding no subscription */
+            subscription: components["schemas"]["PaymentSubscriptionDto"] | (null);
             /** @description The payment's refunds, newest first */
             refunds: components["schemas"]["RefundDto"][];
             /** @description How many lines the payment log has in all */
