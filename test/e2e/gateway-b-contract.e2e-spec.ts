@@ -23,7 +23,8 @@ import { advanceClock, paymentRow } from '../support/app-state.js';
 /**
  * The main gateway-B flows of the service, run against the two fakes: every request the service
  * sends and every answer the fakes give is checked against PayPal's published reference (Orders
- * v2, Payments v2, Webhooks v1; the token endpoint against RFC 6749), after each test. The tests
+ * v2, Payments v2, Customer Disputes v1, Webhooks v1; the token endpoint against RFC 6749), after
+ * each test. The tests
  * also check the outcome of each flow, so that a flow that stopped calling the provider cannot
  * pass by having nothing to check.
  */
@@ -158,5 +159,19 @@ describe('gateway B contract: the service\'s flows against the fakes, checked wi
     expect(await paymentRow(t, rec.sync.payment_id)).toMatchObject({ status: 'completed' });
     const status = await request(t.http).post(`${t.base}/payment/status`).send(rec.reference);
     expect(status.body).toMatchObject({ status: 'completed' });
+  });
+
+  it('a dispute event has the payment read again (its order, its capture\'s disputes listed and each shown), as reconcile --payment does', async () => {
+    const { rec, orderId } = await ordered();
+    sandbox.approveOrder(orderId);
+    expect((await captureOrder(t, rec, orderId)).body).toMatchObject({ status: 'completed' });
+    const { dispute, event } = sandbox.openDispute(orderId, { value: '5.00' });
+    sandbox.clearCalls();
+    expect((await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(event))).body).toEqual({ received: true, outcome: 'processed' });
+    sandbox.resolveDispute(dispute.dispute_id as string, 'RESOLVED_BUYER_FAVOUR', { amountRefunded: '5.00' });
+    expect(await t.app.get(ReconciliationService).reconcileOne(rec.sync.payment_id)).toMatchObject({ outcome: 'moved' });
+    const readAgain = ['GET /v2/checkout/orders/{id} 200', 'GET /v1/customer/disputes 200', 'GET /v1/customer/disputes/{id} 200'];
+    expect(calls()).toEqual(['POST /v1/notifications/verify-webhook-signature 200', ...readAgain, ...readAgain]);
+    expect(JSON.parse((await paymentRow(t, rec.sync.payment_id)).dispute as string)).toMatchObject({ status: 'lost', amount: 500, provider_dispute_id: dispute.dispute_id });
   });
 });

@@ -1,4 +1,5 @@
 import { GatewayBAftermathReader } from './aftermath/gateway-b-aftermath.reader.js';
+import { GatewayBDisputes } from './aftermath/gateway-b-disputes.js';
 import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
 import { Module } from '@nestjs/common';
 import { ClockModule } from '../../common/clock/index.js';
@@ -48,6 +49,7 @@ import { GatewayBWebhookController } from './webhook/gateway-b-webhook.controlle
     GatewayBEventSource,
     GatewayBRefunds,
     GatewayBAftermathReader,
+    GatewayBDisputes,
   ],
 })
 export class GatewayBModule {}

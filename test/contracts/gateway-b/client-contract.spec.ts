@@ -193,6 +193,92 @@ describe('gateway B contract: the client against the fake, checked with PayPal\'
     });
   });
 
+  describe('Customer Disputes v1', () => {
+    const DISPUTES = /^\/v1\/customer\/disputes$/;
+    const DISPUTE = /^\/v1\/customer\/disputes\/PP-D-\d+$/;
+    const captured = async () => {
+      const created = await createOrder();
+      fake.approveOrder(created.id);
+      const order = await client.captureOrder(created.id, `checkout-test-capture-${created.id}`);
+      return { orderId: created.id, captureId: order.purchase_units[0].payments!.captures[0].id };
+    };
+    const token = () => fake.issuedTokens().filter((issued) => issued.clientId === fake.clientId).at(-1)!.token;
+
+    it('list by disputed transaction: none yet (no items, as minItems 1 says), then the capture\'s disputes newest first; show each (200)', async () => {
+      const { orderId, captureId } = await captured();
+      expect(await client.listDisputes(captureId)).toEqual({ disputeIds: [] });
+      const first = fake.openDispute(orderId, { value: '5.00' }).dispute;
+      const second = fake.openDispute(orderId, { status: 'WAITING_FOR_BUYER_RESPONSE', stage: 'INQUIRY', reason: 'UNAUTHORISED' }).dispute;
+      const listed = await client.listDisputes(captureId);
+      expect(new Set(listed.disputeIds)).toEqual(new Set([first.dispute_id, second.dispute_id]));
+      const shown = await client.getDispute(first.dispute_id as string);
+      expect(shown).toMatchObject({ dispute_id: first.dispute_id, status: 'WAITING_FOR_SELLER_RESPONSE', disputed_transactions: [{ seller_transaction_id: captureId }], dispute_amount: { currency_code: 'USD', value: '5.00' } });
+      expect(shown.seller_response_due_date).toEqual(expect.any(String));
+      const [call] = fake.callsTo('GET', '/v1/customer/disputes');
+      expect(call.query).toEqual({ disputed_transaction_id: captureId, page_size: '50' });
+      expectConforming([
+        ['POST', '/v1/oauth2/token', 200],
+        ['POST', '/v2/checkout/orders', 201],
+        ['POST', CAPTURE, 201],
+        ['GET', DISPUTES, 200],
+        ['GET', DISPUTES, 200],
+        ['GET', DISPUTE, 200],
+      ]);
+    });
+
+    it('a resolved dispute shows its outcome; another merchant\'s dispute is not listed and not shown (404)', async () => {
+      const { orderId, captureId } = await captured();
+      const opened = fake.openDispute(orderId).dispute;
+      fake.resolveDispute(opened.dispute_id as string, 'RESOLVED_BUYER_FAVOUR', { amountRefunded: '19.99' });
+      expect(await client.getDispute(opened.dispute_id as string)).toMatchObject({ status: 'RESOLVED', dispute_outcome: { outcome_code: 'RESOLVED_BUYER_FAVOUR', amount_refunded: { currency_code: 'USD', value: '19.99' } } });
+      const other = fake.addApp();
+      const stranger = new GatewayBClient({ baseUrl: fake.url, clientId: other.clientId, clientSecret: other.clientSecret }, { retryDelayMs: 5 });
+      expect(await stranger.listDisputes(captureId)).toEqual({ disputeIds: [] });
+      expect(await refusal(stranger.getDispute(opened.dispute_id as string))).toMatchObject({ status: 404, errorName: 'RESOURCE_NOT_FOUND' });
+      expect(reference.check(fake.apiCalls())).toEqual([]);
+      expect(fake.apiCalls().map((c) => c.status)).toEqual([200, 201, 201, 200, 200, 200, 404]);
+    });
+
+    it('pages: the next link\'s next_page_token asks for the page after (only the token is taken)', async () => {
+      const { orderId, captureId } = await captured();
+      const opened = Array.from({ length: 3 }, () => fake.openDispute(orderId).dispute.dispute_id as string);
+      // The client asks for 50 a page; a smaller page of the fake's own shows the link.
+      const page = (await fetch(`${fake.url}/v1/customer/disputes?disputed_transaction_id=${captureId}&page_size=2`, { headers: { Authorization: `Bearer ${token()}` } }).then((res) => res.json())) as {
+        items: Array<{ dispute_id: string }>;
+        links: Array<{ rel: string; href: string }>;
+      };
+      expect(page.items).toHaveLength(2);
+      const next = new URL(page.links.find((link) => link.rel === 'next')!.href).searchParams.get('next_page_token')!;
+      const rest = await client.listDisputes(captureId, next);
+      expect(rest.disputeIds).toHaveLength(1);
+      expect(rest.nextPageToken).toBeUndefined();
+      expect(new Set([...page.items.map((item) => item.dispute_id), ...rest.disputeIds])).toEqual(new Set(opened));
+      expect(reference.check(fake.apiCalls())).toEqual([]);
+    });
+
+    it('the fake refuses a malformed query (400, as the error schema says); injected 503', async () => {
+      const { captureId } = await captured();
+      for (const query of ['disputed_transaction_id=abc-1', 'page_size=51', `disputed_transaction_id=${captureId}&start_time=2026-01-01T00:00:00Z`]) {
+        expect((await fetch(`${fake.url}/v1/customer/disputes?${query}`, { headers: { Authorization: `Bearer ${token()}` } })).status).toBe(400);
+      }
+      fake.fault({ method: 'GET', path: DISPUTES, status: 503, times: 2 });
+      expect(await refusal(client.listDisputes(captureId))).toMatchObject({ status: 503 });
+      const answers = fake.apiCalls().filter((c) => c.path === '/v1/customer/disputes');
+      expect(answers.map((c) => c.status)).toEqual([400, 400, 400, 503, 503]);
+      // The requests are wrong on purpose: only the answers are held to the reference.
+      expect(answers.slice(0, 3).flatMap((c) => reference.checkAnswerOf(c))).toEqual([]);
+      expect(reference.checkRequest(answers[1]).join()).toContain('query parameter page_size');
+      expect(reference.check(answers.slice(3))).toEqual([]);
+    });
+
+    it('the dispute of a CUSTOMER.DISPUTE.* event is the reference\'s dispute, in its webhook envelope', async () => {
+      const { orderId } = await captured();
+      const { event } = fake.openDispute(orderId);
+      expect(reference.validate('webhooks', '/components/schemas/event', event)).toEqual([]);
+      expect(reference.validate('disputes', '/components/schemas/dispute', event.resource)).toEqual([]);
+    });
+  });
+
   describe('Webhooks v1', () => {
     const captureEvent = async () => {
       const created = await createOrder();

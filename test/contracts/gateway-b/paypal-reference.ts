@@ -6,7 +6,7 @@ import type { RecordedCall } from '../../fakes/gateway-b/index.js';
 
 /**
  * Gateway B's published reference as a checker: PayPal's OpenAPI documents (Orders v2, Payments
- * v2, Webhooks v1, copied unchanged into `reference/`) plus the RFC 6749 schema of the token
+ * v2, Customer Disputes v1, Webhooks v1, copied unchanged into `reference/`) plus the RFC 6749 schema of the token
  * endpoint, applied to what the fake recorded. A request must be an operation of the reference
  * (method and path), carry only the header and query parameters it declares (values valid,
  * required ones present), the authentication it names, and a body valid against its request
@@ -15,7 +15,7 @@ import type { RecordedCall } from '../../fakes/gateway-b/index.js';
  */
 
 type Json = Record<string, unknown>;
-export type ReferenceDocument = 'orders' | 'payments' | 'webhooks' | 'token';
+export type ReferenceDocument = 'orders' | 'payments' | 'disputes' | 'webhooks' | 'token';
 
 interface Parameter {
   name: string;
@@ -68,6 +68,7 @@ const readReference = (file: string) => JSON.parse(readFileSync(join(__dirname, 
 const DOCUMENTS: Record<Exclude<ReferenceDocument, 'token'>, Json> = {
   orders: readReference('paypal-checkout_orders_v2.json'),
   payments: readReference('paypal-payments_payment_v2.json'),
+  disputes: readReference('paypal-customer_disputes_v1.json'),
   webhooks: readReference('paypal-notifications_webhooks_v1.json'),
 };
 const TOKEN_ENDPOINT = readReference('rfc6749-token-endpoint.schema.json');
@@ -178,7 +179,7 @@ export class PayPalReference {
     for (const [name, value] of Object.entries(call.query)) {
       const parameter = op.parameters.find((p) => p.in === 'query' && p.name === name);
       if (!parameter) problems.push(`query parameter ${name} is not a parameter of ${op.operationId}`);
-      else problems.push(...this.validate(op.document, parameter.schemaPointer, value).map((p) => `query parameter ${name}${p}`));
+      else problems.push(...this.validate(op.document, parameter.schemaPointer, this.queryValue(op.document, parameter.schemaPointer, value)).map((p) => `query parameter ${name}${p}`));
     }
     for (const [name, value] of Object.entries(call.headers)) {
       if (TRANSPORT_HEADERS.has(name)) continue;
@@ -193,6 +194,18 @@ export class PayPalReference {
     if (call.authorization !== op.authentication) problems.push(`authorization is ${call.authorization}, ${op.operationId} takes ${op.authentication}`);
     problems.push(...this.checkRequestBody(op, call));
     return problems.map((p) => `${call.method} ${call.path} request: ${p}`);
+  }
+
+  /**
+   * A query value as its schema types it: the query string carries text, OpenAPI's `form` style
+   * writes an integer or a boolean as its plain literal (`page_size=50`), which is read back as
+   * that type (anything else stays text, and the schema refuses it).
+   */
+  private queryValue(document: ReferenceDocument, pointer: string, value: string): unknown {
+    const type = resolveNode(document, follow(document, pointer).value as Json).type;
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+    if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+    return value;
   }
 
   /** Every problem of the answer the fake gave, against the operation's response for that status. */

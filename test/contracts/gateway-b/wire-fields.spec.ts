@@ -1,6 +1,8 @@
 import {
   MalformedAnswer,
   parseCaptureResource,
+  parseDispute,
+  parseDisputePage,
   parseOrder,
   parseRefund,
   parseTokenGrant,
@@ -9,6 +11,7 @@ import {
   parseWebhookListener,
 } from '../../../src/modules/gateway-b/client/gateway-b-wire.js';
 import { readErrorBody } from '../../../src/modules/gateway-b/client/gateway-b-errors.js';
+import { FakeDisputes } from '../../fakes/gateway-b/fake-disputes.js';
 import { FakeOrders } from '../../fakes/gateway-b/fake-orders.js';
 import { captureCompletedEvent, type Json } from '../../fakes/gateway-b/index.js';
 import { PayPalReference, type ReferenceDocument } from './paypal-reference.js';
@@ -57,6 +60,9 @@ const REFUSED_WHY: Record<string, string> = {
   'refund: status': 'completed, pending, failed or cancelled decides how the refunded amount moves',
   'order: purchase_units[].payments.refunds[].id': 'the refund id is stored on our refund row (provider_refund_id, unique per gateway)',
   'order: purchase_units[].payments.refunds[].status': 'completed, pending, failed or cancelled decides how the refunded amount moves',
+  'dispute: dispute_id': 'the dispute id is stored (provider_dispute_id, unique per gateway) and names the provider\'s page',
+  'dispute: status': 'open, waiting or resolved decides the status shown and whether the money is lost',
+  'dispute list: items[].dispute_id': 'each listed dispute is read in full by its id',
 };
 
 function orderSample(): Json {
@@ -78,6 +84,27 @@ function orderSample(): Json {
 function refundSample(): Json {
   const [unit] = orderSample().purchase_units as Json[];
   return ((unit.payments as Json).refunds as Json[])[0];
+}
+
+/**
+ * Disputes of a captured order: one open (the seller's turn, a due date), one resolved in the
+ * buyer's favour with what went back to the buyer; the list in pages of one (a `next` link).
+ */
+function disputesSample(): { dispute: Json; page: Json } {
+  const orders = new FakeOrders(
+    () => 'https://api-m.sandbox.paypal.test',
+    () => 'https://www.sandbox.paypal.test',
+  );
+  const order = orders.create('client', { intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'USD', value: '19.99' }, custom_id: '42', invoice_id: 'checkout-x-42' }] });
+  orders.approve(order.id);
+  orders.capture('client', order.id);
+  const disputes = new FakeDisputes(() => 'https://api-m.sandbox.paypal.test', orders);
+  const open = disputes.open(order.id, { value: '5.00' });
+  const resolved = disputes.resolve(disputes.open(order.id).id, 'RESOLVED_BUYER_FAVOUR', { amountRefunded: '19.99' });
+  // Resolved, but with every field the parser reads (a due date as an open one has).
+  const dispute = { ...disputes.detail(resolved), seller_response_due_date: open.sellerResponseDueDate };
+  const [capture] = ((order.purchaseUnits[0].payments as Json).captures as Json[]);
+  return { dispute, page: disputes.list('client', { disputed_transaction_id: capture.id as string, page_size: '1' }) };
 }
 
 const ANSWERS: Record<string, WireAnswer> = {
@@ -156,6 +183,37 @@ const ANSWERS: Record<string, WireAnswer> = {
       status_details: 'optional',
       'status_details.reason': 'optional',
     },
+  },
+  dispute: {
+    document: 'disputes',
+    pointer: '/components/schemas/dispute',
+    parse: parseDispute,
+    sample: () => disputesSample().dispute,
+    fields: {
+      dispute_id: 'refused',
+      status: 'refused',
+      create_time: 'optional',
+      disputed_transactions: 'optional',
+      'disputed_transactions[].seller_transaction_id': 'optional',
+      reason: 'optional',
+      dispute_amount: 'optional',
+      'dispute_amount.currency_code': 'refused',
+      'dispute_amount.value': 'refused',
+      dispute_outcome: 'optional',
+      'dispute_outcome.outcome_code': 'optional',
+      'dispute_outcome.amount_refunded': 'optional',
+      'dispute_outcome.amount_refunded.currency_code': 'refused',
+      'dispute_outcome.amount_refunded.value': 'refused',
+      dispute_life_cycle_stage: 'optional',
+      seller_response_due_date: 'optional',
+    },
+  },
+  'dispute list': {
+    document: 'disputes',
+    pointer: '/components/schemas/dispute_search',
+    parse: parseDisputePage,
+    sample: () => disputesSample().page,
+    fields: { items: 'optional', 'items[].dispute_id': 'refused', links: 'optional', 'links[].rel': 'refused', 'links[].href': 'refused' },
   },
   verification: {
     document: 'webhooks',

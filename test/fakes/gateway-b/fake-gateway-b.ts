@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopbackServer } from '../loopback-server.js';
+import { type FakeDispute, type FakeDisputeOutcome, FakeDisputes, type FakeDisputeStatus, type OpenDisputeOptions } from './fake-disputes.js';
 import { authenticationFailure, FakePayPalError, injectedFailure, previousRequestInProgress, validationError } from './fake-errors.js';
 import { type CaptureOverrides, type FakeBuyer, type FakeOrder, FakeOrders, type Json } from './fake-orders.js';
 import { rawMemberValue } from './json-member.js';
 import { createSigningIdentity, type SigningIdentity } from './self-signed-cert.js';
-import { captureCompletedEvent, captureRefundedEvent, type EventOptions, fakePayPalId, signTransmission, type TransmissionHeaders, verifyTransmission } from './webhook-signing.js';
+import {
+  captureCompletedEvent,
+  captureRefundedEvent,
+  customerDisputeEvent,
+  type EventOptions,
+  fakePayPalId,
+  signTransmission,
+  type TransmissionHeaders,
+  verifyTransmission,
+} from './webhook-signing.js';
 
 /** A REST app of the environment: its credentials and the webhook listeners subscribed under it. */
 export interface FakeApp {
@@ -106,13 +116,15 @@ const SCOPES = [
   'https://uri.paypal.com/services/payments/refund',
   'https://uri.paypal.com/services/applications/webhooks',
   'https://uri.paypal.com/services/payments/realtimepayment',
+  'https://uri.paypal.com/services/disputes/read-seller',
   'openid',
 ].join(' ');
 
 /**
  * A local stand-in for one PayPal REST environment (sandbox or live): OAuth2 client-credentials
- * tokens, Orders v2 (create, get, capture) with `PayPal-Request-Id` and `Prefer`, the buyer's
- * approval, webhook deliveries signed with PayPal's scheme and a working
+ * tokens, Orders v2 (create, get, capture) with `PayPal-Request-Id` and `Prefer`, capture refunds,
+ * Customer Disputes v1 reads (list, show) of disputes a test opens, the buyer's approval,
+ * webhook deliveries signed with PayPal's scheme and a working
  * verify-webhook-signature, fault injection and a call log.
  */
 export class FakeGatewayB extends LoopbackServer {
@@ -121,6 +133,7 @@ export class FakeGatewayB extends LoopbackServer {
   readonly apps: FakeApp[] = [];
   private readonly listeners = new Map<string, FakeWebhookListener>();
   readonly orders: FakeOrders;
+  readonly disputes: FakeDisputes;
   readonly signing: SigningIdentity;
   tokenTtlSeconds: number;
   unknownWebhookId: 'failure' | 'not_found';
@@ -144,6 +157,7 @@ export class FakeGatewayB extends LoopbackServer {
       () => this.url,
       () => this.url,
     );
+    this.disputes = new FakeDisputes(() => this.url, this.orders);
     this.signing = createSigningIdentity(`messageverificationcerts.${this.environment}.paypal.test`);
     this.addApp({ clientId: options.clientId, clientSecret: options.clientSecret });
   }
@@ -262,13 +276,37 @@ export class FakeGatewayB extends LoopbackServer {
     return { rawBody, headers };
   }
 
-  /** `PAYMENT.CAPTURE.COMPLETED` for the (first) capture of a captured order, as recorded. */
   /** A refund made in the dashboard on the order's capture, and the `PAYMENT.CAPTURE.REFUNDED` event a listener would receive for it. */
   refundInDashboard(orderId: string, value: string, options: EventOptions = {}): { refund: Json; event: Json } {
     const refund = this.orders.dashboardRefund(orderId, { value });
     return { refund, event: captureRefundedEvent(refund, { apiBase: this.url, ...options }) };
   }
 
+  /**
+   * The buyer (or the bank) opens a dispute on the order's capture, as it shows in the dashboard:
+   * the details as `GET /v1/customer/disputes/{id}` answers them, and the
+   * `CUSTOMER.DISPUTE.CREATED` event a listener would receive.
+   */
+  openDispute(orderId: string, options: OpenDisputeOptions = {}, eventOptions: EventOptions = {}): { dispute: Json; event: Json } {
+    return this.disputeNews(this.disputes.open(orderId, options), 'CUSTOMER.DISPUTE.CREATED', eventOptions);
+  }
+
+  /** The dispute moves in the dashboard (status, stage, due date), with its `CUSTOMER.DISPUTE.UPDATED` event. */
+  updateDispute(disputeId: string, changes: { status?: FakeDisputeStatus; stage?: FakeDispute['stage']; dueDate?: Date | null }, eventOptions: EventOptions = {}): { dispute: Json; event: Json } {
+    return this.disputeNews(this.disputes.update(disputeId, changes), 'CUSTOMER.DISPUTE.UPDATED', eventOptions);
+  }
+
+  /** The dispute is resolved with `outcome`, with its `CUSTOMER.DISPUTE.RESOLVED` event. */
+  resolveDispute(disputeId: string, outcome: FakeDisputeOutcome, options: { amountRefunded?: string } = {}, eventOptions: EventOptions = {}): { dispute: Json; event: Json } {
+    return this.disputeNews(this.disputes.resolve(disputeId, outcome, options), 'CUSTOMER.DISPUTE.RESOLVED', eventOptions);
+  }
+
+  private disputeNews(dispute: FakeDispute, eventType: Parameters<typeof customerDisputeEvent>[0], options: EventOptions): { dispute: Json; event: Json } {
+    const detail = this.disputes.detail(dispute);
+    return { dispute: detail, event: customerDisputeEvent(eventType, structuredClone(detail), { apiBase: this.url, ...options }) };
+  }
+
+  /** `PAYMENT.CAPTURE.COMPLETED` for the (first) capture of a captured order, as recorded. */
   captureCompletedEvent(orderId: string, options: EventOptions = {}): Json {
     const order = this.orders.get(orderId);
     const capture = ((order?.purchaseUnits[0]?.payments as Json | undefined)?.captures as Json[] | undefined)?.[0];
@@ -467,6 +505,9 @@ export class FakeGatewayB extends LoopbackServer {
     if (method === 'POST' && capture) return this.captureOrder(call, app, decodeURIComponent(capture[1]));
     const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
     if (method === 'POST' && refund) return this.refundCapture(call, app, decodeURIComponent(refund[1]));
+    if (method === 'GET' && path === '/v1/customer/disputes') return { status: 200, body: this.disputes.list(app.clientId, call.query) };
+    const dispute = /^\/v1\/customer\/disputes\/([^/]+)$/.exec(path);
+    if (method === 'GET' && dispute) return { status: 200, body: this.disputes.show(app.clientId, decodeURIComponent(dispute[1])) };
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') return this.verifyWebhookSignature(call, app, raw);
     const webhook = /^\/v1\/notifications\/webhooks\/([^/]+)$/.exec(path);
     if (method === 'GET' && webhook) return this.showWebhook(app, decodeURIComponent(webhook[1]));

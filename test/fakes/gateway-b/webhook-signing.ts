@@ -141,3 +141,9 @@ export function captureRefundedEvent(refund: Json, options: EventOptions = {}): 
   const amount = (refund.amount ?? {}) as { currency_code?: string; value?: string };
   return buildEvent('PAYMENT.CAPTURE.REFUNDED', 'refund', refund, `A ${amount.value ?? '?'} ${amount.currency_code ?? ''} capture payment was refunded`.trim(), options);
 }
+
+/** `CUSTOMER.DISPUTE.CREATED` / `.UPDATED` / `.RESOLVED` as PayPal sends it: the dispute's details as the resource. */
+export function customerDisputeEvent(eventType: 'CUSTOMER.DISPUTE.CREATED' | 'CUSTOMER.DISPUTE.UPDATED' | 'CUSTOMER.DISPUTE.RESOLVED', dispute: Json, options: EventOptions = {}): Json {
+  const what = eventType === 'CUSTOMER.DISPUTE.CREATED' ? 'A new dispute opened' : eventType === 'CUSTOMER.DISPUTE.RESOLVED' ? 'A dispute was resolved' : 'A dispute was updated';
+  return buildEvent(eventType, 'dispute', dispute, `${what} with Case # ${String(dispute.dispute_id)}`, options);
+}

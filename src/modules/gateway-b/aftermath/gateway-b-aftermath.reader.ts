@@ -5,29 +5,36 @@ import type { AftermathSweep, PaymentAftermath, ProviderAftermathReader } from '
 import { PaymentQueriesService, type PaymentRecord } from '../../payments/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { CHECKOUT_ALIAS } from '../../../config/index.js';
+import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
+import { toGatewayBFailure } from '../client/gateway-b-failures.js';
 import { GATEWAY_B_REFUND_DAYS, GatewayBRefunds } from '../refunds/gateway-b-refunds.js';
+import { GatewayBDisputes } from './gateway-b-disputes.js';
 
 const GATEWAY = 'gateway_b';
 /**
- * Captured payments re-read per sweep (one order read each). Every payment of the 180-day refund
- * window is read again every ceil(payments in the window / capturesPerSweep) sweeps: with the
- * default reconciliation interval of 5 minutes and 20 a sweep, 5,760 captured payments a day are
- * covered daily. An object so a test can lower it.
+ * Captured payments re-read per sweep (one order read and one dispute list each, plus one read per
+ * dispute listed). Every payment of the 180-day refund window is read again every ceil(payments in
+ * the window / capturesPerSweep) sweeps: with the default reconciliation interval of 5 minutes and
+ * 20 a sweep, 5,760 captured payments a day are covered daily. An object so a test can lower it.
  */
 export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20 };
 const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
 
 /**
- * Refunds made at gateway B outside this service, read back from the order the payment holds
- * (`purchase_units[].payments.refunds`, through the refunds capability's own order read, with the
- * payment's mode credentials). The provider sends no event this service subscribes to for them:
- * a rolling cursor over the captured payments of the refund window re-reads a bounded number of
- * them per sweep. Disputes are not read at gateway B yet.
+ * Refunds and disputes made at gateway B outside this service, read back with the payment's mode
+ * credentials: refunds from the order the payment holds (`purchase_units[].payments.refunds`,
+ * through the refunds capability's own order read), disputes from Customer Disputes v1 by the
+ * payment's capture (`GatewayBDisputes`). The provider sends no event this service subscribes to
+ * for them: a rolling cursor over the captured payments of the refund window re-reads a bounded
+ * number of them per sweep (and a verified refund, reversal or dispute event has its payment
+ * read at once). A provider failure is thrown as the service's 502/503.
  */
 @Injectable()
 export class GatewayBAftermathReader implements ProviderAftermathReader {
   constructor(
     private readonly refunds: GatewayBRefunds,
+    private readonly disputes: GatewayBDisputes,
+    private readonly clients: GatewayBClientFactory,
     private readonly payments: PaymentQueriesService,
     private readonly options: OptionsService,
     private readonly clock: Clock,
@@ -62,6 +69,14 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
   }
 
   private async read(payment: PaymentRecord): Promise<PaymentAftermath> {
+    try {
+      return await this.readAll(payment);
+    } catch (error) {
+      throw toGatewayBFailure(error);
+    }
+  }
+
+  private async readAll(payment: PaymentRecord): Promise<PaymentAftermath> {
     const listed = await this.refunds.list({
       payment_id: payment.id,
       mode: payment.mode,
@@ -73,6 +88,15 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
       provider_capture_ref: payment.provider_capture_ref,
       created_at: payment.created_at,
     });
-    return { paymentId: payment.id, refunds: listed, disputes: [] };
+    const refunded = listed.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.amount, 0);
+    const disputes = await this.disputesOf(payment, refunded, this.clock.now());
+    return { paymentId: payment.id, refunds: listed, disputes };
+  }
+
+  /** The payment's disputes (Customer Disputes v1, by its capture), with what the order's refunds gave back. */
+  private async disputesOf(payment: PaymentRecord, refunded: number, now: Date): Promise<PaymentAftermath['disputes']> {
+    const client = await this.clients.forMode(payment.mode);
+    const target = { id: payment.id, mode: payment.mode, currency: payment.currency, captureId: payment.provider_capture_ref!, amountReceived: payment.amount_received ?? 0, refunded };
+    return (await this.disputes.read(client, target, now)).disputes;
   }
 }

@@ -8,12 +8,17 @@ import {
   readErrorBody,
 } from './gateway-b-errors.js';
 import {
+  type GatewayBDispute,
+  type GatewayBDisputePage,
   type GatewayBMoney,
   type GatewayBOrder,
   type GatewayBTokenGrant,
   type GatewayBWebhookEvent,
   type GatewayBWebhookListener,
+  DISPUTE_ID,
   MalformedAnswer,
+  parseDispute,
+  parseDisputePage,
   parseOrder,
   parseRefund,
   type GatewayBRefund,
@@ -81,6 +86,8 @@ export type GatewayBWebhookVerification =
 export const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_RETRY_DELAY_MS = 250;
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/** Disputes per page of the dispute list (the reference's maximum). */
+export const DISPUTES_PAGE_SIZE = 50;
 /** The `id` path parameter of Orders v2 (`^[A-Z0-9]+$`, at most 36): PayPal refuses any other. */
 const ORDER_ID = /^[A-Z0-9]{1,36}$/;
 
@@ -112,9 +119,10 @@ class TransportFailure {
 }
 
 /**
- * A small typed client of PayPal's REST API (OAuth2 client credentials, Orders v2, webhook
- * signature verification) over global `fetch`, with a configurable base URL (the official SDK
- * hard-codes its hosts). One instance per mode and credentials; it holds the token cache.
+ * A small typed client of PayPal's REST API (OAuth2 client credentials, Orders v2, capture
+ * refunds, Customer Disputes v1 reads, webhook signature verification) over global `fetch`, with
+ * a configurable base URL (the official SDK hard-codes its hosts). One instance per mode and
+ * credentials; it holds the token cache.
  *
  * Retries: a GET (and the token request) is repeated once after a network failure or a 5xx; a
  * POST only when it carries a `PayPal-Request-Id` (create and capture always do), so that the
@@ -230,6 +238,25 @@ export class GatewayBClient {
       },
       (json) => parseRefund(json),
     );
+  }
+
+  /**
+   * `GET /v1/customer/disputes?disputed_transaction_id=…&page_size=50` (Customer Disputes v1): one
+   * page of the disputes of a capture, newest first, as ids; `nextPageToken` (from the answer's
+   * `next` link) asks for the page after it.
+   */
+  async listDisputes(captureId: string, nextPageToken?: string): Promise<GatewayBDisputePage> {
+    // The reference's disputed_transaction_id: `^[0-9A-Z_]+$`, at most 255.
+    if (typeof captureId !== 'string' || !/^[0-9A-Z_]{1,255}$/.test(captureId)) throw new RangeError('captureId is not a disputed transaction id');
+    if (nextPageToken !== undefined && !/^[A-Za-z0-9+/=]{1,255}$/.test(nextPageToken)) throw new RangeError('nextPageToken is not a page token');
+    const query = new URLSearchParams({ disputed_transaction_id: captureId, page_size: String(DISPUTES_PAGE_SIZE), ...(nextPageToken ? { next_page_token: nextPageToken } : {}) });
+    return this.call({ operation: 'list_disputes', method: 'GET', path: `/v1/customer/disputes?${query.toString()}` }, parseDisputePage);
+  }
+
+  /** `GET /v1/customer/disputes/{id}`: the dispute's details (its disputed transactions, outcome, due date). */
+  async getDispute(disputeId: string): Promise<GatewayBDispute> {
+    if (typeof disputeId !== 'string' || !DISPUTE_ID.test(disputeId)) throw new RangeError('disputeId is not a dispute id');
+    return this.call({ operation: 'get_dispute', method: 'GET', path: `/v1/customer/disputes/${disputeId}` }, parseDispute);
   }
 
   /**

@@ -1,5 +1,14 @@
 /** The client's operations, as named in errors and logs. */
-export type GatewayBOperation = 'token' | 'create_order' | 'get_order' | 'capture_order' | 'refund_capture' | 'verify_webhook_signature' | 'get_webhook';
+export type GatewayBOperation =
+  | 'token'
+  | 'create_order'
+  | 'get_order'
+  | 'capture_order'
+  | 'refund_capture'
+  | 'list_disputes'
+  | 'get_dispute'
+  | 'verify_webhook_signature'
+  | 'get_webhook';
 
 /** Operations that change something at PayPal (the others may be repeated freely). */
 const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
@@ -8,6 +17,8 @@ const CHANGES_STATE: Readonly<Record<GatewayBOperation, boolean>> = {
   get_order: false,
   capture_order: true,
   refund_capture: true,
+  list_disputes: false,
+  get_dispute: false,
   verify_webhook_signature: false,
   get_webhook: false,
 };

@@ -68,6 +68,31 @@ export interface GatewayBOrder {
   update_time?: string;
 }
 
+/**
+ * A dispute as Customer Disputes v1 shows it (`GET /v1/customer/disputes/{id}`), reduced to what
+ * the ledger reads. `status`: OPEN, WAITING_FOR_BUYER_RESPONSE, WAITING_FOR_SELLER_RESPONSE,
+ * UNDER_REVIEW, RESOLVED, OTHER (kept as a string: PayPal adds values).
+ */
+export interface GatewayBDispute {
+  dispute_id: string;
+  status: string;
+  create_time?: string;
+  /** The merchant's ids of the disputed transactions (a capture id for an Orders v2 payment) */
+  disputed_transactions: Array<{ seller_transaction_id?: string }>;
+  reason?: string;
+  dispute_amount?: GatewayBMoney;
+  dispute_outcome?: { outcome_code?: string; amount_refunded?: GatewayBMoney };
+  /** INQUIRY, CHARGEBACK, PRE_ARBITRATION, ARBITRATION */
+  dispute_life_cycle_stage?: string;
+  seller_response_due_date?: string;
+}
+
+/** A page of `GET /v1/customer/disputes`: the disputes' ids (each is read in full) and the token of the next page. */
+export interface GatewayBDisputePage {
+  disputeIds: string[];
+  nextPageToken?: string;
+}
+
 /** The token answer (RFC 6749 §5.1); only what the RFC defines is read. */
 export interface GatewayBTokenGrant {
   accessToken: string;
@@ -216,6 +241,74 @@ export function parseVerificationStatus(value: unknown): 'SUCCESS' | 'FAILURE' {
   const status = object(value, 'verification').verification_status;
   if (status !== 'SUCCESS' && status !== 'FAILURE') throw new MalformedAnswer('verification.verification_status is neither SUCCESS nor FAILURE');
   return status;
+}
+
+/** The dispute id of Customer Disputes v1 (`^[A-Za-z0-9-]+$`, at most 255), e.g. `PP-D-27803`. */
+export const DISPUTE_ID = /^[A-Za-z0-9-]{1,255}$/;
+/** `next_page_token` as the reference's parameter allows it. */
+const PAGE_TOKEN = /^[A-Za-z0-9+/=]{1,255}$/;
+
+export function parseDispute(value: unknown): GatewayBDispute {
+  const record = object(value, 'dispute');
+  const id = requiredString(record, 'dispute_id', 'dispute', 255);
+  if (!DISPUTE_ID.test(id)) throw new MalformedAnswer('dispute.dispute_id is not a dispute id');
+  const transactions = record.disputed_transactions ?? [];
+  if (!Array.isArray(transactions)) throw new MalformedAnswer('dispute.disputed_transactions is not an array');
+  const outcome = record.dispute_outcome === undefined || record.dispute_outcome === null ? undefined : object(record.dispute_outcome, 'dispute.dispute_outcome');
+  return strip({
+    dispute_id: id,
+    status: requiredString(record, 'status', 'dispute', 64),
+    create_time: optionalString(record, 'create_time', 'dispute', 64),
+    disputed_transactions: transactions.map((item, index) => {
+      const path = `dispute.disputed_transactions[${index}]`;
+      return strip({ seller_transaction_id: optionalString(object(item, path), 'seller_transaction_id', path, 255) });
+    }),
+    reason: optionalString(record, 'reason', 'dispute', 255),
+    dispute_amount: money(record.dispute_amount, 'dispute.dispute_amount'),
+    dispute_outcome: outcome
+      ? strip({ outcome_code: optionalString(outcome, 'outcome_code', 'dispute.dispute_outcome', 255), amount_refunded: money(outcome.amount_refunded, 'dispute.dispute_outcome.amount_refunded') })
+      : undefined,
+    dispute_life_cycle_stage: optionalString(record, 'dispute_life_cycle_stage', 'dispute', 255),
+    seller_response_due_date: optionalString(record, 'seller_response_due_date', 'dispute', 64),
+  });
+}
+
+/**
+ * A page of the dispute list (`dispute_search`): the ids of its `items` (none when `items` is
+ * left out, as the reference's `minItems: 1` has it for an empty list) and, from the `next` link,
+ * its `next_page_token` (only the token is taken: the link's host is never called).
+ */
+export function parseDisputePage(value: unknown): GatewayBDisputePage {
+  const record = object(value, 'disputes');
+  const items = record.items ?? [];
+  if (!Array.isArray(items)) throw new MalformedAnswer('disputes.items is not an array');
+  const links = record.links ?? [];
+  if (!Array.isArray(links)) throw new MalformedAnswer('disputes.links is not an array');
+  const disputeIds = items.map((item, index) => {
+    const path = `disputes.items[${index}]`;
+    const id = requiredString(object(item, path), 'dispute_id', path, 255);
+    if (!DISPUTE_ID.test(id)) throw new MalformedAnswer(`${path}.dispute_id is not a dispute id`);
+    return id;
+  });
+  let nextPageToken: string | undefined;
+  links.forEach((link, index) => {
+    const path = `disputes.links[${index}]`;
+    const item = object(link, path);
+    if (requiredString(item, 'rel', path, 64) !== 'next') return;
+    const href = requiredString(item, 'href', path);
+    const token = pageTokenOf(href);
+    if (!token || !PAGE_TOKEN.test(token)) throw new MalformedAnswer(`${path}: the next link carries no next_page_token`);
+    nextPageToken = token;
+  });
+  return strip({ disputeIds, nextPageToken });
+}
+
+function pageTokenOf(href: string): string | null {
+  try {
+    return new URL(href).searchParams.get('next_page_token');
+  } catch {
+    return null;
+  }
 }
 
 /** A webhook listener of the app (`GET /v1/notifications/webhooks/{id}`): where it delivers and which events. */

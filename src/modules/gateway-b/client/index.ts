@@ -1,6 +1,7 @@
 export { AccessTokenCache, ASSUMED_TOKEN_LIFETIME_SECONDS, type GatewayBClock, type GatewayBTokenInfo } from './access-token-cache.js';
 export {
   DEFAULT_TIMEOUT_MS,
+  DISPUTES_PAGE_SIZE,
   GatewayBClient,
   type GatewayBClientConfig,
   type GatewayBClientOptions,
@@ -24,6 +25,8 @@ export {
   firstCapture,
   type GatewayBCapture,
   type GatewayBCaptureStatus,
+  type GatewayBDispute,
+  type GatewayBDisputePage,
   type GatewayBLink,
   type GatewayBMoney,
   type GatewayBOrder,

@@ -15,7 +15,7 @@ export const GATEWAY_B_CAPTURE_COMPLETED = 'PAYMENT.CAPTURE.COMPLETED';
 /**
  * Events that say a captured payment's money moved afterwards (a refund, a reversal, a dispute),
  * when the merchant's listener sends them: only the capture they name is taken, and the payment
- * holding it is read again from the order (docs/decisions.md §16).
+ * holding it is read again from the provider (its order's refunds, its disputes; docs/decisions.md §16).
  */
 export const GATEWAY_B_AFTERMATH_EVENTS: readonly string[] = [
   'PAYMENT.CAPTURE.REFUNDED',
@@ -109,7 +109,8 @@ export class GatewayBEventSource implements WebhookEventSource<GatewayBEvent> {
   /**
    * A refund, reversal or dispute event: its body is not trusted beyond the capture id it names
    * (a refund's `up` link, a reversed capture's id, a dispute's `seller_transaction_id`); the
-   * payment holding that capture in this gateway and mode is read again from its order.
+   * payment holding that capture in this gateway and mode is read again (its order's refunds and
+   * its disputes by that capture).
    */
   private aftermathChanged(event: GatewayBEvent, mode: GatewayMode): WebhookAction {
     const captureId = capturedNamed(event);
