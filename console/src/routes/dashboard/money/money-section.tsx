@@ -51,7 +51,13 @@ function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals 
   const links = figureLinks(data, group);
   const name = `${group.mode === 'live' ? 'Live' : 'Test'} ${group.currency}`;
   const titleId = `money-${group.mode}-${group.currency}`;
-  const context = (what: string) => <span className="visually-hidden"> {what}, {name}: open these payments</span>;
+  const figures: Array<{ term: string; value: string; to: string; what: string; negative?: boolean }> = [
+    { term: 'Net', value: money(group.net, group.currency), to: links.completed, what: 'net', negative: group.net < 0 },
+    { term: 'Gross', value: money(group.gross, group.currency), to: links.completed, what: 'gross' },
+    { term: 'Refunded', value: money(group.refunded, group.currency), to: links.refunded, what: 'refunded' },
+    { term: 'Payments', value: String(group.paid), to: links.completed, what: 'paid payments' },
+    { term: 'Failed', value: String(group.failed), to: links.failed, what: 'failed payments' },
+  ];
   return (
     <section className="money-group" aria-labelledby={titleId}>
       <h3 id={titleId}>
@@ -59,51 +65,20 @@ function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals 
         {group.mode === 'test' && <span className="badge badge-test"> no real money</span>}
       </h3>
       <dl className="money-figures">
-        <div>
-          <dt>Net</dt>
-          <dd className={group.net < 0 ? 'money-figure money-negative' : 'money-figure'}>
-            <Link to={links.completed}>
-              {money(group.net, group.currency)}
-              {context('net')}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Gross</dt>
-          <dd className="money-figure">
-            <Link to={links.completed}>
-              {money(group.gross, group.currency)}
-              {context('gross')}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Refunded</dt>
-          <dd className="money-figure">
-            <Link to={links.refunded}>
-              {money(group.refunded, group.currency)}
-              {context('refunded')}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Payments</dt>
-          <dd className="money-figure">
-            <Link to={links.completed}>
-              {group.paid}
-              {context('paid payments')}
-            </Link>
-          </dd>
-        </div>
-        <div>
-          <dt>Failed</dt>
-          <dd className="money-figure">
-            <Link to={links.failed}>
-              {group.failed}
-              {context('failed payments')}
-            </Link>
-          </dd>
-        </div>
+        {figures.map((figure) => (
+          <div key={figure.term}>
+            <dt>{figure.term}</dt>
+            <dd className={figure.negative ? 'money-figure money-negative' : 'money-figure'}>
+              <Link to={figure.to}>
+                {figure.value}
+                <span className="visually-hidden">
+                  {' '}
+                  {figure.what}, {name}: open these payments
+                </span>
+              </Link>
+            </dd>
+          </div>
+        ))}
       </dl>
       {(group.application_fees !== 0 || group.lost_disputes !== 0) && (
         <p className="muted">
