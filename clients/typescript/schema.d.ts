@@ -931,6 +931,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/administration/dashboard/money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard money: gross, refunded and net per mode and currency over the last 30 days (UTC), per day, and the latest completed and failed payments
+         * @description An addition to the interface for the admin console. The period is today (UTC) and the days before it, from midnight UTC. Each figure is what GET /administration/payments/totals answers with `created_from` = `from`, `created_before` = `before` and the group's `mode` and `currency`; `net` is the CSV export's (received − succeeded refunds − the application fee kept − lost disputes), summed over the payments that received money.
+         */
+        get: operations["administrationGetDashboardMoney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/administration/template-list": {
         parameters: {
             query?: never;
@@ -1084,9 +1104,29 @@ export interface paths {
         };
         /**
          * Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (text in the payer's email, first name, last name or "first last", ignoring case). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).
+         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (text in the payer's email, first name, last name or "first last", ignoring case). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).
          */
         get: operations["administrationListPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/payments/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals of the filtered payments per mode and currency: gross, refunded, application fees, lost disputes, net
+         * @description An addition to the interface for the admin console: the filters of `GET /administration/payments` (without paging), summed by the database over every payment they select. Amounts in minor units of each entry's currency, counting only payments that received money; `net` is the CSV export's (received − succeeded refunds − the application fee kept − lost disputes), summed. `payments` counts every matching payment, `paid` those that received money, `failed` the failed ones.
+         */
+        get: operations["administrationPaymentTotals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2536,6 +2576,231 @@ export interface components {
             /** @enum {number} */
             skipped_quick_setup: 1;
         };
+        PaymentTotalsDto: {
+            /**
+             * @example live
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Payments that matched the filters, in any status
+             * @example 14
+             */
+            payments: number;
+            /**
+             * @description Of them, those that received money (the ones the amounts below add up)
+             * @example 12
+             */
+            paid: number;
+            /**
+             * @description Of them, those whose status is `failed`
+             * @example 2
+             */
+            failed: number;
+            /**
+             * @description Gross: what was received (`amount_received`)
+             * @example 12000
+             */
+            gross: number;
+            /**
+             * @description Succeeded refunds (pending ones are not counted)
+             * @example 1500
+             */
+            refunded: number;
+            /**
+             * @description The application fee kept: the free plan's fee less what succeeded refunds gave back of it
+             * @example 210
+             */
+            application_fees: number;
+            /**
+             * @description What lost disputes took back
+             * @example 1000
+             */
+            lost_disputes: number;
+            /**
+             * @description Net: gross − refunded − application fees − lost disputes (may be negative)
+             * @example 9290
+             */
+            net: number;
+        };
+        DailyPaymentTotalsDto: {
+            /**
+             * @example live
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Payments that matched the filters, in any status
+             * @example 14
+             */
+            payments: number;
+            /**
+             * @description Of them, those that received money (the ones the amounts below add up)
+             * @example 12
+             */
+            paid: number;
+            /**
+             * @description Of them, those whose status is `failed`
+             * @example 2
+             */
+            failed: number;
+            /**
+             * @description Gross: what was received (`amount_received`)
+             * @example 12000
+             */
+            gross: number;
+            /**
+             * @description Succeeded refunds (pending ones are not counted)
+             * @example 1500
+             */
+            refunded: number;
+            /**
+             * @description The application fee kept: the free plan's fee less what succeeded refunds gave back of it
+             * @example 210
+             */
+            application_fees: number;
+            /**
+             * @description What lost disputes took back
+             * @example 1000
+             */
+            lost_disputes: number;
+            /**
+             * @description Net: gross − refunded − application fees − lost disputes (may be negative)
+             * @example 9290
+             */
+            net: number;
+            /**
+             * Format: date
+             * @description The UTC day (payments created from its midnight UTC to the next)
+             * @example 2026-11-27
+             */
+            day: string;
+        };
+        PaymentFailureReasonDto: {
+            /**
+             * @description The provider's error code (gateway A: `code`, else the error's `type`; gateway B: the capture's status or the issue)
+             * @example card_declined
+             */
+            code: string;
+            /**
+             * @description The card issuer's decline code, when the provider gives one
+             * @example insufficient_funds
+             */
+            decline_code: string | null;
+            /**
+             * @description The provider's message (at most 500 characters)
+             * @example Your card has insufficient funds.
+             */
+            message: string | null;
+        };
+        AdminPaymentDto: {
+            /** @example 42 */
+            id: number;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "failed" | "canceled";
+            /**
+             * @description Minor units of `currency` (1999 = 19.99 USD)
+             * @example 1999
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @example gateway_a
+             * @enum {string}
+             */
+            gateway: "gateway_a" | "gateway_b";
+            /**
+             * @description The gateway's payment method id
+             * @example ccard
+             */
+            payment_method: string;
+            /**
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @example ada@example.com */
+            email_address: string | null;
+            /** @example Ada */
+            first_name: string | null;
+            /** @example Lovelace */
+            last_name: string | null;
+            /** @example 7 */
+            form_id: number | null;
+            /**
+             * @description The form's current title; null when the form was deleted
+             * @example Donation
+             */
+            form_title: string | null;
+            /** @description For a subscription renewal: the first payment of the subscription */
+            parent_payment_id: number | null;
+            /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
+            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
+            /**
+             * @description Succeeded refunds, minor units of `currency`
+             * @example 0
+             */
+            amount_refunded: number;
+            /**
+             * @description True when the payment has a dispute (open or closed)
+             * @example false
+             */
+            disputed: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+        };
+        DashboardMoneyDto: {
+            /**
+             * Format: date-time
+             * @description Start of the period: midnight UTC, DASHBOARD_MONEY_DAYS − 1 days before today (inclusive)
+             * @example 2026-10-30T00:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the period: the next midnight UTC (exclusive)
+             * @example 2026-11-29T00:00:00.000Z
+             */
+            before: string;
+            /**
+             * @description Days in the period
+             * @example 30
+             */
+            days: number;
+            /** @description The period per mode and currency, live before test, then by currency code */
+            totals: components["schemas"]["PaymentTotalsDto"][];
+            /** @description Per UTC day, mode and currency, oldest day first; a day without payments has no entry */
+            daily: components["schemas"]["DailyPaymentTotalsDto"][];
+            /** @description The newest completed payments of the period (at most 5), as the payments list shows them */
+            latest_payments: components["schemas"]["AdminPaymentDto"][];
+            /** @description The newest failed payments of the period (at most 5), with their failure reason */
+            latest_failed: components["schemas"]["AdminPaymentDto"][];
+        };
         LayoutItemDto: {
             /** @enum {string} */
             required_plan: "free" | "pro";
@@ -2747,93 +3012,9 @@ export interface components {
             /** @description First delivery (ISO 8601 UTC) */
             received_at: string;
         };
-        PaymentFailureReasonDto: {
-            /**
-             * @description The provider's error code (gateway A: `code`, else the error's `type`; gateway B: the capture's status or the issue)
-             * @example card_declined
-             */
-            code: string;
-            /**
-             * @description The card issuer's decline code, when the provider gives one
-             * @example insufficient_funds
-             */
-            decline_code: string | null;
-            /**
-             * @description The provider's message (at most 500 characters)
-             * @example Your card has insufficient funds.
-             */
-            message: string | null;
-        };
-        AdminPaymentDto: {
-            /** @example 42 */
-            id: number;
-            /**
-             * @example completed
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "completed" | "failed" | "canceled";
-            /**
-             * @description Minor units of `currency` (1999 = 19.99 USD)
-             * @example 1999
-             */
-            amount: number;
-            /**
-             * @description ISO 4217 code
-             * @example USD
-             */
-            currency: string;
-            /**
-             * @example gateway_a
-             * @enum {string}
-             */
-            gateway: "gateway_a" | "gateway_b";
-            /**
-             * @description The gateway's payment method id
-             * @example ccard
-             */
-            payment_method: string;
-            /**
-             * @example test
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            /** @example ada@example.com */
-            email_address: string | null;
-            /** @example Ada */
-            first_name: string | null;
-            /** @example Lovelace */
-            last_name: string | null;
-            /** @example 7 */
-            form_id: number | null;
-            /**
-             * @description The form's current title; null when the form was deleted
-             * @example Donation
-             */
-            form_title: string | null;
-            /** @description For a subscription renewal: the first payment of the subscription */
-            parent_payment_id: number | null;
-            /** @description Why the provider failed the payment (its last failure, kept after a retry); null when it never failed with a reason */
-            failure_reason: components["schemas"]["PaymentFailureReasonDto"] | (null);
-            /**
-             * @description Succeeded refunds, minor units of `currency`
-             * @example 0
-             */
-            amount_refunded: number;
-            /**
-             * @description True when the payment has a dispute (open or closed)
-             * @example false
-             */
-            disputed: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC
-             */
-            updated_at: string;
+        PaymentTotalsAnswerDto: {
+            /** @description One entry per mode and currency present, live before test, then by currency code; empty when nothing matched */
+            totals: components["schemas"]["PaymentTotalsDto"][];
         };
         PaymentProviderReferencesDto: {
             /**
@@ -11758,6 +11939,172 @@ export interface operations {
             };
         };
     };
+    administrationGetDashboardMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-10-30T00:00:00.000Z",
+                     *       "before": "2026-11-29T00:00:00.000Z",
+                     *       "days": 30,
+                     *       "totals": [
+                     *         {
+                     *           "mode": "live",
+                     *           "currency": "USD",
+                     *           "payments": 3,
+                     *           "paid": 2,
+                     *           "failed": 1,
+                     *           "gross": 4500,
+                     *           "refunded": 500,
+                     *           "application_fees": 0,
+                     *           "lost_disputes": 1000,
+                     *           "net": 3000
+                     *         }
+                     *       ],
+                     *       "daily": [
+                     *         {
+                     *           "day": "2026-11-20",
+                     *           "mode": "live",
+                     *           "currency": "USD",
+                     *           "payments": 2,
+                     *           "paid": 1,
+                     *           "failed": 1,
+                     *           "gross": 2000,
+                     *           "refunded": 500,
+                     *           "application_fees": 0,
+                     *           "lost_disputes": 0,
+                     *           "net": 1500
+                     *         },
+                     *         {
+                     *           "day": "2026-11-27",
+                     *           "mode": "live",
+                     *           "currency": "USD",
+                     *           "payments": 1,
+                     *           "paid": 1,
+                     *           "failed": 0,
+                     *           "gross": 2500,
+                     *           "refunded": 0,
+                     *           "application_fees": 0,
+                     *           "lost_disputes": 1000,
+                     *           "net": 1500
+                     *         }
+                     *       ],
+                     *       "latest_payments": [],
+                     *       "latest_failed": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardMoneyDto"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     administrationTemplateList: {
         parameters: {
             query?: never;
@@ -13777,6 +14124,8 @@ export interface operations {
                 gateway?: "gateway_a" | "gateway_b";
                 /** @description Only test or only live payments */
                 mode?: "test" | "live";
+                /** @description Only payments in this currency (ISO 4217 code, upper case) */
+                currency?: string;
                 /** @description Only payments of this form */
                 form_id?: number;
                 /** @description Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC) */
@@ -13785,8 +14134,8 @@ export interface operations {
                 created_before?: string;
                 /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
                 search?: string;
-                /** @description Only payments with no succeeded refund, refunded in part, or refunded in full */
-                refunded?: "none" | "partial" | "full";
+                /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
+                refunded?: "none" | "partial" | "full" | "any";
                 /** @description Only payments with (true) or without (false) a dispute */
                 disputed?: "true" | "false";
             };
@@ -13927,6 +14276,163 @@ export interface operations {
             };
         };
     };
+    administrationPaymentTotals: {
+        parameters: {
+            query?: {
+                /** @description Only payments in this status */
+                status?: "pending" | "processing" | "completed" | "failed" | "canceled";
+                /** @description Only payments through this gateway */
+                gateway?: "gateway_a" | "gateway_b";
+                /** @description Only test or only live payments */
+                mode?: "test" | "live";
+                /** @description Only payments in this currency (ISO 4217 code, upper case) */
+                currency?: string;
+                /** @description Only payments of this form */
+                form_id?: number;
+                /** @description Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC) */
+                created_from?: string;
+                /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
+                created_before?: string;
+                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                search?: string;
+                /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
+                refunded?: "none" | "partial" | "full" | "any";
+                /** @description Only payments with (true) or without (false) a dispute */
+                disputed?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTotalsAnswerDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     administrationExportPayments: {
         parameters: {
             query?: {
@@ -13936,6 +14442,8 @@ export interface operations {
                 gateway?: "gateway_a" | "gateway_b";
                 /** @description Only test or only live payments */
                 mode?: "test" | "live";
+                /** @description Only payments in this currency (ISO 4217 code, upper case) */
+                currency?: string;
                 /** @description Only payments of this form */
                 form_id?: number;
                 /** @description Only payments created at or after this instant (ISO 8601; a date alone is midnight UTC) */
@@ -13944,8 +14452,8 @@ export interface operations {
                 created_before?: string;
                 /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
                 search?: string;
-                /** @description Only payments with no succeeded refund, refunded in part, or refunded in full */
-                refunded?: "none" | "partial" | "full";
+                /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
+                refunded?: "none" | "partial" | "full" | "any";
                 /** @description Only payments with (true) or without (false) a dispute */
                 disputed?: "true" | "false";
             };

@@ -11,7 +11,26 @@ export const paymentKeys = {
   all: ['payments'] as const,
   list: (filters: PaymentFilters) => [...paymentKeys.all, 'list', filters] as const,
   detail: (id: number) => [...paymentKeys.all, 'detail', id] as const,
+  totals: (filters: PaymentFilters) => [...paymentKeys.all, 'totals', filters] as const,
+  /** The dashboard's money: under the payments' key, so a refund (which invalidates them) refreshes it too */
+  money: () => [...paymentKeys.all, 'dashboard-money'] as const,
 };
+
+/** What the list's filters add up to per mode and currency (gross, refunded, net): the page does not matter. */
+export function paymentTotalsQuery(filters: PaymentFilters) {
+  const { page: _page, ...rest } = filters;
+  return queryOptions({
+    queryKey: paymentKeys.totals(rest),
+    queryFn: async () => unwrap(await api.GET('/administration/payments/totals', { params: { query: rest } })).totals,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The dashboard's money: the last 30 days per mode and currency, per day, and the latest completed and failed payments. */
+export const dashboardMoneyQuery = queryOptions({
+  queryKey: paymentKeys.money(),
+  queryFn: async () => unwrap(await api.GET('/administration/dashboard/money')),
+});
 
 /** One page of the filtered list, with its paging headers; the previous page stays shown while the next loads. */
 export function paymentListQuery(filters: PaymentFilters) {

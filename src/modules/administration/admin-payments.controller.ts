@@ -16,6 +16,7 @@ import {
   AdminPaymentsQueryDto,
   CreateRefundDto,
   PaymentQueriesService,
+  PaymentTotalsAnswerDto,
   RefundResultDto,
   RefundsService,
   toRefundDto,
@@ -56,7 +57,7 @@ export class AdminPaymentsController {
     operationId: 'administrationListPayments',
     summary: 'Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)',
     description:
-      'An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `form_id`, `created_from` (inclusive) and ' +
+      'An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and ' +
       '`created_before` (exclusive), and `search` (text in the payer\'s email, first name, last name or "first last", ignoring case). ' +
       'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).',
   })
@@ -67,6 +68,23 @@ export class AdminPaymentsController {
     const { entries, total } = await this.queries.adminList(query, query.page ?? 1, perPage);
     setPagingHeaders(response, total, perPage);
     return entries;
+  }
+
+  // Declared before `:id`, which would otherwise take `totals` as an id (and refuse it).
+  @Get('totals')
+  @AdminRoute()
+  @ApiOperation({
+    operationId: 'administrationPaymentTotals',
+    summary: 'Totals of the filtered payments per mode and currency: gross, refunded, application fees, lost disputes, net',
+    description:
+      'An addition to the interface for the admin console: the filters of `GET /administration/payments` (without paging), summed by the database over ' +
+      'every payment they select. Amounts in minor units of each entry\'s currency, counting only payments that received money; `net` is the CSV export\'s ' +
+      '(received − succeeded refunds − the application fee kept − lost disputes), summed. `payments` counts every matching payment, `paid` those that received money, `failed` the failed ones.',
+  })
+  @ApiOkResponse({ type: PaymentTotalsAnswerDto })
+  @ApiErrorResponses(400)
+  async totals(@Query() query: AdminPaymentsFilterDto): Promise<PaymentTotalsAnswerDto> {
+    return { totals: await this.queries.adminTotals(query) };
   }
 
   // Declared before `:id`, which would otherwise take `export.csv` as an id (and refuse it).

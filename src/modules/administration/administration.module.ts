@@ -14,6 +14,8 @@ import { WebhooksModule } from '../webhooks/index.js';
 import { AdminPaymentsController } from './admin-payments.controller.js';
 import { AdministrationTemplatesController } from './administration-templates.controller.js';
 import { DashboardController } from './dashboard.controller.js';
+import { DashboardMoneyController } from './dashboard-money.controller.js';
+import { DashboardMoneyService } from './dashboard-money.service.js';
 import { DashboardService } from './dashboard.service.js';
 import { FormBuilderController } from './form-builder.controller.js';
 import { FormBuilderService } from './form-builder.service.js';
@@ -44,7 +46,7 @@ import { WebhookEventsController } from './webhook-events.controller.js';
     WebhooksModule,
     PaymentsModule,
   ],
-  controllers: [DashboardController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController, AdminPaymentsController],
-  providers: [DashboardService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService, SubscriptionCancelService],
+  controllers: [DashboardController, DashboardMoneyController, AdministrationTemplatesController, FormBuilderController, WebhookEventsController, AdminPaymentsController],
+  providers: [DashboardService, DashboardMoneyService, NotificationsService, QuickSetupService, TemplateCatalogService, FormBuilderService, SubscriptionCancelService],
 })
 export class AdministrationModule {}

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type CsvCell, csvLine } from '../../common/csv/index.js';
 import { toDecimalString } from '../../common/money/index.js';
-import { type FailureReason, netAmount, type PaymentExport, type PaymentExportRow } from '../payments/index.js';
+import { applicationFeeKept, type FailureReason, netAmount, type PaymentExport, type PaymentExportRow } from '../payments/index.js';
 
 /**
  * Bounds of GET /administration/payments/export.csv. Past `maxRows` matching rows the file holds
@@ -51,7 +51,7 @@ const COLUMNS: readonly Column[] = [
 
 /** Amount received − refunded − the application fee kept (less what refunds gave back of it) − lost disputes; empty while nothing was received. */
 function netOf(row: PaymentExportRow): number | null {
-  const feeKept = Math.max(0, (row.application_fee_amount ?? 0) - row.application_fee_refunded);
+  const feeKept = applicationFeeKept(row.application_fee_amount, row.application_fee_refunded);
   return netAmount({ amountReceived: row.amount_received, amountRefunded: row.amount_refunded, applicationFeeKept: feeKept, lostDisputes: row.lost_disputes });
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/http/index.js';
 import { JSON_VALUE_REF, type JsonValue } from '../../common/openapi/index.js';
 import { IsIsoInstant, ISO_INSTANT_SCHEMA, ToInteger, Trim } from '../../common/validation/index.js';
@@ -14,6 +14,10 @@ export const PAYMENT_SEARCH_MAX_LENGTH = 100;
 
 /** How many lines of its log one payment's detail carries (the newest ones). */
 export const PAYMENT_LOG_TAIL = 200;
+
+/** The `refunded` filter's values: no succeeded refund; some, less than received; all of it; some or all. */
+export const REFUNDED_FILTERS = ['none', 'partial', 'full', 'any'] as const;
+export type RefundedFilter = (typeof REFUNDED_FILTERS)[number];
 
 /** The filters of the admin payments list and of its CSV export (every one optional). */
 export class AdminPaymentsFilterDto {
@@ -31,6 +35,12 @@ export class AdminPaymentsFilterDto {
   @IsOptional()
   @IsIn(GATEWAY_MODES)
   mode?: GatewayMode;
+
+  @ApiPropertyOptional({ type: String, pattern: '^[A-Z]{3}$', description: 'Only payments in this currency (ISO 4217 code, upper case)', example: 'USD' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code in upper case, such as USD' })
+  currency?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INT, description: 'Only payments of this form' })
   @IsOptional()
@@ -62,10 +72,10 @@ export class AdminPaymentsFilterDto {
   @MaxLength(PAYMENT_SEARCH_MAX_LENGTH)
   search?: string;
 
-  @ApiPropertyOptional({ enum: ['none', 'partial', 'full'], description: 'Only payments with no succeeded refund, refunded in part, or refunded in full' })
+  @ApiPropertyOptional({ enum: REFUNDED_FILTERS, description: 'Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full)' })
   @IsOptional()
-  @IsIn(['none', 'partial', 'full'])
-  refunded?: 'none' | 'partial' | 'full';
+  @IsIn(REFUNDED_FILTERS)
+  refunded?: RefundedFilter;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Only payments with (true) or without (false) a dispute' })
   @IsOptional()
@@ -269,4 +279,53 @@ export class RefundResultDto {
 
   @ApiProperty({ type: AdminPaymentDetailDto })
   payment: AdminPaymentDetailDto;
+}
+
+/**
+ * What the filtered payments of one mode and currency add up to, in minor units of `currency`.
+ * The money counts only payments that received something (`amount_received` set): their `net` is
+ * the CSV export's, summed (docs/payments.md, "What counts as net").
+ */
+export class PaymentTotalsDto {
+  @ApiProperty({ enum: GATEWAY_MODES, example: 'live' })
+  mode: GatewayMode;
+
+  @ApiProperty({ description: 'ISO 4217 code', example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ type: 'integer', description: 'Payments that matched the filters, in any status', example: 14 })
+  payments: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of them, those that received money (the ones the amounts below add up)', example: 12 })
+  paid: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of them, those whose status is `failed`', example: 2 })
+  failed: number;
+
+  @ApiProperty({ type: 'integer', description: 'Gross: what was received (`amount_received`)', example: 12000 })
+  gross: number;
+
+  @ApiProperty({ type: 'integer', description: 'Succeeded refunds (pending ones are not counted)', example: 1500 })
+  refunded: number;
+
+  @ApiProperty({ type: 'integer', description: 'The application fee kept: the free plan\'s fee less what succeeded refunds gave back of it', example: 210 })
+  application_fees: number;
+
+  @ApiProperty({ type: 'integer', description: 'What lost disputes took back', example: 1000 })
+  lost_disputes: number;
+
+  @ApiProperty({ type: 'integer', description: 'Net: gross − refunded − application fees − lost disputes (may be negative)', example: 9290 })
+  net: number;
+}
+
+/** GET /administration/payments/totals: the totals of what the list's filters select, per mode and currency. */
+export class PaymentTotalsAnswerDto {
+  @ApiProperty({ type: PaymentTotalsDto, isArray: true, description: 'One entry per mode and currency present, live before test, then by currency code; empty when nothing matched' })
+  totals: PaymentTotalsDto[];
+}
+
+/** The totals of one UTC day, mode and currency. */
+export class DailyPaymentTotalsDto extends PaymentTotalsDto {
+  @ApiProperty({ format: 'date', description: 'The UTC day (payments created from its midnight UTC to the next)', example: '2026-11-27' })
+  day: string;
 }

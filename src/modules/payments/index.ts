@@ -16,12 +16,15 @@ export {
   AdminPaymentDto,
   AdminPaymentsFilterDto,
   AdminPaymentsQueryDto,
+  DailyPaymentTotalsDto,
   PAYMENT_LOG_TAIL,
   PAYMENT_SEARCH_MAX_LENGTH,
   PaymentLogEntryDto,
   PaymentFailureReasonDto,
   PaymentProviderReferencesDto,
   PAYMENT_RENEWALS_TAIL,
+  PaymentTotalsAnswerDto,
+  PaymentTotalsDto,
   RefundResultDto,
 } from './admin-payments.dto.js';
 export { CreateRefundDto, PaymentDisputeDto, RefundDto, toRefundDto } from './refunds/refund.dto.js';
@@ -39,5 +42,5 @@ export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
 export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';
-export { isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';
+export { applicationFeeKept, isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';
 export { PaymentEvents, type PaymentEvent, type PaymentEventListener } from './payment-events.js';

@@ -6,7 +6,16 @@ import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
 import { CORE_FIELDS, FormsService } from '../forms/index.js';
-import { type AdminPaymentDetailDto, type AdminPaymentDto, type AdminPaymentsFilterDto, PAYMENT_LOG_TAIL, PAYMENT_RENEWALS_TAIL, type PaymentLogEntryDto } from './admin-payments.dto.js';
+import {
+  type AdminPaymentDetailDto,
+  type AdminPaymentDto,
+  type AdminPaymentsFilterDto,
+  type DailyPaymentTotalsDto,
+  PAYMENT_LOG_TAIL,
+  PAYMENT_RENEWALS_TAIL,
+  type PaymentLogEntryDto,
+  type PaymentTotalsDto,
+} from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
 import { PaymentAftermathService } from './payment-aftermath.service.js';
 import { RefundEntity } from './refunds/refund.entity.js';
@@ -16,7 +25,8 @@ import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.reposi
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
-import { type PaymentListFilter, PaymentRepository } from './payment.repository.js';
+import { type LedgerSums, type PaymentListFilter, PaymentRepository } from './payment.repository.js';
+import { netAmount } from './provider-aftermath.js';
 import { toRefundDto } from './refunds/refund.dto.js';
 import { RefundRepository } from './refunds/refund.repository.js';
 import { refundableAmount } from './refunds/refundable.js';
@@ -75,6 +85,21 @@ export class PaymentQueriesService {
   async adminList(filter: AdminPaymentsFilterDto, page: number, perPage: number): Promise<{ entries: AdminPaymentDto[]; total: number }> {
     const [rows, total] = await this.payments.listPage(toListFilter(filter), (page - 1) * perPage, perPage);
     return { entries: await this.withFormTitles(rows), total };
+  }
+
+  /**
+   * GET /administration/payments/totals: what the filtered payments add up to per mode and currency
+   * (the list's filters, parsed by the list's own parser), summed by the database.
+   */
+  async adminTotals(filter: AdminPaymentsFilterDto): Promise<PaymentTotalsDto[]> {
+    const sums = await this.payments.ledgerSums(toListFilter(filter), false);
+    return sums.map(toTotals).sort(byModeAndCurrency);
+  }
+
+  /** The same totals per UTC day (the dashboard's chart), oldest day first. */
+  async adminDailyTotals(filter: AdminPaymentsFilterDto): Promise<DailyPaymentTotalsDto[]> {
+    const sums = await this.payments.ledgerSums(toListFilter(filter), true);
+    return sums.map((row) => ({ day: row.day ?? '', ...toTotals(row) })).sort((a, b) => a.day.localeCompare(b.day) || byModeAndCurrency(a, b));
   }
 
   /** GET /administration/payments/{id}: the record without its secrets, its provider ids and the tail of its log. */
@@ -279,6 +304,32 @@ export class PaymentQueriesService {
   }
 }
 
+/**
+ * One group's sums as the API answers them. Net is `netAmount`, the CSV export's one definition,
+ * applied to the sums over the payments that received something: it is linear in its facts, so
+ * this is the sum of those payments' nets.
+ */
+function toTotals(sums: LedgerSums): PaymentTotalsDto {
+  const applicationFees = sums.applicationFeesKept;
+  return {
+    mode: sums.mode as GatewayMode,
+    currency: sums.currency,
+    payments: sums.matched,
+    paid: sums.paid,
+    failed: sums.failed,
+    gross: sums.received,
+    refunded: sums.refunded,
+    application_fees: applicationFees,
+    lost_disputes: sums.lostDisputes,
+    net: netAmount({ amountReceived: sums.received, amountRefunded: sums.refunded, applicationFeeKept: applicationFees, lostDisputes: sums.lostDisputes }) ?? 0,
+  };
+}
+
+/** Live before test (real money first), then by currency code. */
+function byModeAndCurrency(a: Pick<PaymentTotalsDto, 'mode' | 'currency'>, b: Pick<PaymentTotalsDto, 'mode' | 'currency'>): number {
+  return (a.mode === b.mode ? 0 : a.mode === 'live' ? -1 : 1) || a.currency.localeCompare(b.currency);
+}
+
 function toTransactionStatus(row: PaymentEntity): TransactionStatusDto {
   return {
     transaction_id: row.providerPaymentRef ?? String(row.id),
@@ -298,6 +349,7 @@ function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
     status: query.status,
     gateway: query.gateway,
     mode: query.mode,
+    currency: query.currency,
     formId: query.form_id,
     createdFrom,
     createdBefore,

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
 import { containsPattern, EntityTable, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
+import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentTransactions } from './payment-transactions.js';
+import { LOST_DISPUTE_STATUS } from './provider-aftermath.js';
+import { RefundEntity } from './refunds/refund.entity.js';
 
 /** What a new payment is given: the columns without an empty value, and any others; the rest start empty. */
 export type NewPayment = Pick<PaymentEntity, 'gateway' | 'paymentMethod' | 'mode' | 'status' | 'amount' | 'currency' | 'frequency' | 'secretNonce'> &
@@ -17,6 +20,8 @@ export interface PaymentListFilter {
   status?: string;
   gateway?: string;
   mode?: string;
+  /** ISO 4217 code */
+  currency?: string;
   formId?: number;
   /** Created at or after */
   createdFrom?: Date;
@@ -26,10 +31,33 @@ export interface PaymentListFilter {
   search?: string;
   /** Only rows with an id up to this one: an export reads the rows that existed when it started */
   maxId?: number;
-  /** none: no succeeded refund; partial: some, less than received; full: all that was received */
-  refunded?: 'none' | 'partial' | 'full';
+  /** none: no succeeded refund; partial: some, less than received; full: all that was received; any: partial or full */
+  refunded?: 'none' | 'partial' | 'full' | 'any';
   /** Only rows with (true) or without (false) a dispute */
   disputed?: boolean;
+}
+
+/**
+ * The ledger sums of one group of filtered payments (a mode and a currency, and a UTC day when
+ * grouped by day), in minor units. The money sums count only payments that received something
+ * (`amount_received` set), the rows whose net is defined.
+ */
+export interface LedgerSums {
+  mode: string;
+  currency: string;
+  /** `YYYY-MM-DD` (UTC) when grouped by day, else null */
+  day: string | null;
+  /** Payments that matched the filters */
+  matched: number;
+  /** Of them, those that received something */
+  paid: number;
+  /** Of them, those whose status is `failed` */
+  failed: number;
+  received: number;
+  refunded: number;
+  /** The application fees kept: each payment's fee less what its succeeded refunds gave back (applicationFeeKept) */
+  applicationFeesKept: number;
+  lostDisputes: number;
 }
 
 /** Where a keyset page of the admin order (created_at DESC, id DESC) starts: after this row. */
@@ -37,6 +65,9 @@ export interface PaymentListCursor {
   createdAt: Date;
   id: number;
 }
+
+/** A SUM or COUNT as a driver answers it: a number (SQLite), a decimal string (MySQL), null over no row. */
+type NumberLike = number | string | null;
 
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
@@ -223,6 +254,66 @@ export class PaymentRepository {
   }
 
   /**
+   * The ledger sums of the `filter`ed payments per mode and currency (and per UTC day with
+   * `byDay`), aggregated by the database in one grouped read. The payments are found by the list's
+   * own filter and indexes (`created_at`, `status, created_at`, `gateway, mode, created_at`, …);
+   * only a payment that had a refund succeed with a fee, or a dispute, reads its refunds or disputes
+   * (a correlated sum on their `payment_id` index): the payment's `amount_refunded` is above 0 once
+   * a refund succeeded, and its `dispute` is set once it has a dispute.
+   */
+  async ledgerSums(filter: PaymentListFilter, byDay: boolean): Promise<LedgerSums[]> {
+    const mysql = sqlDialect(this.payments.manager) === 'mysql';
+    // Times are stored in UTC on both engines (SQLite: 'YYYY-MM-DD HH:MM:SS.SSS' text; MySQL: timezone 'Z').
+    const day = mysql ? "DATE_FORMAT(payment.createdAt, '%Y-%m-%d')" : 'substr(payment.createdAt, 1, 10)';
+    const smaller = mysql ? 'LEAST' : 'MIN';
+    const received = 'payment.amountReceived IS NOT NULL';
+    const fee = 'COALESCE(payment.applicationFeeAmount, 0)';
+    // Fixed texts only (no parameter): a subquery's parameters would not reach the outer query.
+    const feeRefunded = this.payments
+      .createQueryBuilder()
+      .subQuery()
+      .select('COALESCE(SUM(refund.applicationFeeRefunded), 0)')
+      .from(RefundEntity, 'refund')
+      .where("refund.paymentId = payment.id AND refund.status = 'succeeded'")
+      .getQuery();
+    const lost = this.payments
+      .createQueryBuilder()
+      .subQuery()
+      .select('COALESCE(SUM(dispute.amount), 0)')
+      .from(PaymentDisputeEntity, 'dispute')
+      .where(`dispute.paymentId = payment.id AND dispute.status = '${LOST_DISPUTE_STATUS}'`)
+      .getQuery();
+    // The fee kept is applicationFeeKept's rule per payment: the fee less what refunds gave back, never below 0.
+    const feeKept = `${fee} - (CASE WHEN ${fee} > 0 AND payment.amountRefunded > 0 THEN ${smaller}(${fee}, ${feeRefunded}) ELSE 0 END)`;
+    const query = this.filtered(filter)
+      .select('payment.mode', 'mode')
+      .addSelect('payment.currency', 'currency')
+      .addSelect('COUNT(*)', 'matched')
+      .addSelect('COUNT(payment.amountReceived)', 'paid')
+      .addSelect("SUM(CASE WHEN payment.status = 'failed' THEN 1 ELSE 0 END)", 'failed')
+      .addSelect('SUM(payment.amountReceived)', 'received')
+      .addSelect(`SUM(CASE WHEN ${received} THEN payment.amountRefunded ELSE 0 END)`, 'refunded')
+      .addSelect(`SUM(CASE WHEN ${received} THEN ${feeKept} ELSE 0 END)`, 'fees_kept')
+      .addSelect(`SUM(CASE WHEN ${received} AND payment.dispute IS NOT NULL THEN ${lost} ELSE 0 END)`, 'lost')
+      .groupBy('payment.mode')
+      .addGroupBy('payment.currency');
+    if (byDay) query.addSelect(day, 'ledger_day').addGroupBy(day);
+    const rows = await query.getRawMany<{ mode: string; currency: string; ledger_day?: string } & Record<'matched' | 'paid' | 'failed' | 'received' | 'refunded' | 'fees_kept' | 'lost', NumberLike>>();
+    return rows.map((row) => ({
+      mode: row.mode,
+      currency: row.currency,
+      day: byDay ? String(row.ledger_day) : null,
+      matched: Number(row.matched),
+      paid: Number(row.paid),
+      failed: Number(row.failed ?? 0),
+      received: Number(row.received ?? 0),
+      refunded: Number(row.refunded ?? 0),
+      applicationFeesKept: Number(row.fees_kept ?? 0),
+      lostDisputes: Number(row.lost ?? 0),
+    }));
+  }
+
+  /**
    * Reserves `amount` for a refund: one conditional UPDATE of the payment row, true when it took
    * (what is left covered it). Writing the row is what makes two instances, or two nodes of a
    * cluster, conflict; the condition is what keeps the sum of refunds within what was received.
@@ -263,12 +354,14 @@ export class PaymentRepository {
     if (filter.status !== undefined) query.andWhere('payment.status = :status', { status: filter.status });
     if (filter.gateway !== undefined) query.andWhere('payment.gateway = :gateway', { gateway: filter.gateway });
     if (filter.mode !== undefined) query.andWhere('payment.mode = :mode', { mode: filter.mode });
+    if (filter.currency !== undefined) query.andWhere('payment.currency = :currency', { currency: filter.currency });
     if (filter.formId !== undefined) query.andWhere('payment.formId = :formId', { formId: filter.formId });
     if (filter.createdFrom !== undefined) query.andWhere('payment.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
     if (filter.createdBefore !== undefined) query.andWhere('payment.createdAt < :createdBefore', { createdBefore: filter.createdBefore });
     if (filter.maxId !== undefined) query.andWhere('payment.id <= :maxId', { maxId: filter.maxId });
     if (filter.refunded === 'none') query.andWhere('payment.amountRefunded = 0');
     if (filter.refunded === 'partial') query.andWhere('payment.amountRefunded > 0 AND payment.amountRefunded < COALESCE(payment.amountReceived, 0)');
+    if (filter.refunded === 'any') query.andWhere('payment.amountRefunded > 0');
     if (filter.refunded === 'full') query.andWhere('payment.amountRefunded > 0 AND payment.amountRefunded >= COALESCE(payment.amountReceived, 0)');
     if (filter.disputed !== undefined) query.andWhere(filter.disputed ? 'payment.dispute IS NOT NULL' : 'payment.dispute IS NULL');
     if (filter.search !== undefined && filter.search !== '') {

@@ -1,5 +1,5 @@
 import type { ProviderRefund } from '../gateways/index.js';
-import { type AppliedRefund, isOpenDispute, lostDisputeAmount, netAmount, planRefund, shownDispute } from './provider-aftermath.js';
+import { type AppliedRefund, applicationFeeKept, isOpenDispute, lostDisputeAmount, netAmount, planRefund, shownDispute } from './provider-aftermath.js';
 
 const at = (day: number) => new Date(Date.UTC(2026, 10, day));
 const dispute = (id: string, status: string, day: number, amount = 1000) => ({ providerDisputeId: id, status, createdAt: at(day), amount });
@@ -28,6 +28,10 @@ describe('provider aftermath rules', () => {
   it('counts lost disputes against net, with refunds and the fee kept', () => {
     expect(lostDisputeAmount([dispute('du_a', 'lost', 1, 400), dispute('du_b', 'won', 2, 600), dispute('du_c', 'lost', 3, 100)])).toBe(500);
     expect(netAmount({ amountReceived: 1000, amountRefunded: 300, applicationFeeKept: 14, lostDisputes: 500 })).toBe(186);
+    expect(applicationFeeKept(20, 6)).toBe(14);
+    expect(applicationFeeKept(null, 0)).toBe(0);
+    // A refund that reports more fee given back than the payment carried keeps nothing, never a negative fee.
+    expect(applicationFeeKept(10, 30)).toBe(0);
     expect(netAmount({ amountReceived: null, amountRefunded: 0, applicationFeeKept: 0, lostDisputes: 0 })).toBeNull();
   });
 

@@ -19,14 +19,27 @@ export function shownDispute<T extends Pick<ProviderDispute, 'status' | 'created
   return newestFirst.find((dispute) => isOpenDispute(dispute.status)) ?? newestFirst[0] ?? null;
 }
 
+/** The dispute status whose amount the provider took back for good (counts against net). */
+export const LOST_DISPUTE_STATUS = 'lost';
+
 /** What lost disputes took back, in minor units (counts against net). */
 export function lostDisputeAmount(disputes: ReadonlyArray<Pick<ProviderDispute, 'status' | 'amount'>>): number {
-  return disputes.filter((dispute) => dispute.status === 'lost').reduce((sum, dispute) => sum + dispute.amount, 0);
+  return disputes.filter((dispute) => dispute.status === LOST_DISPUTE_STATUS).reduce((sum, dispute) => sum + dispute.amount, 0);
+}
+
+/**
+ * The application fee a payment keeps: its fee less what succeeded refunds gave back of it, never
+ * below 0. (PaymentRepository.ledgerSums sums the same rule per payment in SQL.)
+ */
+export function applicationFeeKept(fee: number | null, feeRefunded: number): number {
+  return Math.max(0, (fee ?? 0) - feeRefunded);
 }
 
 /**
  * Net of a payment: the amount received, less refunds that succeeded, less the application fee kept
  * (the fee less what refunds returned of it), less what lost disputes took. Null while nothing was received.
+ * It is linear in its facts, so the net of the sums over payments that received something is the
+ * sum of their nets: the totals (PaymentQueriesService.ledgerTotals) call it with SQL sums.
  */
 export function netAmount(facts: { amountReceived: number | null; amountRefunded: number; applicationFeeKept: number; lostDisputes: number }): number | null {
   if (facts.amountReceived === null) return null;

@@ -8,6 +8,7 @@ import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
 import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
+import { MoneySection } from './money/money-section';
 
 type Dashboard = components['schemas']['DashboardDto'];
 type GatewayFacts = components['schemas']['DashboardGatewayDto'];
@@ -28,6 +29,7 @@ export function DashboardScreen() {
         {(dashboard) => (
           <div className="stack">
             <Notifications dashboard={dashboard} />
+            <MoneySection />
             <QuickSetup dashboard={dashboard} />
             <Gateways gateways={dashboard.payment_gateways} />
             <section className="card" aria-labelledby="plan-title">

@@ -3,7 +3,9 @@ import {
   connectOutcomes,
   firstInvalid,
   isConnectReturn,
+  liveReadiness,
   methodLocked,
+  type ModeFacts,
   modeState,
   parseDomains,
   saveSummary,
@@ -74,6 +76,32 @@ describe('mode state in words', () => {
   it('describes a gateway without a contract by its saved webhook settings', () => {
     expect(modeState({ is_connected: 1, test_keys: null, webhook_configured: true, webhook_contract: null })).toMatchObject({ connection: 'Connected', webhook: 'Webhook settings saved' });
     expect(modeState({ is_connected: 0, test_keys: null, webhook_configured: false, webhook_contract: null }).webhook).toBe('No webhook settings saved');
+  });
+});
+
+describe('the live switch: ready only when live is connected with live keys and its webhook verified', () => {
+  const contract = (state: 'verified' | 'manual' | 'paused', status = state === 'paused' ? 'unverified' : 'verified') => ({ state, status, management: 'automatic' as const, last_error: null, verified_at: null });
+  const live = (facts: Partial<ModeFacts>): ModeFacts => ({ is_connected: 1, test_keys: false, webhook_configured: true, webhook_contract: contract('verified'), ...facts });
+  const gapsOf = (facts: ModeFacts | undefined) => liveReadiness(ONE, facts).gaps.map((gap) => gap.text);
+
+  it('is ready with a verified or manually completed contract, or saved webhook settings where there is no contract', () => {
+    expect(liveReadiness(ONE, live({}))).toEqual({ ready: true, gaps: [] });
+    expect(liveReadiness(ONE, live({ webhook_contract: contract('manual') })).ready).toBe(true);
+    expect(liveReadiness(ONE, live({ test_keys: null, webhook_contract: null, webhook_configured: true })).ready).toBe(true);
+  });
+
+  it('names each gap and links it to the live mode’s panel', () => {
+    expect(liveReadiness(ONE, live({ is_connected: 0, webhook_contract: contract('paused', 'unconfigured') }))).toEqual({
+      ready: false,
+      gaps: [
+        { text: 'Connect live mode', target: 'pay_one-live-title' },
+        { text: 'Verify the live webhook', target: 'pay_one-live-title' },
+      ],
+    });
+    expect(gapsOf(live({ webhook_contract: contract('paused', 'failed') }))).toEqual(['Verify the live webhook (now: failed)']);
+    expect(gapsOf(live({ test_keys: true }))).toEqual(['Live mode holds test keys: connect it with your live account']);
+    expect(gapsOf(live({ test_keys: null, webhook_contract: null, webhook_configured: false }))).toEqual(['Save the live webhook settings']);
+    expect(gapsOf(undefined)).toEqual(['Connect live mode', 'Save the live webhook settings']);
   });
 });
 

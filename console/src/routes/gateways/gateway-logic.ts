@@ -126,6 +126,36 @@ export function modeState(facts: ModeFacts): ModeState {
   return { connection, webhook, webhookTone: contract.state === 'paused' ? 'problem' : 'ok', lastError: contract.last_error, verifiedAt: contract.verified_at };
 }
 
+// --- the live switch ---------------------------------------------------------------------------------
+
+export interface LiveGap {
+  /** What is missing, in words */
+  text: string;
+  /** The id of the heading of the section that fixes it (the live mode's panel) */
+  target: string;
+}
+
+/**
+ * Whether a gateway may be switched to live mode from the console: live mode connected (with live
+ * keys, when the gateway can tell) and its webhook verified — the contract `verified` or completed
+ * by hand (`manual`), or, for a gateway without a contract, its webhook settings saved. Anything
+ * less would leave payers in front of a paused or broken checkout. Each gap names the section of
+ * the screen that fixes it (the live mode's panel: connect, webhook settings).
+ */
+export function liveReadiness(gatewayId: string, live: ModeFacts | undefined): { ready: boolean; gaps: LiveGap[] } {
+  const target = `${gatewayId}-live-title`;
+  const gaps: LiveGap[] = [];
+  if (!live || live.is_connected !== 1) gaps.push({ text: 'Connect live mode', target });
+  else if (live.test_keys === true) gaps.push({ text: 'Live mode holds test keys: connect it with your live account', target });
+  const contract = live?.webhook_contract;
+  if (contract) {
+    if (contract.state === 'paused') gaps.push({ text: `Verify the live webhook${live?.is_connected === 1 ? ` (now: ${contract.status})` : ''}`, target });
+  } else if (!live?.webhook_configured) {
+    gaps.push({ text: 'Save the live webhook settings', target });
+  }
+  return { ready: gaps.length === 0, gaps };
+}
+
 // --- forms drawn from the catalog's fields ---------------------------------------------------------
 
 export type FieldValues = Record<string, string | boolean>;

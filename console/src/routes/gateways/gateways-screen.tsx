@@ -6,14 +6,14 @@ import { dashboardQuery } from '../../api/dashboard';
 import { catalogQuery, gatewayListQuery } from '../../api/gateways';
 import { MODES } from '../../api/vocabulary';
 import { Page } from '../../components/page';
-import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
+import { Empty, QueryView } from '../../components/status';
 import { TableScroll } from '../../components/table-scroll';
 import { label } from '../../format';
 import { FieldsForm } from './fields-form';
-import { saveConnectKind, setMode } from './gateway-calls';
-import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, otherMode, type Plan } from './gateway-logic';
-import { useGatewayMutation } from './gateway-mutation';
+import { saveConnectKind } from './gateway-calls';
+import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, type Plan } from './gateway-logic';
 import { ModePanel } from './mode-panel';
+import { ModeSwitch } from './mode-switch';
 import { PaymentMethods } from './methods';
 
 type DashboardGateway = components['schemas']['DashboardGatewayDto'];
@@ -96,7 +96,7 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
         <span className="badge">{gateway.kind === 'card' ? 'Cards' : 'Wallet'}</span>
         {facts?.checkout_paused && <span className="badge badge-failed">Checkout paused</span>}
       </header>
-      <ModeSwitch gateway={gateway} />
+      <ModeSwitch gateway={gateway} facts={facts} />
       <div className="modes">
         {MODES.map((mode) => (
           <ModePanel key={mode} gateway={gateway} mode={mode} facts={facts?.modes[mode]} plan={plan} />
@@ -119,27 +119,6 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
       )}
       <PaymentMethods gateway={gateway} plan={plan} />
     </section>
-  );
-}
-
-function ModeSwitch({ gateway }: { gateway: CatalogGateway }) {
-  const next = otherMode(gateway.mode);
-  const mutation = useGatewayMutation(() => setMode(gateway.id, next));
-  return (
-    <div className="mode-switch">
-      <p>
-        Payments use <strong>{modeName(gateway.mode).toLowerCase()}</strong>.
-      </p>
-      <button type="button" className="button" disabled={mutation.isPending} onClick={() => mutation.mutate(undefined)}>
-        Switch to {modeName(next).toLowerCase()}
-      </button>
-      {mutation.isError && <ErrorNotice error={mutation.error} />}
-      {mutation.isSuccess && mutation.data.mode === gateway.mode && (
-        <Success>
-          {gateway.label} now takes payments in {modeName(gateway.mode).toLowerCase()}.
-        </Success>
-      )}
-    </div>
   );
 }
 

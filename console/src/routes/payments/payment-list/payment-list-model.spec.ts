@@ -11,5 +11,6 @@ describe('payments list: the API query of the address', () => {
     expect(queryOf('status=completed&mode=test&form_id=7&search=%20ada%20&page=2')).toEqual({ status: 'completed', mode: 'test', form_id: 7, search: 'ada', page: 2 });
     expect(queryOf('gateway=&page=1')).toEqual({});
     expect(queryOf('refunded=partial&disputed=true')).toEqual({ refunded: 'partial', disputed: 'true' });
+    expect(queryOf('currency=eur&refunded=any')).toEqual({ currency: 'EUR', refunded: 'any' });
   });
 });

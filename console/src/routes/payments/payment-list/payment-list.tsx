@@ -14,6 +14,7 @@ import { TableScroll } from '../../../components/table-scroll';
 import { label, money, when } from '../../../format';
 import { moneyBadges } from '../common/money-after-model';
 import { DISPUTED_OPTIONS, PAYMENT_FILTER_NAMES, paymentQueryOf, REFUNDED_OPTIONS } from './payment-list-model';
+import { PaymentTotals } from './payment-totals';
 
 type PaymentRow = components['schemas']['AdminPaymentDto'];
 
@@ -33,12 +34,14 @@ export function PaymentsScreen() {
         <FilterSelect name="status" label="Status" options={STATUS_OPTIONS} />
         <GatewayFilter label="Gateway" />
         <ModeFilter />
+        <FilterInput name="currency" label="Currency (e.g. USD)" maxLength={3} autoCapitalize="characters" autoComplete="off" />
         <FilterSelect name="refunded" label="Refunds" options={REFUNDED_OPTIONS} />
         <FilterSelect name="disputed" label="Disputes" options={DISPUTED_OPTIONS} />
         <FilterInput name="form_id" label="Form id" type="number" min={1} step={1} inputMode="numeric" />
         <FilterInput name="created_from" label="Created from" type="date" />
         <FilterInput name="created_before" label="Created before" type="date" />
       </FilterForm>
+      <PaymentTotals filters={filters} />
       <QueryView query={query} what="payments">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
