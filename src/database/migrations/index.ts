@@ -24,6 +24,7 @@ import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-
 import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
 import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
 import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgoingWebhooks.js';
+import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAccountCredentials.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   CreatePaymentDisputes1764116910000,
   IndexPaymentChargeRef1764116920000,
   CreateOutgoingWebhooks1764116930000,
+  CreateAccountCredentials1764117000000,
 ];
