@@ -33,7 +33,11 @@ export function Layout() {
           </ul>
         </nav>
         <div className="account">
-          {user && <span className="account-name">{user.display_name || user.login}</span>}
+          {user && (
+            <NavLink to="/account" className="account-name" aria-label={`Your account (${user.display_name || user.login})`}>
+              {user.display_name || user.login}
+            </NavLink>
+          )}
           <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
             Sign out
           </button>

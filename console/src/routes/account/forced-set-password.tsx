@@ -1,0 +1,48 @@
+import { type FormEvent, useState } from 'react';
+import { changePassword } from '../../api/account';
+import { ApiError } from '../../api/api-error';
+import { useSession } from '../../api/session';
+import { Card } from '../session/sign-in';
+import { NewPasswordFields, newPasswordProblem } from './password-fields';
+
+/**
+ * Shown first to a user who signed in with an application password and has no account password
+ * yet (`must_set_password` of the session): they choose one before anything else.
+ */
+export function ForcedSetPasswordScreen() {
+  const session = useSession();
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const wrong = newPasswordProblem(password, repeated);
+    setProblem(wrong ?? undefined);
+    if (wrong) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await changePassword({ new_password: password });
+      session.passwordSet();
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title="Choose your password" error={error} onSubmit={submit}>
+      <p>You signed in with an application password. Choose the password you will sign in with from now on; application passwords stay for scripts and API clients.</p>
+      <NewPasswordFields password={password} repeated={repeated} onPassword={setPassword} onRepeated={setRepeated} error={problem} label="Password" />
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {busy ? 'Saving…' : 'Save and continue'}
+      </button>
+      <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
+        Sign out
+      </button>
+    </Card>
+  );
+}
