@@ -33,11 +33,8 @@ export function Layout() {
           </ul>
         </nav>
         <div className="account">
-          {user && (
-            <NavLink to="/account" className="account-name" aria-label={`Your account (${user.display_name || user.login})`}>
-              {user.display_name || user.login}
-            </NavLink>
-          )}
+          {user && <span className="account-name">{user.display_name || user.login}</span>}
+          <NavLink to="/account">Your account</NavLink>
           <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
             Sign out
           </button>

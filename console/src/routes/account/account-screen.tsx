@@ -5,7 +5,7 @@ import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 import { Page } from '../../components/page';
 import { QueryView } from '../../components/status';
-import { NewPasswordFields, newPasswordProblem } from './password-fields';
+import { NewPasswordFields, useNewPassword } from './password-fields';
 
 function message(error: unknown): string | null {
   if (!error) return null;
@@ -29,23 +29,18 @@ export function AccountScreen() {
 
 function ChangePassword() {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
+  const newPassword = useNewPassword();
   const change = useMutation({
-    mutationFn: () => changePassword({ current_password: current, new_password: password }),
+    mutationFn: () => changePassword({ current_password: current, new_password: newPassword.password }),
     onSuccess: () => {
       setCurrent('');
-      setPassword('');
-      setRepeated('');
+      newPassword.clear();
     },
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const wrong = newPasswordProblem(password, repeated);
-    setProblem(wrong ?? undefined);
-    if (!wrong) change.mutate();
+    if (newPassword.accept()) change.mutate();
   }
 
   return (
@@ -65,7 +60,7 @@ function ChangePassword() {
         <span className="field-label">Current password</span>
         <input name="current-password" type="password" autoComplete="current-password" required value={current} onChange={(event) => setCurrent(event.target.value)} />
       </label>
-      <NewPasswordFields password={password} repeated={repeated} onPassword={setPassword} onRepeated={setRepeated} error={problem} />
+      <NewPasswordFields {...newPassword.fields} />
       <button type="submit" className="button button-primary" disabled={change.isPending || !current}>
         {change.isPending ? 'Saving…' : 'Change password'}
       </button>

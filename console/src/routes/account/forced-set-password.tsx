@@ -3,7 +3,7 @@ import { changePassword } from '../../api/account';
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 import { Card } from '../session/sign-in';
-import { NewPasswordFields, newPasswordProblem } from './password-fields';
+import { NewPasswordFields, useNewPassword } from './password-fields';
 
 /**
  * Shown first to a user who signed in with an application password and has no account password
@@ -11,21 +11,17 @@ import { NewPasswordFields, newPasswordProblem } from './password-fields';
  */
 export function ForcedSetPasswordScreen() {
   const session = useSession();
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
+  const newPassword = useNewPassword();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const wrong = newPasswordProblem(password, repeated);
-    setProblem(wrong ?? undefined);
-    if (wrong) return;
+    if (!newPassword.accept()) return;
     setBusy(true);
     setError(null);
     try {
-      await changePassword({ new_password: password });
+      await changePassword({ new_password: newPassword.password });
       session.passwordSet();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
@@ -36,7 +32,7 @@ export function ForcedSetPasswordScreen() {
   return (
     <Card title="Choose your password" error={error} onSubmit={submit}>
       <p>You signed in with an application password. Choose the password you will sign in with from now on; application passwords stay for scripts and API clients.</p>
-      <NewPasswordFields password={password} repeated={repeated} onPassword={setPassword} onRepeated={setRepeated} error={problem} label="Password" />
+      <NewPasswordFields {...newPassword.fields} label="Password" />
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Saving…' : 'Save and continue'}
       </button>

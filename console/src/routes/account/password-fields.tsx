@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
@@ -10,6 +10,29 @@ export function newPasswordProblem(password: string, repeated: string): string |
   if (length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters.`;
   if (password !== repeated) return 'The two passwords are not the same.';
   return null;
+}
+
+/**
+ * The state of a new password and its repetition: `fields` for NewPasswordFields, `accept()` says
+ * whether they may be sent (and shows what is wrong otherwise), `clear()` empties them.
+ */
+export function useNewPassword() {
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  return {
+    password,
+    fields: { password, repeated, onPassword: setPassword, onRepeated: setRepeated, error: problem },
+    accept(): boolean {
+      const wrong = newPasswordProblem(password, repeated);
+      setProblem(wrong ?? undefined);
+      return wrong === null;
+    },
+    clear(): void {
+      setPassword('');
+      setRepeated('');
+    },
+  };
 }
 
 /** A new password and its repetition, with the one rule said plainly (length only, any characters). */
@@ -31,9 +54,12 @@ export function NewPasswordFields({
   const id = useId();
   return (
     <>
-      <label className="field">
-        <span className="field-label">{label}</span>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-password`}>
+          {label}
+        </label>
         <input
+          id={`${id}-password`}
           name="new-password"
           type="password"
           autoComplete="new-password"
@@ -48,7 +74,7 @@ export function NewPasswordFields({
         <span className="field-help" id={`${id}-help`}>
           At least {PASSWORD_MIN} characters. Any characters, spaces too: a few words you will remember make a good password.
         </span>
-      </label>
+      </div>
       <label className="field">
         <span className="field-label">Repeat the password</span>
         <input name="repeat-password" type="password" autoComplete="new-password" required value={repeated} onChange={(event) => onRepeated(event.target.value)} />

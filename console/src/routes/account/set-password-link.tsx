@@ -4,7 +4,7 @@ import { checkSetPasswordLink, linkToken, setPasswordWithLink } from '../../api/
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 import { Card } from '../session/sign-in';
-import { NewPasswordFields, newPasswordProblem } from './password-fields';
+import { NewPasswordFields, useNewPassword } from './password-fields';
 
 const TITLES = { setup: 'Create your account', invite: 'Welcome to Checkout', reset: 'Choose a new password' } as const;
 
@@ -18,11 +18,9 @@ export function SetPasswordLinkScreen() {
   const session = useSession();
   const token = linkToken();
   const link = useQuery({ queryKey: ['set-password-link', token], queryFn: () => checkSetPasswordLink(token!), enabled: token !== null, retry: false, staleTime: Infinity });
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
+  const newPassword = useNewPassword();
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -48,9 +46,8 @@ export function SetPasswordLinkScreen() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const wrong = newPasswordProblem(password, repeated);
-    setProblem(wrong ?? undefined);
-    if (wrong) return;
+    if (!newPassword.accept()) return;
+    const password = newPassword.password;
     setBusy(true);
     setError(null);
     try {
@@ -60,10 +57,10 @@ export function SetPasswordLinkScreen() {
         ...(newAccount && displayName.trim() ? { display_name: displayName.trim() } : {}),
         ...(newAccount && email.trim() ? { email: email.trim() } : {}),
       });
-      window.history.replaceState(null, '', '/admin/');
-      // Signed in with the new password (two-factor, when on, is asked on the sign-in screen).
-      const challenge = await session.signIn(done.login, password).catch(() => null);
-      if (challenge) window.location.assign('/admin/');
+      // Signed in with the new password (the cookie is set), then the console starts afresh at /admin/
+      // without the token in the address; when two-factor is on, its sign-in screen asks for the code.
+      await session.signIn(done.login, password).catch(() => null);
+      window.location.replace('/admin/');
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
       setBusy(false);
@@ -95,7 +92,7 @@ export function SetPasswordLinkScreen() {
           </label>
         </>
       )}
-      <NewPasswordFields password={password} repeated={repeated} onPassword={setPassword} onRepeated={setRepeated} error={problem} label="Password" />
+      <NewPasswordFields {...newPassword.fields} label="Password" />
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Saving…' : newAccount ? 'Create my account' : 'Save the new password'}
       </button>
