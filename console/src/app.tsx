@@ -10,6 +10,9 @@ import { EventsScreen } from './routes/events/event-list/event-list';
 import { ConnectReturn, GatewaysScreen } from './routes/gateways/gateways-screen';
 import { FormGalleryScreen } from './routes/forms/form-create/form-gallery';
 import { FormsScreen } from './routes/forms/form-list/form-list';
+import { AccountScreen } from './routes/account/account-screen';
+import { ForcedSetPasswordScreen } from './routes/account/forced-set-password';
+import { SetPasswordLinkScreen } from './routes/account/set-password-link';
 import { NoAccess } from './routes/session/no-access';
 import { NotFound } from './routes/not-found/not-found';
 import { PaymentDetailScreen } from './routes/payments/payment-detail/payment-detail';
@@ -35,6 +38,7 @@ const router = createBrowserRouter(
         { path: 'settings/*', element: <SettingsScreens /> },
         { path: 'forms', element: <FormsScreen /> },
         { path: 'forms/new', element: <FormGalleryScreen /> },
+        { path: 'account', element: <AccountScreen /> },
         { path: 'forms/:id', element: <Suspense fallback={<Loading what="the form builder" />}><FormBuilderScreen /></Suspense> },
         { path: '*', element: <NotFound /> },
       ],
@@ -43,10 +47,16 @@ const router = createBrowserRouter(
   { basename: '/admin' },
 );
 
+/** The screen of a set-password link (setup, invitation, reset): open whether or not someone is signed in. */
+const SET_PASSWORD_PATH = '/admin/set-password';
+
 function Gate() {
   const session = useSession();
+  if (window.location.pathname.replace(/\/$/, '') === SET_PASSWORD_PATH) return <SetPasswordLinkScreen />;
   if (session.state.status === 'loading') return <Loading what="the console" />;
   if (session.state.status === 'signed-out') return <SignIn reason={session.state.reason} />;
+  // Signed in with an application password and no account password yet: that comes first.
+  if (session.state.mustSetPassword) return <ForcedSetPasswordScreen />;
   if (!session.can(CHECKOUT_SETTINGS)) return <NoAccess />;
   return <RouterProvider router={router} />;
 }

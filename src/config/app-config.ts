@@ -98,6 +98,8 @@ export interface AppConfig {
     newPayment: RateLimitRule;
     publicPayment: RateLimitRule;
     failedLogin: RateLimitRule;
+    /** The console's account routes that need no session (password reset, set-password links), per client. */
+    accountRecovery: RateLimitRule;
     /** Gateway-B deliveries the provider refused to verify, per client (successes never count). */
     webhookVerifyFailures: RateLimitRule;
   };
@@ -222,6 +224,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       failedLogin: {
         limit: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN', 10, { min: 1 }),
         ttl: envInteger(env, 'RATE_LIMIT_FAILED_LOGIN_WINDOW_SECONDS', 900, { min: 1 }) * 1000,
+      },
+      accountRecovery: {
+        limit: envInteger(env, 'RATE_LIMIT_ACCOUNT_RECOVERY', 10, { min: 1 }),
+        ttl: envInteger(env, 'RATE_LIMIT_ACCOUNT_RECOVERY_WINDOW_SECONDS', 900, { min: 1 }) * 1000,
       },
       webhookVerifyFailures: {
         limit: envInteger(env, 'RATE_LIMIT_WEBHOOK_VERIFY_FAILURES', 10, { min: 1 }),

@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
+import { AccountService } from '../../src/modules/identity/index.js';
 import { connectGateway, createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import { launchChromium } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
@@ -251,9 +252,11 @@ describe('admin console: provider events, settings and tags', () => {
 
   it('shows an account without checkout_settings the no-access screen, not a blank page', async () => {
     const editor = await app.t.createUser('editor');
+    // With an account password: one without is asked to choose one first (console-accounts.browser-spec.ts).
+    await app.t.app.get(AccountService).setPassword(editor.id, 'the editor account password');
     const { page, context, errors } = await openConsole(browser, app, 375);
     await page.getByLabel('Login').fill(editor.login);
-    await page.getByLabel('Application password').fill(editor.password);
+    await page.getByLabel('Password', { exact: true }).fill('the editor account password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'No access to the Checkout admin' }).waitFor();
     expect(await page.textContent('body')).toContain(editor.login);

@@ -49,7 +49,7 @@ describe('admin console: session', () => {
   it('says what went wrong on a bad password, with focus on the message', async () => {
     const { page, context, errors } = await openConsole(browser, app);
     await page.getByLabel('Login').fill('admin');
-    await page.getByLabel('Application password').fill('not the password');
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();

@@ -69,6 +69,7 @@ describe('admin console sessions (cookie + nonce)', () => {
         role: 'administrator',
         capabilities: expect.arrayContaining(['checkout_settings', 'edit_checkout_forms', 'edit_others_checkout_forms']),
       },
+      must_set_password: false,
       expires_at: expect.any(String),
       idle_timeout_seconds: 1800,
     });

@@ -88,7 +88,7 @@ describe('newest by creation time, not by id', () => {
     const service = t.app.get(ConsoleSessionService);
     const sessions = dataSource.getRepository(ConsoleSessionEntity);
     const { session: first } = await service.signIn(t.admin.login, TEST_ADMIN_PASSWORD, '127.0.0.1');
-    const { applicationPasswordId } = await sessions.findOneByOrFail({ id: first.id });
+    const applicationPasswordId = (await sessions.findOneByOrFail({ id: first.id })).applicationPasswordId!;
     // Fill up to the limit with later ids; the last one inserted is the oldest sign-in of all.
     const filler: number[] = [];
     for (let index = 1; index < MAX_SESSIONS_PER_PASSWORD; index += 1) {

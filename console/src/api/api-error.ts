@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly params: Record<string, string> = {},
+    /** The error's `data` (e.g. the `challenge` of `checkout_two_factor_required`). */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,7 +31,8 @@ export function toApiError(error: unknown, response: Response | undefined): ApiE
   const status = response?.status ?? 0;
   if (isWpError(error)) {
     const params = error.data && typeof error.data === 'object' && 'params' in error.data ? (error.data as { params?: Record<string, string> }).params : undefined;
-    return new ApiError(error.message, status, error.code, params ?? {});
+    const data = error.data && typeof error.data === 'object' ? (error.data as Record<string, unknown>) : {};
+    return new ApiError(error.message, status, error.code, params ?? {}, data);
   }
   if (status === 0) return new ApiError('The service could not be reached. Check your connection and try again.', 0, 'network_error');
   return new ApiError(`The service answered ${status} ${response?.statusText ?? ''}`.trim() + '.', status, 'unexpected_answer');

@@ -6,11 +6,25 @@ import { api, setNonce } from './client';
 
 export type SignedInUser = components['schemas']['ConsoleUserDto'];
 
-type SessionState = { status: 'loading' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: SignedInUser };
+type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out'; reason?: string }
+  | { status: 'signed-in'; user: SignedInUser; mustSetPassword: boolean };
+
+type SessionAnswer = components['schemas']['ConsoleSessionDto'];
+
+/** The two-factor step a sign-in needs: the challenge of the 401 `checkout_two_factor_required` answer. */
+export interface TwoFactorChallenge {
+  challenge: string;
+}
 
 interface Session {
   state: SessionState;
-  signIn(login: string, password: string): Promise<void>;
+  /** Signs in; resolves a challenge when two-factor sign-in is on (then `signInTwoFactor`). */
+  signIn(login: string, password: string): Promise<TwoFactorChallenge | null>;
+  signInTwoFactor(challenge: string, code: string): Promise<void>;
+  /** The user set their account password (the forced set-password screen is done). */
+  passwordSet(): void;
   signOut(): Promise<void>;
   /** Called when any request answers 401: the session ended elsewhere (signed out, password revoked, expired). */
   expired(): void;
@@ -20,9 +34,10 @@ interface Session {
 const SessionContext = createContext<Session | null>(null);
 
 /**
- * The signed-in administrator. At load the console asks the service who is signed in (the cookie
- * is sent by the browser; the answer carries a fresh nonce); signing in exchanges a login and an
- * application password for a session cookie and its nonce.
+ * The signed-in user. At load the console asks the service who is signed in (the cookie is sent by
+ * the browser; the answer carries a fresh nonce); signing in exchanges a login and the account
+ * password (or an application password), and a two-factor code when it is on, for a session
+ * cookie and its nonce.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
@@ -38,7 +53,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const session = unwrap(result);
         if (!session) return setState({ status: 'signed-out' });
         setNonce(session.nonce);
-        setState({ status: 'signed-in', user: session.user });
+        setState({ status: 'signed-in', user: session.user, mustSetPassword: session.must_set_password });
       })
       .catch(() => !cancelled && setState({ status: 'signed-out' }));
     return () => {
@@ -46,12 +61,34 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const signIn = useCallback(async (login: string, password: string) => {
-    const session = unwrap(await api.POST('/auth/session', { body: { login, password } }));
-    setNonce(session.nonce);
-    queries.clear();
-    setState({ status: 'signed-in', user: session.user });
-  }, [queries]);
+  const opened = useCallback(
+    (session: SessionAnswer) => {
+      setNonce(session.nonce);
+      queries.clear();
+      setState({ status: 'signed-in', user: session.user, mustSetPassword: session.must_set_password });
+    },
+    [queries],
+  );
+
+  const signIn = useCallback(
+    async (login: string, password: string): Promise<TwoFactorChallenge | null> => {
+      try {
+        opened(unwrap(await api.POST('/auth/session', { body: { login, password } })));
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'checkout_two_factor_required' && typeof error.data.challenge === 'string') return { challenge: error.data.challenge };
+        throw error;
+      }
+    },
+    [opened],
+  );
+
+  const signInTwoFactor = useCallback(
+    async (challenge: string, code: string) => opened(unwrap(await api.POST('/auth/session/two-factor', { body: { challenge, code } }))),
+    [opened],
+  );
+
+  const passwordSet = useCallback(() => setState((current) => (current.status === 'signed-in' ? { ...current, mustSetPassword: false } : current)), []);
 
   const signOut = useCallback(async () => {
     try {
@@ -88,11 +125,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({
       state,
       signIn,
+      signInTwoFactor,
+      passwordSet,
       signOut,
       expired,
       can: (capability) => state.status === 'signed-in' && state.user.capabilities.includes(capability),
     }),
-    [state, signIn, signOut, expired],
+    [state, signIn, signInTwoFactor, passwordSet, signOut, expired],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -34,6 +34,7 @@ export function Layout() {
         </nav>
         <div className="account">
           {user && <span className="account-name">{user.display_name || user.login}</span>}
+          <NavLink to="/account">Your account</NavLink>
           <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
             Sign out
           </button>

@@ -22,6 +22,7 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
       'checkout_invalid_event',
       'checkout_livemode_mismatch',
       'checkout_plugin_not_allowed',
+      'checkout_token_invalid',
     ],
     example: {
       code: 'rest_missing_callback_param',
@@ -31,8 +32,8 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
   },
   401: {
     description:
-      'No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential)',
-    codes: ['rest_not_logged_in'],
+      'No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again)',
+    codes: ['rest_not_logged_in', 'checkout_two_factor_required', 'checkout_two_factor_invalid', 'checkout_two_factor_expired'],
     example: { code: 'rest_not_logged_in', message: 'You are not currently logged in.', data: { status: 401 } },
   },
   403: {

@@ -2,8 +2,8 @@ import { SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 
 /** The named limits of docs/decisions.md §6 (values from `config.rateLimits`). */
-export type RateLimitName = 'new_payment' | 'public_payment';
-export const RATE_LIMIT_NAMES: readonly RateLimitName[] = ['new_payment', 'public_payment'];
+export type RateLimitName = 'new_payment' | 'public_payment' | 'account_recovery';
+export const RATE_LIMIT_NAMES: readonly RateLimitName[] = ['new_payment', 'public_payment', 'account_recovery'];
 
 /** A fixed limit, or one picked per request (e.g. creation vs update on one route). */
 export type RateLimitSelector = RateLimitName | ((request: Request) => RateLimitName | null);

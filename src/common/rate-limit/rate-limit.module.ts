@@ -18,6 +18,7 @@ import { RateLimitGuard } from './rate-limit.guard.js';
         throttlers: [
           { name: 'new_payment', ...config.rateLimits.newPayment },
           { name: 'public_payment', ...config.rateLimits.publicPayment },
+          { name: 'account_recovery', ...config.rateLimits.accountRecovery },
         ],
         // RateLimitedError sets Retry-After; the throttler's per-name headers would only add noise.
         setHeaders: false,

@@ -25,6 +25,7 @@ import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymen
 import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
 import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgoingWebhooks.js';
 import { AddSubscriptionCancelSchedule1764116940000 } from './1764116940000-AddSubscriptionCancelSchedule.js';
+import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAccountCredentials.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   IndexPaymentChargeRef1764116920000,
   CreateOutgoingWebhooks1764116930000,
   AddSubscriptionCancelSchedule1764116940000,
+  CreateAccountCredentials1764117000000,
 ];

@@ -6,6 +6,7 @@ import { NotLoggedInError } from '../../common/errors/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { HOST_SESSION_COOKIE } from './console-session-cookie.js';
+import { TwoFactorSignInDto } from './accounts/account.dto.js';
 import { ConsoleSessionDto, SignInDto } from './console-session.dto.js';
 import { type ConsoleSession, ConsoleSessionService } from './console-session.service.js';
 
@@ -36,15 +37,19 @@ export class ConsoleSessionController {
   @HttpCode(201)
   @ConsoleSessionRoute()
   @ApiSecurity({}) // no credentials yet: the body carries them
-  @ApiBody({ type: SignInDto, examples: { admin: { summary: 'Sign in as admin', value: { login: 'admin', password: 'abcd efgh ijkl mnop qrst uvwx' } } } })
+  @ApiBody({ type: SignInDto, examples: { admin: { summary: 'Sign in as admin', value: { login: 'admin', password: 'correct horse battery staple' } } } })
   @ApiCreatedResponse({ type: ConsoleSessionDto, description: 'Signed in: the session cookie is set, the body holds the nonce', headers: SET_COOKIE })
   @ApiErrorResponses(400, 401, 429)
   @ApiOperation({
     operationId: 'authSignIn',
-    summary: 'Sign in to the admin console with a login and an application password',
+    summary: 'Sign in to the admin console with a login and the account password (or an application password)',
     description:
-      'Checks the login and application password as HTTP Basic is checked (the same failed-login limit per client; a wrong ' +
-      'password or an unknown login both answer 401 `rest_not_logged_in`). On success the session cookie is set ' +
+      'Checks the login and password under the failed-login limit HTTP Basic shares (per client). The password is the ' +
+      "account password (scrypt) or one of the user's application passwords; a wrong password or an unknown login both " +
+      'answer 401 `rest_not_logged_in` "Incorrect login or password." (an unknown login costs the same scrypt check). A user ' +
+      'with two-factor sign-in on gets 401 `checkout_two_factor_required` with `data.challenge` (5 minutes): send it with a code ' +
+      'to POST /auth/session/two-factor. A user without an account password gets a session with `must_set_password: true`: ' +
+      'the console asks for one first (PUT /auth/password). On success the session cookie is set ' +
       '(HttpOnly, SameSite=Strict; over HTTPS named `__Host-checkout_console_session`, Secure, `Path=/`; over plain HTTP scoped to ' +
       'the REST namespace) and the body gives the nonce to send as ' +
       '`X-WP-Nonce` with every request; the cookie without it authenticates nothing. The session ends on sign-out, when the ' +
@@ -54,6 +59,30 @@ export class ConsoleSessionController {
   async signIn(@Body() body: SignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
     privateAnswer(res);
     const { token, session } = await this.sessions.signIn(body.login, body.password, req.ip);
+    const cookie = this.sessions.cookieFor(req, this.config.session.ttlSeconds);
+    res.cookie(cookie.name, token, cookie.options);
+    return this.toDto(token, session);
+  }
+
+  @Post('two-factor')
+  @HttpCode(201)
+  @ConsoleSessionRoute()
+  @ApiSecurity({})
+  @ApiCreatedResponse({ type: ConsoleSessionDto, description: 'Signed in: the session cookie is set, the body holds the nonce', headers: SET_COOKIE })
+  @ApiErrorResponses(400, 401, 429)
+  @ApiOperation({
+    operationId: 'authSignInTwoFactor',
+    summary: 'The second step of a two-factor sign-in: the challenge and a code',
+    description:
+      'Takes the `challenge` of the 401 `checkout_two_factor_required` answer and the current 6-digit code of the ' +
+      "user's authenticator app (RFC 6238, ±30 s; a code works once) or one of their recovery codes (each works once). On " +
+      'success the session opens as POST /auth/session opens it. A wrong code answers 401 `checkout_two_factor_invalid` ' +
+      'and counts as a failed login of the client; after 5 wrong codes, or 5 minutes, the challenge ends (401 ' +
+      '`checkout_two_factor_expired`: sign in again).',
+  })
+  async signInTwoFactor(@Body() body: TwoFactorSignInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+    privateAnswer(res);
+    const { token, session } = await this.sessions.signInTwoFactor(body.challenge, body.code, req.ip);
     const cookie = this.sessions.cookieFor(req, this.config.session.ttlSeconds);
     res.cookie(cookie.name, token, cookie.options);
     return this.toDto(token, session);
@@ -123,6 +152,7 @@ export class ConsoleSessionController {
         role: session.user.role,
         capabilities: [...session.user.capabilities].sort(),
       },
+      must_set_password: session.mustSetPassword,
       expires_at: session.endsAt.toISOString(),
       idle_timeout_seconds: this.config.session.idleTimeoutSeconds,
     };
@@ -135,12 +165,12 @@ export class ConsoleSessionController {
 }
 
 /** The answers carry the nonce: never stored by a cache, never read as anything but JSON. */
-function privateAnswer(res: Response): void {
+export function privateAnswer(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
-function nonceHeader(req: Request): string | undefined {
+export function nonceHeader(req: Request): string | undefined {
   const value = req.headers['x-wp-nonce'];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -8,8 +8,8 @@ export class SignInDto {
   @IsString()
   login: string;
 
-  /** One of the user's application passwords (with or without its display spaces) */
-  @MaxLength(200)
+  /** The account password, or one of the user's application passwords (with or without its display spaces) */
+  @MaxLength(1024)
   @IsNotEmpty()
   @IsString()
   password: string;
@@ -38,6 +38,12 @@ export class ConsoleSessionDto {
   nonce: string;
 
   user: ConsoleUserDto;
+
+  /**
+   * True when the user has no account password yet (they signed in with an application password):
+   * the console shows the set-password screen first (PUT /auth/password without `current_password`).
+   */
+  must_set_password: boolean;
 
   /**
    * When the session ends at the latest (sign-in + SESSION_TTL_SECONDS), ISO 8601 UTC

@@ -16,8 +16,9 @@ export class ConsoleSessionEntity {
   @Column({ name: 'user_id', type: 'integer' })
   userId: number;
 
-  @Column({ name: 'application_password_id', type: 'integer' })
-  applicationPasswordId: number;
+  /** The application password it was opened with; null when it was opened with the account password. */
+  @Column({ name: 'application_password_id', type: 'integer', nullable: true })
+  applicationPasswordId: number | null;
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { randomBytes } from 'node:crypto';
-import { In, LessThanOrEqual, Repository } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { Clock } from '../../common/clock/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
@@ -13,6 +13,8 @@ import { readDatetime, selectRows } from '../../database/index.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { readSessionTokens, type SessionCookie, sessionCookie } from './console-session-cookie.js';
 import { ConsoleSessionEntity } from './console-session.entity.js';
+import { TwoFactorCodeError, TwoFactorRequiredError } from './accounts/account.errors.js';
+import { AccountService } from './accounts/account.service.js';
 import { InvalidNonceError } from './identity.errors.js';
 import { PasswordCheck } from './password-check.js';
 import { RoleCapabilityEntity } from './role-capability.entity.js';
@@ -28,7 +30,7 @@ export function touchIntervalMs(settings: AppConfig['session']): number {
 }
 /** Expired sessions deleted per sign-in at most, so a sign-in never does unbounded work. */
 const PURGE_BATCH = 100;
-/** Live sessions one application password may hold; a new sign-in ends the oldest beyond it. */
+/** Live sessions one application password (or one user's account password) may hold; a new sign-in ends the oldest beyond it. */
 export const MAX_SESSIONS_PER_PASSWORD = 20;
 
 /** A live session: who it is, and when it ends at the latest. */
@@ -40,6 +42,8 @@ export interface ConsoleSession {
   endsAt: Date;
   /** When it ends unless used again (idle timeout, at most endsAt). */
   expiresAt: Date;
+  /** The user has no account password yet (signed in with an application password): the console asks for one first. */
+  mustSetPassword: boolean;
 }
 
 interface SessionRow {
@@ -52,11 +56,12 @@ interface SessionRow {
   display_name: string;
   role: string;
   capability: string | null;
+  must_set_password: number | string;
 }
 
 /**
- * Admin console sessions: sign in with a login and an application password, get a random token
- * (the HttpOnly cookie) and a nonce derived from it (what the console sends as `X-WP-Nonce`).
+ * Admin console sessions: sign in with a login and an application password or the account password (and a
+ * two-factor code when it is on), get a random token (the HttpOnly cookie) and a nonce derived from it (what the console sends as `X-WP-Nonce`).
  *
  * Stored server-side, only as a keyed hash of the token; every request reads the session fresh,
  * joined with its application password and user, so signing out, revoking the password, a changed
@@ -74,6 +79,7 @@ export class ConsoleSessionService {
     @InjectRepository(UserEntity) users: Repository<UserEntity>,
     @InjectRepository(RoleCapabilityEntity) roleCapabilities: Repository<RoleCapabilityEntity>,
     private readonly passwordCheck: PasswordCheck,
+    private readonly accounts: AccountService,
     private readonly crypto: CryptoService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,36 +88,73 @@ export class ConsoleSessionService {
     const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
     this.lookupSql =
       'SELECT `s`.`id` AS `session_id`, `s`.`created_at`, `s`.`last_seen_at`, `s`.`expires_at`,' +
-      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, `c`.`capability`' +
+      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, `c`.`capability`,' +
+      ' CASE WHEN `u`.`password_hash` IS NULL THEN 1 ELSE 0 END AS `must_set_password`' +
       ` FROM ${table(sessions)} \`s\`` +
-      ` INNER JOIN ${table(passwords)} \`p\` ON \`p\`.\`id\` = \`s\`.\`application_password_id\` AND \`p\`.\`user_id\` = \`s\`.\`user_id\`` +
+      ` LEFT JOIN ${table(passwords)} \`p\` ON \`p\`.\`id\` = \`s\`.\`application_password_id\` AND \`p\`.\`user_id\` = \`s\`.\`user_id\`` +
       ` INNER JOIN ${table(users)} \`u\` ON \`u\`.\`id\` = \`s\`.\`user_id\`` +
       ` LEFT JOIN ${table(roleCapabilities)} \`c\` ON \`c\`.\`role\` = \`u\`.\`role\`` +
-      ' WHERE `s`.`token_hash` = ? AND `s`.`expires_at` > ?';
+      ' WHERE `s`.`token_hash` = ? AND `s`.`expires_at` > ?' +
+      // A session of an application password lives only while that password does.
+      ' AND (`s`.`application_password_id` IS NULL OR `p`.`id` IS NOT NULL)';
   }
 
   /**
-   * Checks the credentials exactly as HTTP Basic is checked (PasswordCheck: the failed-login limit,
-   * 401 for any mismatch) and opens a session tied to the application password that matched.
+   * The console's sign-in (PasswordCheck: the failed-login limit, 401 for any mismatch) with an
+   * application password or the account password. A user with two-factor sign-in on gets 401
+   * `checkout_two_factor_required` with a 5-minute challenge instead (see `signInTwoFactor`);
+   * otherwise a session opens, tied to the application password that matched, if any.
    */
   async signIn(login: string, password: string, ip: string | undefined): Promise<{ token: string; session: ConsoleSession }> {
-    const { user, applicationPasswordId } = await this.passwordCheck.verify(login, password, ip);
+    const { userId, applicationPasswordId } = await this.passwordCheck.verifyConsole(login, password, ip);
+    const user = await this.accounts.findUser(userId);
+    if (user?.twoFactorEnabledAt) {
+      await this.accounts.purgeEndedTokens();
+      const challenge = await this.accounts.issueToken(userId, 'two_factor', undefined, applicationPasswordId);
+      throw new TwoFactorRequiredError(challenge.token, challenge.expiresAt);
+    }
+    return this.open(userId, applicationPasswordId);
+  }
+
+  /**
+   * The second step: the challenge of the first and a TOTP code (or a recovery code). A wrong code
+   * is a failed login of the client (and one of TWO_FACTOR_ATTEMPTS of the challenge).
+   */
+  async signInTwoFactor(challenge: string, code: string, ip: string | undefined): Promise<{ token: string; session: ConsoleSession }> {
+    const redeemed = await this.passwordCheck.limited(ip, async () => {
+      const result = await this.accounts.redeemChallenge(challenge, code);
+      return result === 'wrong_code' ? null : result;
+    });
+    if (!redeemed) throw new TwoFactorCodeError();
+    return this.open(redeemed.user.id, redeemed.applicationPasswordId);
+  }
+
+  /**
+   * The session of a request that changes the account (cookie and nonce required, as for any
+   * change): 401 without them, 403 `rest_cookie_invalid_nonce` for another session's nonce.
+   */
+  async requireSession(tokens: readonly string[], nonce: string | undefined): Promise<ConsoleSession> {
+    if (tokens.length === 0 || nonce === undefined) throw new NotLoggedInError();
+    return (await this.current(tokens, nonce)).session;
+  }
+
+  private async open(userId: number, applicationPasswordId: number | null): Promise<{ token: string; session: ConsoleSession }> {
     await this.purgeExpired();
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     await this.sessions.insert({
       tokenHash: this.hashToken(token),
-      userId: user.id,
+      userId,
       applicationPasswordId,
       createdAt: now,
       lastSeenAt: now,
       expiresAt: sessionExpiry(now, now, this.config.session),
     });
-    await this.endOldestBeyondLimit(applicationPasswordId);
+    await this.endOldestBeyondLimit(userId, applicationPasswordId);
     const session = await this.resolve(token);
     // Only a password revoked in the last few milliseconds gets here.
     if (!session) throw new Error('the new console session could not be read back');
-    this.logger.log({ user_id: user.id, session_id: session.id }, 'console session opened');
+    this.logger.log({ user_id: userId, session_id: session.id, credential: applicationPasswordId === null ? 'account_password' : 'application_password' }, 'console session opened');
     return { token, session };
   }
 
@@ -183,6 +226,7 @@ export class ConsoleSessionService {
       id: Number(first.session_id),
       user: { id: Number(first.user_id), login: first.user_login, role: first.role, capabilities },
       displayName: first.display_name,
+      mustSetPassword: Number(first.must_set_password) === 1,
       endsAt: new Date(createdAt.getTime() + this.config.session.ttlSeconds * 1000),
       expiresAt,
     };
@@ -210,10 +254,11 @@ export class ConsoleSessionService {
     return ended.length;
   }
 
-  private async endOldestBeyondLimit(applicationPasswordId: number): Promise<void> {
+  private async endOldestBeyondLimit(userId: number, applicationPasswordId: number | null): Promise<void> {
     const surplus = await this.sessions.find({
       select: { id: true },
-      where: { applicationPasswordId },
+      // Per application password, and per user for the sessions of the account password.
+      where: applicationPasswordId === null ? { userId, applicationPasswordId: IsNull() } : { applicationPasswordId },
       // Newest first by creation time, then id: ids are not in creation order across the servers
       // of a distributed engine (docs/scaling.md).
       order: { createdAt: 'DESC', id: 'DESC' },

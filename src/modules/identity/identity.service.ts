@@ -143,17 +143,18 @@ export class IdentityService {
   }
 
   /**
-   * First boot: with no users at all, create `admin` (administrator). Its application password is
-   * CHECKOUT_ADMIN_PASSWORD when set, otherwise generated and printed once on stdout.
+   * First boot: with no users at all, create `admin` (administrator) and return it. Its application
+   * password is CHECKOUT_ADMIN_PASSWORD when set, otherwise generated and printed once on stdout
+   * (IdentityModule then sets the account password or prints the setup link).
    */
-  async ensureFirstAdmin(): Promise<void> {
-    if ((await this.countUsers()) > 0) return;
+  async ensureFirstAdmin(): Promise<UserEntity | null> {
+    if ((await this.countUsers()) > 0) return null;
     let admin: UserEntity;
     try {
       admin = await this.createUser({ login: 'admin', email: 'admin@localhost', role: 'administrator', displayName: 'Administrator' });
     } catch (error) {
       // Instances booting together on a fresh database: another one created `admin` just now.
-      if (error instanceof UserExistsError || isDuplicateKeyError(error)) return;
+      if (error instanceof UserExistsError || isDuplicateKeyError(error)) return null;
       throw error;
     }
     const { password } = await this.createApplicationPassword(admin.id, 'first boot', this.config.adminPassword);
@@ -163,6 +164,7 @@ export class IdentityService {
           'Use it as HTTP Basic credentials admin:<password>. Manage users with `npm run cli`.\n\n',
       );
     }
+    return admin;
   }
 
   /** Keyed fast hash: application passwords are 142-bit random, so HMAC-SHA256 is the right store. */

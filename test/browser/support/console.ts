@@ -59,7 +59,7 @@ export async function openConsole(browser: Browser, app: ConsoleApp, width = 128
 /** Signs in on the console's sign-in screen and waits for the dashboard. */
 export async function signIn(page: Page, login = 'admin', password = TEST_ADMIN_PASSWORD): Promise<void> {
   await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Application password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 }

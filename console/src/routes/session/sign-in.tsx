@@ -1,75 +1,168 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { requestPasswordReset } from '../../api/account';
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 
+type Step = { kind: 'password' } | { kind: 'two-factor'; challenge: string } | { kind: 'forgot' } | { kind: 'reset-sent'; message: string };
+
 /**
- * Signing in with a login and one of its application passwords (as the host platform's admin
- * does). The password goes to the service once; what comes back is an HttpOnly cookie and a nonce
- * kept in memory, never the password.
+ * Signing in: a login and the account password (an application password works too), then the
+ * code of the authenticator app when two-factor sign-in is on; "Forgot your password?" asks for
+ * an emailed link. What comes back is an HttpOnly cookie and a nonce kept in memory, never the
+ * password.
  */
 export function SignIn({ reason }: { reason?: string }) {
   const session = useSession();
+  const [step, setStep] = useState<Step>({ kind: 'password' });
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const errorRef = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
-    document.title = 'Sign in · Checkout admin';
-  }, []);
-  useEffect(() => {
-    if (error) errorRef.current?.focus();
-  }, [error]);
+    document.title = step.kind === 'two-factor' ? 'Two-factor sign-in · Checkout admin' : step.kind === 'password' ? 'Sign in · Checkout admin' : 'Forgot password · Checkout admin';
+  }, [step.kind]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function run(action: () => Promise<void>) {
     setBusy(true);
     setError(null);
     try {
-      await session.signIn(login.trim(), password);
+      await action();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
+    } finally {
       setBusy(false);
     }
   }
 
+  function submitPassword(event: FormEvent) {
+    event.preventDefault();
+    void run(async () => {
+      const challenge = await session.signIn(login.trim(), password);
+      if (challenge) {
+        setPassword('');
+        setCode('');
+        setStep({ kind: 'two-factor', challenge: challenge.challenge });
+      }
+    });
+  }
+
+  function submitCode(event: FormEvent) {
+    event.preventDefault();
+    if (step.kind !== 'two-factor') return;
+    void run(async () => {
+      try {
+        await session.signInTwoFactor(step.challenge, code.trim());
+      } catch (failure) {
+        // The challenge ended (too many codes, too late): back to the password.
+        if (failure instanceof ApiError && failure.code === 'checkout_two_factor_expired') setStep({ kind: 'password' });
+        throw failure;
+      }
+    });
+  }
+
+  function submitForgot(event: FormEvent) {
+    event.preventDefault();
+    void run(async () => setStep({ kind: 'reset-sent', message: (await requestPasswordReset(login.trim())).message }));
+  }
+
+  if (step.kind === 'two-factor') {
+    return (
+      <Card title="Two-factor sign-in" error={error} onSubmit={submitCode}>
+        <label className="field">
+          <span className="field-label">Code</span>
+          <input
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            autoFocus
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            aria-describedby="code-help"
+          />
+          <span className="field-help" id="code-help">
+            The 6-digit code your authenticator app shows now, or one of your recovery codes.
+          </span>
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy || !code.trim()}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+        <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'password' })}>
+          Back
+        </button>
+      </Card>
+    );
+  }
+
+  if (step.kind === 'forgot' || step.kind === 'reset-sent') {
+    return (
+      <Card title="Forgot your password?" error={error} onSubmit={submitForgot}>
+        {step.kind === 'reset-sent' ? (
+          <p className="notice notice-success" role="status">
+            {step.message}
+          </p>
+        ) : (
+          <>
+            <p>Enter your login or email address. We will email you a link to choose a new password.</p>
+            <label className="field">
+              <span className="field-label">Login or email address</span>
+              <input name="login" autoComplete="username" required value={login} onChange={(event) => setLogin(event.target.value)} />
+            </label>
+            <button type="submit" className="button button-primary" disabled={busy || !login.trim()}>
+              {busy ? 'Sending…' : 'Email me a link'}
+            </button>
+          </>
+        )}
+        <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'password' })}>
+          Back to sign-in
+        </button>
+      </Card>
+    );
+  }
+
+  return (
+    <Card title="Sign in to Checkout" error={error} notice={reason} onSubmit={submitPassword}>
+      <label className="field">
+        <span className="field-label">Login</span>
+        <input name="login" autoComplete="username" required value={login} onChange={(event) => setLogin(event.target.value)} />
+      </label>
+      <label className="field">
+        <span className="field-label">Password</span>
+        <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+      </label>
+      <button type="submit" className="button button-primary" disabled={busy || !login || !password}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+      <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'forgot' })}>
+        Forgot your password?
+      </button>
+    </Card>
+  );
+}
+
+/** The card every signed-out step shares: its title, the error (announced and focused) and a notice. */
+export function Card({ title, error, notice, onSubmit, children }: { title: string; error: string | null; notice?: string; onSubmit(event: FormEvent): void; children: ReactNode }) {
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
   return (
     <main id="main" className="sign-in">
-      <form className="card sign-in-card" onSubmit={submit} aria-labelledby="sign-in-title" noValidate>
-        <h1 id="sign-in-title">Sign in to Checkout</h1>
-        {reason && !error && (
+      <form className="card sign-in-card" onSubmit={onSubmit} aria-labelledby="sign-in-title" noValidate>
+        <h1 id="sign-in-title">{title}</h1>
+        {notice && !error && (
           <p className="notice" role="status">
-            {reason}
+            {notice}
           </p>
         )}
         {error && (
-          <p className="notice notice-error" role="alert" tabIndex={-1} ref={errorRef} id="sign-in-error">
+          <p className="notice notice-error" role="alert" tabIndex={-1} ref={errorRef}>
             {error}
           </p>
         )}
-        <label className="field">
-          <span className="field-label">Login</span>
-          <input name="login" autoComplete="username" required value={login} onChange={(event) => setLogin(event.target.value)} aria-describedby={error ? 'sign-in-error' : undefined} />
-        </label>
-        <label className="field">
-          <span className="field-label">Application password</span>
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-describedby="password-help"
-          />
-          <span className="field-help" id="password-help">
-            One of your application passwords (<code>npm run cli -- password:create</code>; the first one is printed at the first start).
-          </span>
-        </label>
-        <button type="submit" className="button button-primary" disabled={busy || !login || !password}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        {children}
       </form>
     </main>
   );
