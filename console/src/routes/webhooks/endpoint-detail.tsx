@@ -79,7 +79,8 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
     mutationFn: () => deleteWebhookEndpoint(endpoint.id),
     onSuccess: (previous) => {
       setDialog(null);
-      queries.removeQueries({ queryKey: webhookEndpointKeys.deliveries(previous.id) });
+      // Gone from the list at once: the list screen must not ask for the deleted endpoint's last delivery (a 404).
+      queries.setQueryData<WebhookEndpoint[]>(webhookEndpointKeys.list(), (list) => list?.filter((one) => one.id !== previous.id));
       void refreshList();
       void navigate('/webhooks', { state: { notice: `Endpoint ${previous.url} deleted: no more events go there.` } });
     },
