@@ -22,6 +22,8 @@ import { SignIn } from './routes/session/sign-in';
 
 // The form builder is the heaviest screen: loaded when first opened.
 const FormBuilderScreen = lazy(() => import('./routes/forms/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
+// Webhooks: set up once and seldom opened, so kept out of the first load.
+const WebhooksScreens = lazy(() => import('./routes/webhooks/webhooks-screens').then((module) => ({ default: module.WebhooksScreens })));
 
 /** Client-side routes under /admin/ (the service answers every path there with this app). */
 const router = createBrowserRouter(
@@ -36,6 +38,7 @@ const router = createBrowserRouter(
         { path: 'payments/:id', element: <PaymentDetailScreen /> },
         { path: 'events', element: <EventsScreen /> },
         { path: 'settings/*', element: <SettingsScreens /> },
+        { path: 'webhooks/*', element: <Suspense fallback={<Loading what="webhooks" />}><WebhooksScreens /></Suspense> },
         { path: 'forms', element: <FormsScreen /> },
         { path: 'forms/new', element: <FormGalleryScreen /> },
         { path: 'account', element: <AccountScreen /> },

@@ -43,3 +43,25 @@ export function when(iso: string | null | undefined): string {
 export function label(id: string): string {
   return id.replace(/[_-]+/g, ' ').replace(/^\w/, (first) => first.toUpperCase());
 }
+
+const localDateTime = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** An ISO 8601 time of the API in the viewer's own time zone, named ("28 Nov 2026, 12:48:03 CET"). */
+export function localWhen(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
+}
+
+/** The viewer's time zone as the browser names it ("Europe/Paris"), for a field that takes a local time. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'your time zone';
+}

@@ -1,6 +1,7 @@
-import { CORE_FIELDS as CONSOLE_CORE_FIELDS, MODES, PAYMENT_STATUSES as CONSOLE_PAYMENT_STATUSES } from '../../console/src/api/vocabulary';
+import { CORE_FIELDS as CONSOLE_CORE_FIELDS, MODES, PAYMENT_STATUSES as CONSOLE_PAYMENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../console/src/api/vocabulary';
 import { CORE_FIELDS } from '../../src/modules/forms/index';
 import { GATEWAY_MODES } from '../../src/modules/gateways/index';
+import { OUTGOING_EVENT_TYPES } from '../../src/modules/outgoing-webhooks/index';
 import { PAYMENT_STATUSES } from '../../src/modules/payments/index';
 
 /**
@@ -15,5 +16,9 @@ describe('console vocabulary ↔ server', () => {
   it('offers the modes and payment statuses the service knows', () => {
     expect([...MODES].sort()).toEqual([...GATEWAY_MODES].sort());
     expect([...CONSOLE_PAYMENT_STATUSES].sort()).toEqual([...PAYMENT_STATUSES].sort());
+  });
+
+  it('offers the outgoing event types the service sends, in its order', () => {
+    expect([...WEBHOOK_EVENT_TYPES]).toEqual([...OUTGOING_EVENT_TYPES]);
   });
 });

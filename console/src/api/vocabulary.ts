@@ -31,3 +31,9 @@ export const EVENT_OUTCOMES = everyOf<EventOutcome>()(['processed', 'ignored', '
  */
 export const CORE_FIELDS = ['email_address', 'first_name', 'last_name'] as const satisfies readonly PaymentColumn[];
 export type CoreField = (typeof CORE_FIELDS)[number];
+
+/** What an endpoint may subscribe to: `*` (every type, present and future) and each event type the API sends. */
+export type WebhookSubscription = NonNullable<Schemas['CreateWebhookEndpointDto']['events']>[number];
+export type WebhookEventType = Exclude<WebhookSubscription, '*'>;
+
+export const WEBHOOK_EVENT_TYPES = everyOf<WebhookEventType>()(['payment.completed', 'payment.failed', 'payment.refunded', 'payment.disputed', 'subscription.renewed', 'subscription.payment_failed', 'subscription.canceled']);

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { embedIframeSnippet, embedSnippet } from '../../../clients/typescript/index';
 import { hostedPageUrl } from '../api/forms';
+import { CopyField } from './copy-field';
 
 /**
  * How a merchant shares a form: the link to its hosted page `/pay/{id}`, and the snippet that puts
@@ -36,40 +36,5 @@ export function EmbedSnippet({ formId, published }: { formId: number; published:
         <CopyField id="share-iframe" label="Embed as a plain iframe" value={embedIframeSnippet({ origin, formId })} multiline />
       </details>
     </section>
-  );
-}
-
-/** A read-only value with a button that copies it (the text stays selectable where copying is not allowed). */
-function CopyField({ id, label, value, help, multiline }: { id: string; label: string; value: string; help?: string; multiline?: boolean }) {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
-  }
-  const common = { id, readOnly: true, value, 'aria-describedby': help ? `${id}-help` : undefined };
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      {help && (
-        <span className="field-help" id={`${id}-help`}>
-          {help}
-        </span>
-      )}
-      {multiline ? <textarea {...common} rows={3} className="code" onFocus={(event) => event.target.select()} /> : <input {...common} type="text" onFocus={(event) => event.target.select()} />}
-      <div>
-        <button type="button" className="button" onClick={() => void copy()}>
-          Copy<span className="visually-hidden"> {label.toLowerCase()}</span>
-        </button>
-        <span className="muted copy-state" role="status">
-          {copied === 'yes' ? ' Copied.' : copied === 'no' ? ' Copying is not allowed here: select the text and copy it.' : ''}
-        </span>
-      </div>
-    </div>
   );
 }

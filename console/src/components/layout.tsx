@@ -1,12 +1,15 @@
 import { NavLink, Outlet } from 'react-router';
+import { MANAGE_WEBHOOKS } from '../api/capabilities';
 import { useSession } from '../api/session';
 
-const SECTIONS: Array<{ to: string; label: string; end?: boolean }> = [
+/** The main sections; one with a `capability` is listed only to users who have it. */
+const SECTIONS: Array<{ to: string; label: string; end?: boolean; capability?: string }> = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/gateways', label: 'Gateways' },
   { to: '/forms', label: 'Forms' },
   { to: '/payments', label: 'Payments' },
   { to: '/events', label: 'Provider events' },
+  { to: '/webhooks', label: 'Webhooks', capability: MANAGE_WEBHOOKS },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -23,7 +26,7 @@ export function Layout() {
         <span className="brand">Checkout</span>
         <nav aria-label="Main">
           <ul className="nav">
-            {SECTIONS.map((section) => (
+            {SECTIONS.filter((section) => !section.capability || session.can(section.capability)).map((section) => (
               <li key={section.to}>
                 <NavLink to={section.to} end={section.end}>
                   {section.label}

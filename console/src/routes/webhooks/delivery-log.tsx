@@ -1,0 +1,98 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { deliveryPageQuery, resendWebhookDelivery, type WebhookDelivery, type WebhookEndpoint, webhookEndpointKeys } from '../../api/webhook-endpoints';
+import { Pager } from '../../components/list/pager';
+import { useListState } from '../../components/list/use-list-state';
+import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
+import { localWhen } from '../../format';
+import { deliveryOutcome, durationText } from './webhook-model';
+
+/**
+ * An endpoint's delivery log, newest first (the page is in the address, as on every list): each
+ * delivery's time in the viewer's time zone, event, outcome, status code, duration, the first
+ * 1 KB of the answer (folded), and Resend. Read again every few seconds while one is still waiting.
+ */
+export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const list = useListState([]);
+  const queries = useQueryClient();
+  const deliveries = useQuery(deliveryPageQuery(endpoint.id, list.page));
+  const [done, setDone] = useState<string | null>(null);
+  const resend = useMutation({
+    mutationFn: (delivery: WebhookDelivery) => resendWebhookDelivery(endpoint.id, delivery.id),
+    onMutate: () => setDone(null),
+    onSuccess: (queued, delivery) => {
+      setDone(`Event #${delivery.event_id} (${delivery.event_type}) queued again as delivery #${queued.id}.`);
+      return queries.invalidateQueries({ queryKey: webhookEndpointKeys.deliveries(endpoint.id) });
+    },
+  });
+
+  return (
+    <section className="card" aria-labelledby="deliveries-title">
+      <div className="section-head">
+        <h2 id="deliveries-title">Delivery log</h2>
+        <button type="button" className="button" disabled={deliveries.isFetching} onClick={() => void deliveries.refetch()}>
+          {deliveries.isFetching ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </div>
+      <p className="muted">Newest first. Times are in your time zone.</p>
+      {done && <Success>{done}</Success>}
+      {resend.isError && <ErrorNotice error={resend.error} />}
+      <QueryView query={deliveries} what="the delivery log">
+        {({ rows, total, totalPages }) =>
+          rows.length === 0 ? (
+            <Empty>Nothing sent to this endpoint yet. Its deliveries appear here as events happen.</Empty>
+          ) : (
+            <>
+              <ol className="deliveries" aria-label="Deliveries">
+                {rows.map((delivery) => (
+                  <DeliveryCard key={delivery.id} delivery={delivery} busy={resend.isPending} onResend={() => resend.mutate(delivery)} />
+                ))}
+              </ol>
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
+            </>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+function DeliveryCard({ delivery, busy, onResend }: { delivery: WebhookDelivery; busy: boolean; onResend: () => void }) {
+  const outcome = deliveryOutcome(delivery);
+  const name = `${delivery.event_type}, event #${delivery.event_id}, delivery #${delivery.id}`;
+  return (
+    <li className="delivery">
+      <div className="delivery-head">
+        <h3>
+          <code>{delivery.event_type}</code> <span className="muted">event #{delivery.event_id}</span>
+        </h3>
+        <span className={`badge badge-delivery-${outcome.tone}`}>{outcome.text}</span>
+      </div>
+      <dl className="facts">
+        <dt>{delivery.last_attempt_at ? 'Sent' : 'Queued'}</dt>
+        <dd>{localWhen(delivery.last_attempt_at ?? delivery.created_at)}</dd>
+        <dt>Status code</dt>
+        <dd>{delivery.status_code ?? '—'}</dd>
+        <dt>Duration</dt>
+        <dd>{durationText(delivery.duration_ms)}</dd>
+        <dt>Attempts</dt>
+        <dd>{delivery.attempts}</dd>
+        {delivery.error && (
+          <>
+            <dt>Error</dt>
+            <dd>{delivery.error}</dd>
+          </>
+        )}
+      </dl>
+      {delivery.response_excerpt !== null && delivery.response_excerpt !== '' && (
+        <details className="delivery-answer">
+          <summary>Your system's answer (first 1 KB)</summary>
+          <pre>{delivery.response_excerpt}</pre>
+        </details>
+      )}
+      <button type="button" className="button" disabled={busy} onClick={onResend}>
+        Resend<span className="visually-hidden"> {name}</span>
+      </button>
+    </li>
+  );
+}

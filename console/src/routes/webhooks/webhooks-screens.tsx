@@ -1,0 +1,28 @@
+import { Route, Routes } from 'react-router';
+import { MANAGE_WEBHOOKS } from '../../api/capabilities';
+import { useSession } from '../../api/session';
+import { Page } from '../../components/page';
+import { NotFound } from '../not-found/not-found';
+import { EndpointScreen } from './endpoint-detail';
+import { EndpointListScreen } from './endpoint-list';
+
+/** `/webhooks/*` (loaded when first opened): the endpoints outgoing events are sent to, and each one's log. */
+export function WebhooksScreens() {
+  const session = useSession();
+  if (!session.can(MANAGE_WEBHOOKS)) {
+    return (
+      <Page title="Webhooks">
+        <p>
+          Your account may not manage where events are sent (it needs the <code>{MANAGE_WEBHOOKS}</code> capability). Ask an administrator.
+        </p>
+      </Page>
+    );
+  }
+  return (
+    <Routes>
+      <Route index element={<EndpointListScreen />} />
+      <Route path=":id" element={<EndpointScreen />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
