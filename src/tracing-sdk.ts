@@ -12,6 +12,7 @@ import { detectResources, envDetector, hostDetector, processDetector, resourceFr
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
+  BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
   type ReadableSpan,
@@ -21,8 +22,7 @@ import {
   type Span,
   type SpanProcessor,
   TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+} from '@opentelemetry/sdk-trace-base';
 import type { IncomingMessage } from 'node:http';
 import { requestIdOf } from './common/request-id/index.js';
 import { ConfigError, envInteger, envUrl } from './config/index.js';
@@ -207,10 +207,10 @@ export function startTracingSdk(env: NodeJS.ProcessEnv): Tracing {
   const exporter = settings.protocol === 'http/json' ? new OTLPJsonTraceExporter() : new OTLPProtobufTraceExporter();
   const requestIds = new RequestIdSpanProcessor();
   const resource = resourceFromAttributes({ 'service.name': DEFAULT_SERVICE_NAME }).merge(detectResources({ detectors: [envDetector, hostDetector, processDetector] }));
-  const provider = new TracerProvider({
+  const provider = new BasicTracerProvider({
     resource,
     sampler: new RequestRootedSampler(settings.sampler),
-    spanProcessors: [requestIds, new BatchSpanProcessor({ exporter, ...settings.batch })],
+    spanProcessors: [requestIds, new BatchSpanProcessor(exporter, settings.batch)],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
