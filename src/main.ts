@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+// First: when OTEL_EXPORTER_OTLP_ENDPOINT is set this starts OpenTelemetry, whose instrumentations
+// must hook http, express, mysql2 and ioredis before the imports below require them (tracing.ts).
+import { tracing } from './tracing.js';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { AppLogger } from './common/logging/index.js';
@@ -26,7 +29,11 @@ async function main(): Promise<void> {
     await app.listen(config.port, config.host);
     // From here SIGTERM / SIGINT drain the instance and exit within SHUTDOWN_TIMEOUT_SECONDS. (A
     // signal during the boot ends the process at once: nothing has been served yet.)
-    app.get(GracefulShutdown).handleSignals();
+    const shutdown = app.get(GracefulShutdown);
+    // The spans still buffered are exported once the application is closed.
+    const spans = tracing;
+    if (spans) shutdown.atTheEnd('tracing', () => spans.shutdown());
+    shutdown.handleSignals();
     // One line with everything a person opens (and the same as fields, for a log search).
     const urls = serviceUrls(config);
     app.get(AppLogger).log({ urls }, bootMessage(config, urls), 'Checkout');

@@ -1,10 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../../config/index.js';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+import { requestIdOf } from '../request-id/index.js';
 
 /** Answers whose 5xx is expected (see `logAsRoutine`). */
 const ROUTINE = new WeakSet<object>();
@@ -50,8 +49,7 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): Params {
       // answer that failed to be written, is the service's own failure: error.
       customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) => (error || (response.statusCode >= 500 && !ROUTINE.has(response)) ? 'error' : 'info'),
       genReqId: (request: IncomingMessage, response) => {
-        const incoming = request.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        const id = requestIdOf(request);
         response.setHeader('X-Request-Id', id);
         return id;
       },

@@ -32,7 +32,8 @@ export interface ShutdownOutcome {
  * 4. Once every connection is closed, or at the timeout less a reserve, whichever is first (the
  *    connections still open then are closed forcibly and the log says how many), Nest's hooks run:
  *    background tasks wait for their work in flight, the outbox for its attempt, then the
- *    database pool and Redis close, last.
+ *    database pool and Redis close; then the steps given to `atTheEnd` (the tracing's export of
+ *    the spans still buffered), last.
  * 5. Logged with its duration and the connections closed; exit 0. Had it not finished within
  *    SHUTDOWN_TIMEOUT_SECONDS, it logs that and exits 1 then, whatever is still running.
  *
@@ -45,6 +46,7 @@ export class GracefulShutdown {
   private app?: INestApplication;
   private drain?: HttpDrain;
   private running: Promise<ShutdownOutcome> | null = null;
+  private readonly lastSteps: Array<{ name: string; run: () => Promise<void> }> = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,6 +57,14 @@ export class GracefulShutdown {
   attach(app: INestApplication): void {
     this.app = app;
     this.drain = new HttpDrain(app.getHttpServer() as Server);
+  }
+
+  /**
+   * A step run after the application is closed, within the timeout (main.ts: the tracing's flush
+   * of the spans still buffered). A step that fails is logged; the shutdown carries on.
+   */
+  atTheEnd(name: string, run: () => Promise<void>): void {
+    this.lastSteps.push({ name, run });
   }
 
   /** main.ts: SIGTERM and SIGINT shut the process down; a repeated signal changes nothing (npm passes Ctrl-C on as a second SIGINT). */
@@ -111,6 +121,9 @@ export class GracefulShutdown {
         );
       }
       await this.app?.close();
+      for (const step of this.lastSteps) {
+        await step.run().catch((error: unknown) => this.logger.warn({ signal, step: step.name, err: error instanceof Error ? error.message : String(error) }, `Shutdown step ${step.name} failed`));
+      }
       const counts = drain?.counts ?? { connectionsClosed: 0, requestsAnswered: 0 };
       const outcome: ShutdownOutcome = { signal, durationMs: Date.now() - startedAt, connectionsClosed: counts.connectionsClosed, closedForcibly: forced, requestsAnswered: counts.requestsAnswered };
       this.logger.log(

@@ -1,0 +1,1 @@
+export { requestIdOf } from './request-id.js';
