@@ -15,7 +15,8 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
     t = await startTestApp();
     author = await createFormManager(t);
     otherManager = await createFormManager(t);
-    editor = await t.createUser('editor');
+    // No checkout_settings: an `editor` now holds it (and may edit every form), a subscriber does not.
+    editor = await t.createUser('subscriber');
     settingsOnly = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
   });
   afterAll(() => t.close());
@@ -189,7 +190,9 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
       expect(await storedTitle()).toBe('Form');
     });
 
-    it('lets the administrator (edit_others_checkout_forms) update and delete', async () => {
+    it('lets an editor (edit_others_checkout_forms) update, and the administrator update and delete', async () => {
+      const teamEditor = await t.createUser('editor');
+      expect((await put(teamEditor.auth)).status).toBe(200);
       expect((await put(t.admin.auth)).status).toBe(200);
       expect((await del(t.admin.auth)).status).toBe(200);
       expect(await storedTitle()).toBeUndefined();

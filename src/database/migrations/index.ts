@@ -24,6 +24,8 @@ import { GrantSubscriptionCancelCapability1764116900000 } from './1764116900000-
 import { CreatePaymentDisputes1764116910000 } from './1764116910000-CreatePaymentDisputes.js';
 import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPaymentChargeRef.js';
 import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgoingWebhooks.js';
+import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
+import { CreateUserInvitations1764117210000 } from './1764117210000-CreateUserInvitations.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -53,4 +55,6 @@ export const MIGRATIONS = [
   CreatePaymentDisputes1764116910000,
   IndexPaymentChargeRef1764116920000,
   CreateOutgoingWebhooks1764116930000,
+  SeedTeamRoles1764117200000,
+  CreateUserInvitations1764117210000,
 ];

@@ -71,7 +71,7 @@ export class ConsoleSessionService {
   constructor(
     @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
     @InjectRepository(ApplicationPasswordEntity) passwords: Repository<ApplicationPasswordEntity>,
-    @InjectRepository(UserEntity) users: Repository<UserEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(RoleCapabilityEntity) roleCapabilities: Repository<RoleCapabilityEntity>,
     private readonly passwordCheck: PasswordCheck,
     private readonly crypto: CryptoService,
@@ -108,6 +108,8 @@ export class ConsoleSessionService {
       expiresAt: sessionExpiry(now, now, this.config.session),
     });
     await this.endOldestBeyondLimit(applicationPasswordId);
+    // For the team screen's "last sign-in".
+    await this.users.update({ id: user.id }, { lastSignInAt: now });
     const session = await this.resolve(token);
     // Only a password revoked in the last few milliseconds gets here.
     if (!session) throw new Error('the new console session could not be read back');

@@ -1,3 +1,5 @@
 export { IdentityModule } from './identity.module.js';
+export { TeamModule } from './team.module.js';
 export { IdentityService } from './identity.service.js';
 export { AuthorizationGuard } from './authorization.guard.js';
+export { type InvitedUser, SET_PASSWORD_PATH, UserInvitations, USER_INVITATIONS_TOPIC } from './user-invitations.js';

@@ -19,4 +19,8 @@ export class UserEntity {
 
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
+
+  /** The last console sign-in (null: never signed in to the console) */
+  @Column({ name: 'last_sign_in_at', type: 'datetime', precision: 3, nullable: true })
+  lastSignInAt: Date | null;
 }
