@@ -250,7 +250,8 @@ describe('admin console: provider events, settings and tags', () => {
   });
 
   it('shows an account without checkout_settings the no-access screen, not a blank page', async () => {
-    const editor = await app.t.createUser('editor');
+    // A subscriber: every console role (an editor too) holds checkout_settings now.
+    const editor = await app.t.createUser('subscriber');
     const { page, context, errors } = await openConsole(browser, app, 375);
     await page.getByLabel('Login').fill(editor.login);
     await page.getByLabel('Application password').fill(editor.password);
