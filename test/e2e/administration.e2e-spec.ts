@@ -250,9 +250,9 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       const routes = t.app.get(RouteInventory).list();
       expect(routes).toEqual(
         expect.arrayContaining([
-          { method: 'ALL', path: '/administration/payment-forms/:id/live-preview', auth: 'admin(checkout_settings, nonce in query)' },
+          { method: 'ALL', path: '/administration/payment-forms/:id/live-preview', auth: 'admin(checkout_settings + edit_checkout_forms, nonce in query)' },
           { method: 'GET', path: '/bundled-templates/:slug/preview.svg', auth: 'public' },
-          { method: 'POST', path: '/plugin/install', auth: 'admin(checkout_settings)' },
+          { method: 'POST', path: '/plugin/install', auth: 'admin(checkout_settings + manage_checkout_settings)' },
         ]),
       );
     });
