@@ -98,8 +98,10 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
 
   it('reads a form, and 404s an unknown one, 400s a bad id', async () => {
     const created = await create(author);
-    const read = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', settingsOnly.auth);
+    // Any holder of edit_checkout_forms reads every form; checkout_settings alone reads none.
+    const read = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', otherManager.auth);
     expect(read.status).toBe(200);
+    expectWpError((await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', settingsOnly.auth)).body, 'rest_forbidden', 403);
     expect(read.body).toEqual(created.body);
     const missing = await request(t.http).get(`${path()}/999999`).set('Authorization', t.admin.auth);
     expect(missing.status).toBe(404);
