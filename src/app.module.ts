@@ -23,7 +23,7 @@ import { HostedPageModule } from './modules/hosted-page/index.js';
 import { IdempotencyGuard, IdempotencyModule } from './modules/idempotency/index.js';
 import { MailModule } from './modules/mail/index.js';
 import { OperationsModule } from './modules/operations/index.js';
-import { AuthorizationGuard, IdentityModule } from './modules/identity/index.js';
+import { AuthorizationGuard, IdentityModule, TeamModule } from './modules/identity/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
 import { OutgoingWebhooksModule } from './modules/outgoing-webhooks/index.js';
@@ -49,6 +49,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     DatabaseModule,
     IdempotencyModule,
     IdentityModule,
+    TeamModule,
     SettingsModule,
     PluginModule,
     TaggingModule,

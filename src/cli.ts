@@ -15,7 +15,7 @@ import { IdentityModule, IdentityService } from './modules/identity/index.js';
 import { databasePreflight, type DoctorCheck, DoctorService, formatDoctorCheck } from './modules/operations/index.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
-  user:create      --login <login> --email <email> --role <administrator|editor|author|subscriber>
+  user:create      --login <login> --email <email> --role <administrator|editor|support|viewer|author|subscriber>
   password:create  --login <login> [--name <label>]     prints the new application password once
   password:list    --login <login>
   password:revoke  --login <login> --uuid <uuid>

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { CHECKOUT_SETTINGS } from './api/capabilities';
+import { CHECKOUT_SETTINGS, EDIT_FORMS, MANAGE_SETTINGS, MANAGE_USERS, MANAGE_WEBHOOKS, READ_PAYMENTS, VIEW_DASHBOARD } from './api/capabilities';
 import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
 import { RouteError } from './components/route-error';
@@ -13,12 +13,15 @@ import { FormsScreen } from './routes/forms/form-list/form-list';
 import { AccountScreen } from './routes/account/account-screen';
 import { ForcedSetPasswordScreen } from './routes/account/forced-set-password';
 import { SetPasswordLinkScreen } from './routes/account/set-password-link';
+import { Allowed, Home } from './routes/session/allowed';
 import { NoAccess } from './routes/session/no-access';
 import { NotFound } from './routes/not-found/not-found';
 import { PaymentDetailScreen } from './routes/payments/payment-detail/payment-detail';
 import { PaymentsScreen } from './routes/payments/payment-list/payment-list';
 import { SettingsScreens } from './routes/settings/settings';
 import { SignIn } from './routes/session/sign-in';
+import { TeamMemberScreen } from './routes/team/team-member/team-member';
+import { TeamScreen } from './routes/team/team-list/team-list';
 
 // The form builder is the heaviest screen: loaded when first opened.
 const FormBuilderScreen = lazy(() => import('./routes/forms/form-builder/index').then((module) => ({ default: module.FormBuilderScreen })));
@@ -32,17 +35,28 @@ const router = createBrowserRouter(
       element: <Layout />,
       errorElement: <RouteError />,
       children: [
-        { index: true, element: <ConnectReturn><DashboardScreen /></ConnectReturn> },
-        { path: 'gateways', element: <GatewaysScreen /> },
-        { path: 'payments', element: <PaymentsScreen /> },
-        { path: 'payments/:id', element: <PaymentDetailScreen /> },
-        { path: 'events', element: <EventsScreen /> },
-        { path: 'settings/*', element: <SettingsScreens /> },
-        { path: 'webhooks/*', element: <Suspense fallback={<Loading what="webhooks" />}><WebhooksScreens /></Suspense> },
-        { path: 'forms', element: <FormsScreen /> },
-        { path: 'forms/new', element: <FormGalleryScreen /> },
+        { index: true, element: <Home capability={VIEW_DASHBOARD} dashboard={<ConnectReturn><DashboardScreen /></ConnectReturn>} /> },
+        { path: 'gateways', element: <Allowed capability={MANAGE_SETTINGS}><GatewaysScreen /></Allowed> },
+        { path: 'payments', element: <Allowed capability={READ_PAYMENTS}><PaymentsScreen /></Allowed> },
+        { path: 'payments/:id', element: <Allowed capability={READ_PAYMENTS}><PaymentDetailScreen /></Allowed> },
+        { path: 'events', element: <Allowed capability={READ_PAYMENTS}><EventsScreen /></Allowed> },
+        { path: 'settings/*', element: <Allowed capability={MANAGE_SETTINGS}><SettingsScreens /></Allowed> },
+        { path: 'forms', element: <Allowed capability={EDIT_FORMS}><FormsScreen /></Allowed> },
+        { path: 'forms/new', element: <Allowed capability={EDIT_FORMS}><FormGalleryScreen /></Allowed> },
+        {
+          path: 'forms/:id',
+          element: (
+            <Allowed capability={EDIT_FORMS}>
+              <Suspense fallback={<Loading what="the form builder" />}>
+                <FormBuilderScreen />
+              </Suspense>
+            </Allowed>
+          ),
+        },
+        { path: 'webhooks/*', element: <Allowed capability={MANAGE_WEBHOOKS}><Suspense fallback={<Loading what="webhooks" />}><WebhooksScreens /></Suspense></Allowed> },
         { path: 'account', element: <AccountScreen /> },
-        { path: 'forms/:id', element: <Suspense fallback={<Loading what="the form builder" />}><FormBuilderScreen /></Suspense> },
+        { path: 'team', element: <Allowed capability={MANAGE_USERS}><TeamScreen /></Allowed> },
+        { path: 'team/:id', element: <Allowed capability={MANAGE_USERS}><TeamMemberScreen /></Allowed> },
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -251,7 +251,8 @@ describe('admin console: provider events, settings and tags', () => {
   });
 
   it('shows an account without checkout_settings the no-access screen, not a blank page', async () => {
-    const editor = await app.t.createUser('editor');
+    // A subscriber: every console role (an editor too) holds checkout_settings now.
+    const editor = await app.t.createUser('subscriber');
     // With an account password: one without is asked to choose one first (console-accounts.browser-spec.ts).
     await app.t.app.get(AccountService).setPassword(editor.id, 'the editor account password');
     const { page, context, errors } = await openConsole(browser, app, 375);

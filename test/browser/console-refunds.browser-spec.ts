@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
-import { createUserWithCapabilities } from '../support/form-fixtures.js';
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { connectThroughProxy, TEST_ADMIN_URL } from '../support/gateway-a.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
@@ -174,7 +173,7 @@ describe('admin console: refunds', () => {
 
   it('shows no Refund action to a user without the refund capability', async () => {
     const payment = await paidPayment();
-    const viewer = await createUserWithCapabilities(app.t, 'payments_viewer', ['checkout_settings']);
+    const viewer = await app.t.createUser('viewer');
     const { page, context, errors } = await openConsole(browser, app, 375);
     await signIn(page, viewer.login, viewer.password);
     await openPayment(page, payment.id);

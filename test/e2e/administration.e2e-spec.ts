@@ -197,8 +197,10 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       const anonymous = await request(t.http).post(`${forms()}/${formId}/live-preview`);
       expect(anonymous.status).toBe(401);
       expectWpError(anonymous.body, 'rest_not_logged_in', 401);
-      const editor = await t.createUser('editor');
-      expect((await preview('get', undefined, editor.auth)).status).toBe(403);
+      const subscriber = await t.createUser('subscriber');
+      expect((await preview('get', undefined, subscriber.auth)).status).toBe(403);
+      const viewer = await t.createUser('viewer');
+      expect((await preview('get', undefined, viewer.auth)).status).toBe(403);
       const missing = await request(t.http).post(`${forms()}/777777/live-preview`).set('Authorization', t.admin.auth);
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toMatch(/^application\/json/);
@@ -248,9 +250,9 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       const routes = t.app.get(RouteInventory).list();
       expect(routes).toEqual(
         expect.arrayContaining([
-          { method: 'ALL', path: '/administration/payment-forms/:id/live-preview', auth: 'admin(checkout_settings, nonce in query)' },
+          { method: 'ALL', path: '/administration/payment-forms/:id/live-preview', auth: 'admin(checkout_settings + edit_checkout_forms, nonce in query)' },
           { method: 'GET', path: '/bundled-templates/:slug/preview.svg', auth: 'public' },
-          { method: 'POST', path: '/plugin/install', auth: 'admin(checkout_settings)' },
+          { method: 'POST', path: '/plugin/install', auth: 'admin(checkout_settings + manage_checkout_settings)' },
         ]),
       );
     });

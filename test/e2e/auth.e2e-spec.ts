@@ -31,7 +31,8 @@ describe('admin authentication and authorisation', () => {
   beforeAll(async () => {
     // The matrix sends many bad credentials from one IP; the limiter has its own test below.
     t = await startTestApp({ RATE_LIMIT_FAILED_LOGIN: '1000' });
-    editor = await t.createUser('editor');
+    // Holds no checkout_settings (an editor now does: docs/security.md, "Roles").
+    editor = await t.createUser('subscriber');
     revoked = await t.createUser('administrator');
     const identity = t.app.get(IdentityService);
     const [password] = await identity.listApplicationPasswords(revoked.id);

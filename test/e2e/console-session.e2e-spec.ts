@@ -254,10 +254,10 @@ describe('admin console sessions (cookie + nonce)', () => {
     await request(t.http).get(`${t.base}/settings`).set('Cookie', kept.cookie).set('X-WP-Nonce', kept.nonce).expect(200);
   });
 
-  it('follows a role change at once: an editor may sign in but no admin route answers', async () => {
+  it('gives a session its role’s capabilities: an editor may sign in but the settings refuse it', async () => {
     const user = await t.createUser('editor');
     const session = await signIn(t, user);
-    expect((session.body.user as { capabilities: string[] }).capabilities).toEqual(['edit_checkout_forms']);
+    expect((session.body.user as { capabilities: string[] }).capabilities).toEqual(['checkout_settings', 'edit_checkout_forms', 'edit_others_checkout_forms']);
     const res = await request(t.http).get(`${t.base}/settings`).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
     expectWpError(res.body, 'rest_forbidden', 403);
   });

@@ -15,7 +15,8 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
     t = await startTestApp();
     author = await createFormManager(t);
     otherManager = await createFormManager(t);
-    editor = await t.createUser('editor');
+    // No checkout_settings: an `editor` now holds it (and may edit every form), a subscriber does not.
+    editor = await t.createUser('subscriber');
     settingsOnly = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
   });
   afterAll(() => t.close());
@@ -97,8 +98,10 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
 
   it('reads a form, and 404s an unknown one, 400s a bad id', async () => {
     const created = await create(author);
-    const read = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', settingsOnly.auth);
+    // Any holder of edit_checkout_forms reads every form; checkout_settings alone reads none.
+    const read = await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', otherManager.auth);
     expect(read.status).toBe(200);
+    expectWpError((await request(t.http).get(`${path()}/${created.body.id}`).set('Authorization', settingsOnly.auth)).body, 'rest_forbidden', 403);
     expect(read.body).toEqual(created.body);
     const missing = await request(t.http).get(`${path()}/999999`).set('Authorization', t.admin.auth);
     expect(missing.status).toBe(404);
@@ -189,7 +192,9 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
       expect(await storedTitle()).toBe('Form');
     });
 
-    it('lets the administrator (edit_others_checkout_forms) update and delete', async () => {
+    it('lets an editor (edit_others_checkout_forms) update, and the administrator update and delete', async () => {
+      const teamEditor = await t.createUser('editor');
+      expect((await put(teamEditor.auth)).status).toBe(200);
       expect((await put(t.admin.auth)).status).toBe(200);
       expect((await del(t.admin.auth)).status).toBe(200);
       expect(await storedTitle()).toBeUndefined();

@@ -113,13 +113,17 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     expect([...a.methods, ...b.methods].filter((method) => !method.has_settings).every((method) => !('settings' in method))).toBe(true);
   });
 
-  it('needs the admin capability', async () => {
+  it('needs the admin capability; every console role reads it (form builder, payments)', async () => {
     const anonymous = await request(t.http).get(`${t.base}/payment-gateway/catalog`);
     expect(anonymous.status).toBe(401);
     expectWpError(anonymous.body, 'rest_not_logged_in', 401);
-    const editor = await t.createUser('editor');
-    const refused = await request(t.http).get(`${t.base}/payment-gateway/catalog`).set('Authorization', editor.auth);
+    const subscriber = await t.createUser('subscriber');
+    const refused = await request(t.http).get(`${t.base}/payment-gateway/catalog`).set('Authorization', subscriber.auth);
     expect(refused.status).toBe(403);
+    for (const role of ['editor', 'support', 'viewer']) {
+      const user = await t.createUser(role);
+      expect({ role, status: (await request(t.http).get(`${t.base}/payment-gateway/catalog`).set('Authorization', user.auth)).status }).toEqual({ role, status: 200 });
+    }
   });
 
   it('is in the OpenAPI document with typed schemas (no untyped object)', async () => {

@@ -270,7 +270,7 @@ describe('hot-path SQL equals TypeORM', () => {
       expect(admin).toEqual({ id: t.admin.id, login: 'admin', role: 'administrator', capabilities: await identity.capabilitiesOf('administrator') });
       expect(admin!.capabilities).toContain('checkout_settings');
       const editor = await t.createUser('editor', 'hot_sql_editor');
-      expect(await identity.authenticate(editor.login, editor.password, '127.0.0.1')).toEqual({ id: editor.id, login: 'hot_sql_editor', role: 'editor', capabilities: new Set(['edit_checkout_forms']) });
+      expect(await identity.authenticate(editor.login, editor.password, '127.0.0.1')).toEqual({ id: editor.id, login: 'hot_sql_editor', role: 'editor', capabilities: new Set(['checkout_settings', 'edit_checkout_forms', 'edit_others_checkout_forms']) });
       expect(await identity.authenticate(editor.login, TEST_ADMIN_PASSWORD, '127.0.0.1')).toBeNull();
       expect(await identity.authenticate('nobody', TEST_ADMIN_PASSWORD, '127.0.0.1')).toBeNull();
     });

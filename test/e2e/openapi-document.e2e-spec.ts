@@ -108,9 +108,9 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
     }
   });
 
-  it('has the eleven tags, each described, and every operation uses one of them and has a description', () => {
+  it('has the twelve tags, each described, and every operation uses one of them and has a description', () => {
     expect(document.tags.map((tag) => tag.name).sort()).toEqual(
-      ['Checkout', 'Forms', 'Gateways', 'Operations', 'Payments', 'Plugin', 'Settings', 'Sign-in', 'Tags', 'Templates', 'Webhooks'].sort(),
+      ['Checkout', 'Forms', 'Gateways', 'Operations', 'Payments', 'Plugin', 'Settings', 'Sign-in', 'Tags', 'Team', 'Templates', 'Webhooks'].sort(),
     );
     for (const tag of document.tags) expect(tag.description?.length ?? 0).toBeGreaterThan(30);
     const names = new Set(OPENAPI_TAGS.map((tag) => tag.name));

@@ -4,7 +4,6 @@ import { PaymentCompletionEmails } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
-import { createUserWithCapabilities } from '../support/form-fixtures.js';
 import { startGatewayATestBed, type GatewayATestBed } from '../support/gateway-a.js';
 import { gatewayClient } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
@@ -127,7 +126,7 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
 
   it('refuses bad input, missing rights and impossible states, and changes nothing', async () => {
     const payment = await paid(1000);
-    const limited = await createUserWithCapabilities(t, 'payments_reader', ['checkout_settings']);
+    const limited = await t.createUser('viewer');
     fake.clearRequests();
     expectWpError((await request(t.http).post(`${t.base}/administration/payments/${payment.id}/refunds`).send({})).body, 'rest_not_logged_in', 401);
     expectWpError((await refundOf(t, payment.id, {}, {}, limited.auth)).body, 'rest_forbidden', 403);

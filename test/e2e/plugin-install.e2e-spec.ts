@@ -37,7 +37,8 @@ describe('page-builder plugin install and activate', () => {
     expect((await request(t.http).post(`${t.base}/plugin/install`).send({ slug: 'page_builder' })).status).toBe(401);
     const editor = await t.createUser('editor');
     expect((await call('install', { slug: 'page_builder' }, editor.auth)).status).toBe(403);
-    const settingsOnly = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
+    // Passes the route's capabilities, lacks the host's install_plugins.
+    const settingsOnly = await createUserWithCapabilities(t, 'settings_manager', ['checkout_settings', 'manage_checkout_settings']);
     const refused = await call('install', { slug: 'page_builder' }, settingsOnly.auth);
     expect(refused.status).toBe(403);
     expectWpError(refused.body, 'rest_forbidden', 403);

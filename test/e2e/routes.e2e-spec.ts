@@ -8,6 +8,7 @@ type Operation = {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
   security?: Array<Record<string, unknown>>;
   requestBody?: unknown;
+  'x-required-capabilities'?: unknown;
 };
 
 describe('route declarations and the OpenAPI document', () => {
@@ -42,6 +43,33 @@ describe('route declarations and the OpenAPI document', () => {
     }).compile();
     const inventory = new RouteInventory(moduleRef.get(DiscoveryService), moduleRef.get(MetadataScanner), moduleRef.get(Reflector));
     expect(() => inventory.onApplicationBootstrap()).toThrow(/GET \/undeclared/);
+    await moduleRef.close();
+  });
+
+  it('refuses to start when an admin route names no finer capability (fail closed)', async () => {
+    const { Controller, Get, Module, SetMetadata } = await import('@nestjs/common');
+    const { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } = await import('@nestjs/core');
+    const { Test } = await import('@nestjs/testing');
+    const { ROUTE_AUTH } = await import('../../src/common/auth/index.js');
+    @Controller('unscoped')
+    class UnscopedController {
+      @Get('nothing')
+      @SetMetadata(ROUTE_AUTH, { kind: 'admin', capabilities: [] })
+      nothing(): string {
+        return 'any console role';
+      }
+
+      @Get('interface-only')
+      @SetMetadata(ROUTE_AUTH, { kind: 'admin', capabilities: ['checkout_settings'] })
+      interfaceOnly(): string {
+        return 'any console role';
+      }
+    }
+    @Module({ controllers: [UnscopedController] })
+    class UnscopedModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [UnscopedModule, DiscoveryModule] }).compile();
+    const inventory = new RouteInventory(moduleRef.get(DiscoveryService), moduleRef.get(MetadataScanner), moduleRef.get(Reflector));
+    expect(() => inventory.onApplicationBootstrap()).toThrow(/GET \/unscoped\/interface-only, GET \/unscoped\/nothing|GET \/unscoped\/nothing, GET \/unscoped\/interface-only/);
     await moduleRef.close();
   });
 
@@ -97,6 +125,13 @@ describe('route declarations and the OpenAPI document', () => {
           expect(operation.security).toEqual([{ application_password: [] }, { cookieAuth: [], wpNonce: [] }]);
           expect(operation.responses).toHaveProperty('401');
           expect(operation.responses).toHaveProperty('403');
+          // The capabilities it needs, as the route declares them (docs/security.md, "Roles").
+          const declared = (t.app.get(RouteInventory).describe().find((entry) => entry.method === route.method && entry.path === route.path)!.declaration as { capabilities: readonly string[] })
+            .capabilities;
+          expect({ route: `${method} ${openApiPath}`, capabilities: operation['x-required-capabilities'] }).toEqual({
+            route: `${method} ${openApiPath}`,
+            capabilities: { all_of: ['checkout_settings'], any_of: declared },
+          });
         }
       }
     }

@@ -71,8 +71,10 @@ describe('bundled templates and the layout catalog (free plan)', () => {
     it('needs the admin capability and the right to write forms', async () => {
       const anonymous = await request(t.http).post(`${t.base}/administration/import-template`).send({ type: 'form_template', slug: 'donation' });
       expect(anonymous.status).toBe(401);
+      const viewer = await t.createUser('viewer');
+      expect((await importTemplate({ type: 'form_template', slug: 'donation' }, viewer.auth)).status).toBe(403);
       const editor = await t.createUser('editor');
-      expect((await importTemplate({ type: 'form_template', slug: 'donation' }, editor.auth)).status).toBe(403);
+      expect((await importTemplate({ type: 'form_template', slug: 'donation' }, editor.auth)).status).toBe(201);
       const settingsOnly = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
       const refused = await importTemplate({ type: 'form_template', slug: 'donation' }, settingsOnly.auth);
       expect(refused.status).toBe(403);
@@ -150,7 +152,8 @@ describe('bundled templates and the layout catalog (free plan)', () => {
     });
 
     it('says user_can_install false for an admin-capable user without install_plugins', async () => {
-      const user = await createUserWithCapabilities(t, 'settings_only', ['checkout_settings']);
+      // An editor reads the templates (edit_checkout_forms) but holds no host plugin capability.
+      const user = await t.createUser('editor');
       const res = await request(t.http).get(`${t.base}/administration/template-list`).set('Authorization', user.auth);
       expect(res.status).toBe(200);
       expect(res.body.user_can_install).toBe(false);

@@ -1,19 +1,8 @@
 import { NavLink, Outlet } from 'react-router';
-import { MANAGE_WEBHOOKS } from '../api/capabilities';
+import { SECTIONS } from '../api/capabilities';
 import { useSession } from '../api/session';
 
-/** The main sections; one with a `capability` is listed only to users who have it. */
-const SECTIONS: Array<{ to: string; label: string; end?: boolean; capability?: string }> = [
-  { to: '/', label: 'Dashboard', end: true },
-  { to: '/gateways', label: 'Gateways' },
-  { to: '/forms', label: 'Forms' },
-  { to: '/payments', label: 'Payments' },
-  { to: '/events', label: 'Provider events' },
-  { to: '/webhooks', label: 'Webhooks', capability: MANAGE_WEBHOOKS },
-  { to: '/settings', label: 'Settings' },
-];
-
-/** The frame of every signed-in screen: skip link, navigation, who is signed in, sign out. */
+/** The frame of every signed-in screen: skip link, navigation (the sections the user's role may open), who is signed in, sign out. */
 export function Layout() {
   const session = useSession();
   const user = session.state.status === 'signed-in' ? session.state.user : null;
@@ -26,7 +15,7 @@ export function Layout() {
         <span className="brand">Checkout</span>
         <nav aria-label="Main">
           <ul className="nav">
-            {SECTIONS.filter((section) => !section.capability || session.can(section.capability)).map((section) => (
+            {SECTIONS.filter((section) => session.can(section.capability)).map((section) => (
               <li key={section.to}>
                 <NavLink to={section.to} end={section.end}>
                   {section.label}

@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBasicAuth, ApiQuery, ApiSecurity } from '@nestjs/swagger';
-import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
+import { ApiBasicAuth, ApiExtension, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import { ApiErrorResponses } from '../openapi/index.js';
+import { ADMIN_CAPABILITY, type FinerCapability } from './capabilities.js';
 
 export const ROUTE_AUTH = 'checkout:route-auth';
 
@@ -11,7 +11,15 @@ export const ROUTE_AUTH = 'checkout:route-auth';
  * RouteInventory stops the app from starting with such a handler.
  */
 export type RouteAuth =
-  | { kind: 'admin'; capability: string; nonceInQuery?: true }
+  | {
+      kind: 'admin';
+      /**
+       * The finer capability the route needs beside `checkout_settings` (docs/security.md, "Roles"):
+       * one name, or a few of which any one suffices. Never empty: such a route does not boot.
+       */
+      capabilities: readonly string[];
+      nonceInQuery?: true;
+    }
   | { kind: 'public' }
   | { kind: 'console_session' }
   | { kind: 'payment_reference' }
@@ -33,14 +41,21 @@ export interface AdminRouteOptions {
   nonceInQuery?: boolean;
 }
 
+/** The OpenAPI extension of every admin operation naming the capabilities it needs. */
+export const CAPABILITY_EXTENSION = 'x-required-capabilities';
+
 /**
  * HTTP Basic with an application password, or the admin console's session cookie together with its
- * nonce (`X-WP-Nonce`); the user must hold `capability`.
+ * nonce (`X-WP-Nonce`); the user must hold `checkout_settings` (the interface's admin capability,
+ * which every console role holds) and `capability` (one finer capability, or a list of which any
+ * one suffices). The OpenAPI operation names both under `x-required-capabilities`.
  */
-export function AdminRoute(capability: string = CHECKOUT_ADMIN_CAP, options: AdminRouteOptions = {}): MethodDecorator & ClassDecorator {
-  const declaration: RouteAuth = options.nonceInQuery ? { kind: 'admin', capability, nonceInQuery: true } : { kind: 'admin', capability };
+export function AdminRoute(capability: FinerCapability | readonly FinerCapability[], options: AdminRouteOptions = {}): MethodDecorator & ClassDecorator {
+  const capabilities: readonly string[] = typeof capability === 'string' ? [capability] : [...capability];
+  const declaration: RouteAuth = options.nonceInQuery ? { kind: 'admin', capabilities, nonceInQuery: true } : { kind: 'admin', capabilities };
   return applyDecorators(
     SetMetadata(ROUTE_AUTH, declaration),
+    ApiExtension(CAPABILITY_EXTENSION, { all_of: [ADMIN_CAPABILITY], any_of: [...capabilities] }),
     ApiBasicAuth('application_password'),
     ApiSecurity({ [COOKIE_AUTH_SCHEME]: [], [NONCE_AUTH_SCHEME]: [] }),
     ApiErrorResponses(401, 403, 429),
@@ -96,8 +111,10 @@ export function SignedWebhookRoute(scheme: string): MethodDecorator & ClassDecor
 export function describeRouteAuth(auth: RouteAuth | undefined): string {
   if (!auth) return 'UNDECLARED';
   switch (auth.kind) {
-    case 'admin':
-      return auth.nonceInQuery ? `admin(${auth.capability}, nonce in query)` : `admin(${auth.capability})`;
+    case 'admin': {
+      const needs = `${ADMIN_CAPABILITY} + ${auth.capabilities.length === 0 ? 'NOTHING FINER' : auth.capabilities.join('|')}`;
+      return auth.nonceInQuery ? `admin(${needs}, nonce in query)` : `admin(${needs})`;
+    }
     case 'signature':
       return `signature(${auth.scheme})`;
     default:

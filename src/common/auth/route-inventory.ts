@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { isFinerCapability } from './capabilities.js';
 import { describeRouteAuth, ROUTE_AUTH, type RouteAuth } from './route-auth.js';
 
 export interface RouteEntry {
@@ -48,7 +49,9 @@ export function listRoutes(discovery: DiscoveryService, scanner: MetadataScanner
 
 /**
  * Lists every HTTP handler with its declared authorisation. The app refuses to start when a
- * handler declares none, and a test snapshots the list so permission changes show in review.
+ * handler declares none, or is an admin route that names no finer capability (or one that is not
+ * a capability of the roles' table, e.g. `checkout_settings` itself), and a test snapshots the list
+ * so permission changes show in review.
  */
 @Injectable()
 export class RouteInventory implements OnApplicationBootstrap {
@@ -64,6 +67,11 @@ export class RouteInventory implements OnApplicationBootstrap {
       const names = undeclared.map((route) => `${route.method} ${route.path}`).join(', ');
       throw new Error(`Routes without an authorisation declaration: ${names}`);
     }
+    const unscoped = this.describe().filter(({ declaration }) => declaration?.kind === 'admin' && !namesFinerCapability(declaration.capabilities));
+    if (unscoped.length > 0) {
+      const names = unscoped.map((route) => `${route.method} ${route.path}`).join(', ');
+      throw new Error(`Admin routes that name no finer capability (docs/security.md, "Roles"): ${names}`);
+    }
   }
 
   list(): RouteEntry[] {
@@ -74,6 +82,10 @@ export class RouteInventory implements OnApplicationBootstrap {
   describe(): RouteDescription[] {
     return listRoutes(this.discovery, this.scanner, this.reflector);
   }
+}
+
+function namesFinerCapability(capabilities: readonly string[] | undefined): boolean {
+  return Array.isArray(capabilities) && capabilities.length > 0 && capabilities.every(isFinerCapability);
 }
 
 function normalise(path: string | undefined): string {

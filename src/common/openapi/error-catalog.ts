@@ -43,7 +43,7 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
     example: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } },
   },
   404: {
-    description: 'Not found: no such form, payment, tag, template or gateway (or no such route)',
+    description: 'Not found: no such form, payment, tag, template, gateway, user or application password (or no such route)',
     codes: ['checkout_not_found', 'rest_no_route'],
     example: { code: 'checkout_not_found', message: 'Payment form not found.', data: { status: 404 } },
   },
@@ -55,6 +55,7 @@ export const ERROR_CATALOG: Readonly<Record<number, ErrorStatus>> = {
       'checkout_contract_mismatch',
       'checkout_tag_exists',
       'checkout_user_exists',
+      'checkout_last_administrator',
       'checkout_plan_required',
       'checkout_plugin_inactive',
       'checkout_plugin_not_installed',

@@ -49,6 +49,12 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
       'session kept on the server; the browser holds it in an HttpOnly cookie and the console sends the session’s nonce as ' +
       '`X-WP-Nonce` with every request. API clients keep using HTTP Basic.',
   },
+  {
+    name: 'Team',
+    description:
+      'The people who run the shop with you: invite teammates by email, give each a role (administrator, editor, support, ' +
+      'viewer), change or remove them, and make or revoke their application passwords.',
+  },
   { name: 'Plugin', description: 'About this plugin: name, version and status, running upgrades, and the page-builder plugin it works with.' },
   { name: 'Tags', description: 'Labels for organising forms and payments, and the feature areas an admin said they are interested in.' },
   { name: 'Operations', description: 'Probes for load balancers and orchestrators: is the process alive, and can it serve requests.' },

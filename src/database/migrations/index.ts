@@ -26,6 +26,8 @@ import { IndexPaymentChargeRef1764116920000 } from './1764116920000-IndexPayment
 import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgoingWebhooks.js';
 import { AddSubscriptionCancelSchedule1764116940000 } from './1764116940000-AddSubscriptionCancelSchedule.js';
 import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAccountCredentials.js';
+import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
+import { CreateUserInvitations1764117210000 } from './1764117210000-CreateUserInvitations.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -57,4 +59,6 @@ export const MIGRATIONS = [
   CreateOutgoingWebhooks1764116930000,
   AddSubscriptionCancelSchedule1764116940000,
   CreateAccountCredentials1764117000000,
+  SeedTeamRoles1764117200000,
+  CreateUserInvitations1764117210000,
 ];

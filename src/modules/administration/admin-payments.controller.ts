@@ -3,8 +3,8 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, 
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
-import { CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP, CHECKOUT_REFUND_CAP } from '../../config/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { CHECKOUT_REFUND_CAP } from '../../config/index.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -52,7 +52,7 @@ export class AdminPaymentsController {
   ) {}
 
   @Get()
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationListPayments',
     summary: 'Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)',
@@ -89,7 +89,7 @@ export class AdminPaymentsController {
 
   // Declared before `:id`, which would otherwise take `export.csv` as an id (and refuse it).
   @Get('export.csv')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationExportPayments',
     summary: `CSV file of the filtered payments, newest first (streamed; at most ${PAYMENT_EXPORT_LIMITS.maxRows} rows)`,
@@ -127,7 +127,7 @@ export class AdminPaymentsController {
   }
 
   @Get(':id')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationGetPayment',
     summary: 'One payment with its provider references, fees, plan and price, custom fields and log',
@@ -144,7 +144,7 @@ export class AdminPaymentsController {
 
   @Post(':id/subscription/cancel')
   @HttpCode(200)
-  @AdminRoute(CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP)
+  @AdminRoute(Capability.cancelSubscriptions)
   @ApiBody({
     type: CancelSubscriptionDto,
     examples: {
@@ -170,13 +170,13 @@ export class AdminPaymentsController {
 
   @Post(':id/refunds')
   @HttpCode(201)
-  @AdminRoute(CHECKOUT_REFUND_CAP)
+  @AdminRoute(Capability.refundPayments)
   @IdempotentPerCaller('confirmed refund')
   @ApiOperation({
     operationId: 'administrationRefundPayment',
     summary: 'Refund a completed payment in full or in part, at its gateway',
     description:
-      `An addition to the interface. Needs the \`${CHECKOUT_REFUND_CAP}\` capability (administrators have it; checked before the payment is read). ` +
+      `An addition to the interface. Needs the \`${CHECKOUT_REFUND_CAP}\` capability (administrators and support have it; checked before the payment is read). ` +
       'Refunds `amount` (default: all of `refundable_amount`) with the credentials of the payment\'s own mode. The amount is reserved on the payment before the ' +
       'provider is called, so concurrent refunds never exceed what was received; the provider call carries an idempotency key derived from the refund. ' +
       'Answers the refund (`succeeded`, or `pending` while the provider settles it, or `failed`) and the payment. 400 `rest_invalid_param` naming the field: ' +

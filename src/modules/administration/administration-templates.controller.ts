@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { ImportTemplateDto, ImportTemplateResultDto, TemplateListDto } from './template-catalog.dto.js';
 import { TemplateCatalogService } from './template-catalog.service.js';
@@ -11,7 +11,7 @@ export class AdministrationTemplatesController {
   constructor(private readonly catalog: TemplateCatalogService) {}
 
   @Get('template-list')
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiOkResponse({ type: TemplateListDto })
   @ApiOperation({
     operationId: 'administrationTemplateList', description: 'The full-page layouts you can import, limited to what the current plan allows, and whether the page-builder plugin they need is installed and active. Import one with `POST /administration/import-template`.',
@@ -22,7 +22,7 @@ export class AdministrationTemplatesController {
   }
 
   @Post('import-template')
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   // Swagger UI pre-fills the first example; a sample built from the schema would send both `slug` and `id`.
   @ApiBody({
     type: ImportTemplateDto,

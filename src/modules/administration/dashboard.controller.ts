@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { DASHBOARD_EXAMPLE, DashboardDto, DismissNotificationDto, DismissNotificationResultDto, QuickSetupSkipResultDto, SetQuickSetupSkipDto } from './dashboard.dto.js';
 import { DashboardService } from './dashboard.service.js';
@@ -11,7 +11,7 @@ export class DashboardController {
   constructor(private readonly dashboard: DashboardService) {}
 
   @Get('dashboard')
-  @AdminRoute()
+  @AdminRoute(Capability.viewDashboard)
   @ApiOkResponse({ type: DashboardDto, example: DASHBOARD_EXAMPLE })
   @ApiOperation({
     operationId: 'administrationGetDashboard',
@@ -28,7 +28,7 @@ export class DashboardController {
   @Post('dismiss-notification')
   @ApiBody({ type: DismissNotificationDto, examples: { outbox: { summary: 'The notification about emails written to the outbox folder', value: { id: 'mail.outbox' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.viewDashboard)
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: DismissNotificationResultDto })
   @ApiOperation({
@@ -43,7 +43,7 @@ export class DashboardController {
   @Post('set-quick-setup-skip')
   @ApiBody({ type: SetQuickSetupSkipDto, examples: { empty: { summary: 'No fields', value: {} } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: QuickSetupSkipResultDto })
   @ApiOperation({

@@ -1,9 +1,8 @@
 import { All, Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
-import { CHECKOUT_ADMIN_CAP } from '../../config/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import { BuilderDataDto, LivePreviewDto, TestEmailDto, TestEmailResultDto } from './form-builder.dto.js';
 import { FormBuilderService } from './form-builder.service.js';
@@ -17,7 +16,7 @@ export class FormBuilderController {
   constructor(private readonly builder: FormBuilderService) {}
 
   @Get(':id/builder-data')
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: BuilderDataDto })
   @ApiOperation({ operationId: 'administrationBuilderData', description: 'What the form builder needs to draw the editor of one form: its sections, groups and fields, each with the value a new form starts with and the value saved on this form. Needs edit access to the form.', summary: 'Form-builder field map of a form: sections, groups, fields with defaults and values' })
@@ -32,7 +31,7 @@ export class FormBuilderController {
   @All(':id/live-preview')
   @HttpCode(200)
   // Shown in a frame of the admin console, which cannot send X-WP-Nonce: `?_wpnonce=` on GET/HEAD.
-  @AdminRoute(CHECKOUT_ADMIN_CAP, { nonceInQuery: true })
+  @AdminRoute(Capability.editForms, { nonceInQuery: true })
   @ApiBody({
     type: LivePreviewDto,
     required: false,
@@ -70,7 +69,7 @@ export class FormBuilderController {
   @Post(':id/test-email')
   @ApiBody({ type: TestEmailDto, examples: { payer: { summary: 'Send the payer email to this address', value: { payer_email: 'payer@example.com' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400, 404, 502)
   @ApiOkResponse({ type: TestEmailResultDto })
   @ApiOperation({

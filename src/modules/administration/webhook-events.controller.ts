@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -18,7 +18,7 @@ export class WebhookEventsController {
   constructor(private readonly events: WebhookEventQueries) {}
 
   @Get('webhook-events')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationListWebhookEvents',
     summary: 'Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)',

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Post, Put, Query, Res } from '@nestjs/co
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import { toFormSettings, toPaymentFormDto } from './form-settings.mapper.js';
@@ -27,7 +27,7 @@ export class FormsController {
   constructor(private readonly forms: FormsService) {}
 
   @Get()
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: [PaymentFormDto], headers: PAGING_HEADERS })
   @ApiOperation({ operationId: 'formsList', description: 'Your payment forms, newest first, a page at a time (`page`, `per_page` up to 100); totals in `X-WP-Total` and `X-WP-TotalPages`.', summary: 'List payment forms, newest first (paged)' })
@@ -63,7 +63,7 @@ export class FormsController {
       },
     },
   })
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400)
   @ApiCreatedResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsCreate', description: 'Creates a payment form with its plans, prices, payment methods, fields and emails. You become its author; you need the `edit_checkout_forms` capability.', summary: 'Create a payment form (caller becomes its author; needs edit_checkout_forms)' })
@@ -72,7 +72,7 @@ export class FormsController {
   }
 
   @Get(':id')
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsGet', description: 'One payment form with all its settings.', summary: 'Read a payment form' })
@@ -87,7 +87,7 @@ export class FormsController {
       publish: { summary: 'Rename and publish the form (its settings are kept)', value: { title: 'Donation form', status: 'publish' } },
     },
   })
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDto })
   @ApiOperation({ operationId: 'formsUpdate', description: 'Changes a form\'s title, status (draft or publish) or settings. Settings are replaced whole, so send all of them. Needs edit access to the form.', summary: 'Change a payment form (needs edit access); settings are replaced whole' })
@@ -101,7 +101,7 @@ export class FormsController {
   }
 
   @Delete(':id')
-  @AdminRoute()
+  @AdminRoute(Capability.editForms)
   @ApiErrorResponses(400, 404)
   @ApiOkResponse({ type: PaymentFormDeletedDto })
   @ApiOperation({ operationId: 'formsDelete', description: 'Deletes a payment form. Payments made with it are kept. Needs edit access to the form.', summary: 'Delete a payment form (needs edit access)' })

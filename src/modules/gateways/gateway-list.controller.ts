@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
 import { SECTION_B_GATEWAY_IDS } from '../../common/gateway-catalog/index.js';
 import { GatewayConfigureDto, GatewayListEntryDto } from './gateway-list.dto.js';
@@ -13,7 +13,7 @@ export class GatewayListController {
   constructor(private readonly gateways: GatewayListService) {}
 
   @Get('list')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'gatewayList',
     summary: 'The gateways and whether each is enabled',
@@ -32,7 +32,7 @@ export class GatewayListController {
     examples: { gateway_b: { summary: "Gateway B's credentials as `<client id>:<secret>`", value: { gateway: 'gateway_b', api_key: 'AbCdEf0123456789-client:EfGh0123456789-secret' } } },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'gatewayConfigure',
     summary: "Save a gateway's API credentials for its current mode, checked with the provider",
@@ -50,7 +50,7 @@ export class GatewayListController {
   }
 
   @Delete(':gateway')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'gatewayDelete',
     summary: 'Remove a gateway',

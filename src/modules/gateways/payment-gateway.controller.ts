@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Redirect, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses, WpErrorDto } from '../../common/openapi/index.js';
 import {
   ConnectCallbackQueryDto,
@@ -35,7 +35,8 @@ export class PaymentGatewayController {
   ) {}
 
   @Get('catalog')
-  @AdminRoute()
+  // The gateways screen, the form builder's payment methods and the payments' method names all read it.
+  @AdminRoute([Capability.manageSettings, Capability.editForms, Capability.readPayments])
   @ApiOperation({
     operationId: 'paymentGatewayCatalog',
     summary: 'Every gateway as an admin UI draws it: kind, methods (labels, Pro-only, active, hosted page), recurring support, and how it is connected (routes and their fields)',
@@ -52,7 +53,7 @@ export class PaymentGatewayController {
   }
 
   @Get('connect')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({
     operationId: 'paymentGatewayConnect',
@@ -96,7 +97,7 @@ export class PaymentGatewayController {
     },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 502)
   @ApiResponse({
     status: 503,
@@ -121,7 +122,7 @@ export class PaymentGatewayController {
   @Post('disconnect')
   @ApiBody({ type: GatewayRefDto, examples: { gateway_a: { summary: 'Disconnect gateway A', value: { gateway: 'gateway_a' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewayDisconnect', description: 'Forgets the gateway\'s credentials for its current mode, and that mode\'s webhook state. Payments already made are kept.', summary: "Disconnect a gateway in its current mode (credentials and the mode's webhook state removed)" })
   @ApiOkResponse({ type: GatewayStatusDto })
@@ -132,7 +133,7 @@ export class PaymentGatewayController {
   @Post('set-mode')
   @ApiBody({ type: SetModeDto, examples: { test: { summary: 'Switch gateway A to test mode', value: { gateway: 'gateway_a', mode: 'test' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySetMode', description: 'Switches a gateway between test and live. New payments use the new mode; each mode keeps its own credentials and webhook set-up.', summary: 'Switch a gateway between test and live mode' })
   @ApiOkResponse({ type: GatewayStatusDto })
@@ -143,7 +144,7 @@ export class PaymentGatewayController {
   @Post('set-payment-methods')
   @ApiBody({ type: SetPaymentMethodsDto, examples: { cards: { summary: 'Cards and device wallet 1 on gateway A (sepa needs the Pro plan)', value: { gateway: 'gateway_a', methods: ['ccard', 'device_wallet_1'] } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySetPaymentMethods', description: 'Chooses which of a gateway\'s payment methods payers are offered (only that gateway\'s own method ids are accepted). A checkout with a method that is not enabled is refused.', summary: "Save a gateway's active payment methods (only that gateway's method ids)" })
   @ApiOkResponse({ type: GatewayStatusDto })
@@ -159,7 +160,7 @@ export class PaymentGatewayController {
     },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({
     operationId: 'paymentGatewaySaveWebhookSettings', description: 'For a webhook endpoint you manage yourself: store gateway A\'s signing secret and mark the set-up complete, or store gateway B\'s Webhook ID. Secrets are encrypted and only ever shown as a mask.',
@@ -177,7 +178,7 @@ export class PaymentGatewayController {
     examples: { rest_app: { summary: "Gateway B's REST app credentials", value: { email: 'merchant@example.com', client_id: 'AbCdEf0123456789-client', secret: 'EfGh0123456789-secret' } } },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 502)
   @ApiResponse({
     status: 503,
@@ -207,7 +208,7 @@ export class PaymentGatewayController {
     },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'paymentGatewaySavePaymentMethodSettings', description: 'Stores the settings of one payment method, e.g. the domain verification of device wallets.', summary: 'Save the settings of one payment method (device wallets: domain verification)' })
   @ApiOkResponse({ type: PaymentMethodSettingsDto })

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { QUERY_NONCE_PARAM, ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
+import { ADMIN_CAPABILITY, QUERY_NONCE_PARAM, ROUTE_AUTH, type AuthenticatedRequest, type AuthenticatedUser, type RouteAuth } from '../../common/auth/index.js';
 import { ForbiddenError, NotLoggedInError } from '../../common/errors/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { ConsoleSessionService } from './console-session.service.js';
@@ -13,7 +13,8 @@ type AdminAuth = Extract<RouteAuth, { kind: 'admin' }>;
 /**
  * The global authorisation guard. A handler without a declaration is refused (fail closed);
  * admin routes refuse requests a page of another site started (403 `rest_cross_site_request`,
- * see CrossSitePolicy), then need credentials and the declared capability:
+ * see CrossSitePolicy), then need credentials, `checkout_settings` and the route's finer capability
+ * (`mayUse`):
  *
  * - HTTP Basic with an application password (API clients), checked under the failed-login limit.
  *   The cross-site check comes first, so such requests never reach the failed-login count.
@@ -58,7 +59,7 @@ export class AuthorizationGuard implements CanActivate {
     if (!crossSite.allowed) throw new CrossSiteRequestError(crossSite.reason);
     const user = request.headers.authorization !== undefined ? await this.basicUser(request) : await this.sessionUser(request, auth);
     request.user = user;
-    if (!user.capabilities.has(auth.capability)) throw new ForbiddenError();
+    if (!mayUse(user, auth)) throw new ForbiddenError();
     return true;
   }
 
@@ -86,6 +87,14 @@ export class AuthorizationGuard implements CanActivate {
     const verdict = this.sameOrigin.check(request);
     if (!verdict.allowed) throw new CrossSiteRequestError(verdict.reason);
   }
+}
+
+/**
+ * The interface's admin capability and the route's finer one (any one of its list): both, always.
+ * A declaration naming nothing finer grants nothing (RouteInventory also refuses it at boot).
+ */
+export function mayUse(user: Pick<AuthenticatedUser, 'capabilities'>, auth: Pick<AdminAuth, 'capabilities'>): boolean {
+  return user.capabilities.has(ADMIN_CAPABILITY) && auth.capabilities.length > 0 && auth.capabilities.some((capability) => user.capabilities.has(capability));
 }
 
 /**

@@ -22,9 +22,11 @@ export class ConsoleUserDto {
   /** The user's role (`administrator`, `editor`, ...) */
   role: string;
   /**
-   * The capabilities of that role, sorted. Every admin route needs `checkout_settings`; a user without
-   * it may sign in, but every admin route answers 403 to them.
-   * @example ["checkout_settings", "edit_checkout_forms", "edit_others_checkout_forms"]
+   * The capabilities of that role, sorted. Every admin route needs `checkout_settings` and the finer
+   * capability it names (docs/security.md, "Roles"; each operation's `x-required-capabilities`): a
+   * console hides what the user may not do. A user without `checkout_settings` may sign in, but
+   * every admin route answers 403 to them.
+   * @example ["checkout_settings", "read_checkout_payments", "refund_checkout_payments", "view_checkout_dashboard"]
    */
   capabilities: string[];
 }

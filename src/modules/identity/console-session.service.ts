@@ -76,7 +76,7 @@ export class ConsoleSessionService {
   constructor(
     @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
     @InjectRepository(ApplicationPasswordEntity) passwords: Repository<ApplicationPasswordEntity>,
-    @InjectRepository(UserEntity) users: Repository<UserEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(RoleCapabilityEntity) roleCapabilities: Repository<RoleCapabilityEntity>,
     private readonly passwordCheck: PasswordCheck,
     private readonly accounts: AccountService,
@@ -151,6 +151,8 @@ export class ConsoleSessionService {
       expiresAt: sessionExpiry(now, now, this.config.session),
     });
     await this.endOldestBeyondLimit(userId, applicationPasswordId);
+    // For the team screen's "last sign-in".
+    await this.users.update({ id: userId }, { lastSignInAt: now });
     const session = await this.resolve(token);
     // Only a password revoked in the last few milliseconds gets here.
     if (!session) throw new Error('the new console session could not be read back');

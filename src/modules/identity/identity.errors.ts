@@ -12,6 +12,25 @@ export class UserExistsError extends ConflictError {
   }
 }
 
+export class UserEmailExistsError extends ConflictError {
+  constructor() {
+    super('checkout_user_exists', 'A user with that email address already exists.');
+  }
+}
+
+/** Demoting or deleting the last administrator would leave nobody who can manage the team (409). */
+export class LastAdministratorError extends ConflictError {
+  constructor() {
+    super('checkout_last_administrator', 'The last administrator cannot be demoted or deleted; make another user an administrator first.');
+  }
+}
+
+export class ApplicationPasswordNotFoundError extends NotFoundError {
+  constructor() {
+    super('Application password');
+  }
+}
+
 export class UnknownRoleError extends InvalidParamsError {
   constructor() {
     super({ role: 'role must be an existing role' });

@@ -126,13 +126,13 @@ export class IdentityService {
 
   async listApplicationPasswords(userId: number): Promise<ApplicationPasswordSummary[]> {
     const rows = await this.passwords.find({ where: { userId }, order: { id: 'ASC' } });
-    return rows.map((row) => ({
-      uuid: row.uuid,
-      name: row.name,
-      created_at: row.createdAt.toISOString(),
-      last_used_at: row.lastUsedAt?.toISOString() ?? null,
-      last_ip: row.lastIp,
-    }));
+    return rows.map(toSummary);
+  }
+
+  /** One of the user's application passwords (never its hash), or null. */
+  async findApplicationPassword(userId: number, uuid: string): Promise<ApplicationPasswordSummary | null> {
+    const row = await this.passwords.findOne({ where: { userId, uuid } });
+    return row ? toSummary(row) : null;
   }
 
   /** Returns whether a password was revoked. */
@@ -171,4 +171,14 @@ export class IdentityService {
   private hashPassword(password: string): string {
     return this.crypto.hmac('application-password', normaliseApplicationPassword(password)).toString('hex');
   }
+}
+
+function toSummary(row: ApplicationPasswordEntity): ApplicationPasswordSummary {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    last_ip: row.lastIp,
+  };
 }

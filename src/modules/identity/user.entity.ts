@@ -41,4 +41,7 @@ export class UserEntity {
   /** The last TOTP time step accepted: a code is never accepted twice. */
   @Column({ name: 'two_factor_last_step', type: 'integer', nullable: true })
   twoFactorLastStep: number | null;
+  /** The last console sign-in (null: never signed in to the console) */
+  @Column({ name: 'last_sign_in_at', type: 'datetime', precision: 3, nullable: true })
+  lastSignInAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
@@ -25,8 +25,7 @@ import type { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 /**
  * An addition to the interface (issue 34, docs/outgoing-webhooks.md): the merchant's endpoints for
  * events this service sends, their delivery log, resend and replay, and the same events for polling.
- * The issue names the capability `manage_checkout_settings`; until finer capabilities exist every
- * admin route needs `checkout_settings`, which these declare (docs/decisions.md).
+ * Every route needs `checkout_settings` and `manage_checkout_settings` (administrators).
  */
 @ApiTags('Webhooks')
 @Controller('administration')
@@ -34,7 +33,7 @@ export class OutgoingWebhooksController {
   constructor(private readonly webhooks: OutgoingWebhooksService) {}
 
   @Post('webhook-endpoints')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiBody({
     type: CreateWebhookEndpointDto,
     examples: {
@@ -55,7 +54,7 @@ export class OutgoingWebhooksController {
   }
 
   @Get('webhook-endpoints')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'administrationListWebhookEndpoints', summary: 'The endpoints for outgoing events (without secrets)', description: 'Every endpoint with its URL, subscribed event types, status and when the previous secret stops signing. Secrets are never shown here.' })
   @ApiOkResponse({ type: WebhookEndpointDto, isArray: true })
   async list(): Promise<WebhookEndpointDto[]> {
@@ -70,7 +69,7 @@ export class OutgoingWebhooksController {
       events: { summary: 'Change the event types it receives', value: { events: ['payment.completed', 'payment.failed'] } },
     },
   })
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'administrationUpdateWebhookEndpoint', summary: "Change an endpoint's URL, events, description or status", description: 'Only the members given change. A new URL is checked as at creation (https, no internal address: 400 naming `url`).' })
   @ApiOkResponse({ type: WebhookEndpointDto })
   @ApiErrorResponses(400, 404)
@@ -79,7 +78,7 @@ export class OutgoingWebhooksController {
   }
 
   @Delete('webhook-endpoints/:id')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'administrationDeleteWebhookEndpoint', summary: 'Delete an endpoint and its delivery log (deliveries not yet sent are dropped)', description: 'Answers the deleted endpoint as `previous`. Events stay listed by GET /administration/outgoing-events.' })
   @ApiOkResponse({ type: WebhookEndpointDeletedDto })
   @ApiErrorResponses(400, 404)
@@ -88,7 +87,7 @@ export class OutgoingWebhooksController {
   }
 
   @Post('webhook-endpoints/:id/rotate-secret')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @HttpCode(200)
   @ApiOperation({
     operationId: 'administrationRotateWebhookEndpointSecret',
@@ -103,7 +102,7 @@ export class OutgoingWebhooksController {
   }
 
   @Get('webhook-endpoints/:id/deliveries')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'administrationListWebhookDeliveries', summary: "An endpoint's delivery log, newest first (paged; X-WP-Total, X-WP-TotalPages)", description: 'Each delivery with its status, attempts and its last attempt: time, HTTP status code, duration, the first 1 KB of the answer and the error.' })
   @ApiOkResponse({ type: WebhookDeliveryDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400, 404)
@@ -115,7 +114,7 @@ export class OutgoingWebhooksController {
   }
 
   @Post('webhook-endpoints/:id/deliveries/:delivery_id/resend')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @HttpCode(202)
   @ApiOperation({ operationId: 'administrationResendWebhookDelivery', summary: "Send one delivery's event again (a new delivery; the event keeps its id)", description: 'Queues the event of that delivery for this endpoint once more, signed with the current secrets; the answer is the new delivery.' })
   @ApiAcceptedResponse({ type: WebhookDeliveryDto })
@@ -126,7 +125,7 @@ export class OutgoingWebhooksController {
 
   @Post('webhook-endpoints/:id/replay')
   @ApiBody({ type: ReplayEventsDto, examples: { since: { summary: 'The events since an instant (e.g. when the receiver went down)', value: { since: '2026-01-01T00:00:00Z' } } } })
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @HttpCode(202)
   @ApiOperation({ operationId: 'administrationReplayWebhookEvents', summary: 'Send an endpoint the events it subscribes to created since an instant (e.g. after it was down)', description: 'Queues one new delivery per event created at or after `since` (1000 at most per call; `truncated` says when more matched).' })
   @ApiAcceptedResponse({ type: ReplayResultDto })
@@ -136,7 +135,7 @@ export class OutgoingWebhooksController {
   }
 
   @Get('outgoing-events')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'administrationListOutgoingEvents', summary: 'The outgoing events after an id, oldest first (for receivers that poll)', description: 'The same bodies the endpoints receive. Pass the last id you read as `since` (0 for the first call); `limit` is 50 by default, 100 at most.' })
   @ApiOkResponse({ type: OutgoingEventDto, isArray: true })
   @ApiErrorResponses(400)

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { GatewayRegistry } from '../gateways/index.js';
@@ -18,7 +18,7 @@ export class PaymentProcessController {
     examples: { charge: { summary: 'Charge 19.99 USD to a saved payment method', value: { amount: 19.99, currency: 'USD', payment_method: 'pm_card_visa', description: 'Order #1001' } } },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'paymentProcess',
     summary: 'Virtual terminal charge (admin)',

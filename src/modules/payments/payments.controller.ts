@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
-import { AdminRoute, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability, PaymentReferenceRoute, PublicRoute } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { Idempotency, Idempotent, type IdempotentCall, idempotentRequest, isIdempotentRepeat } from '../idempotency/index.js';
@@ -102,7 +102,7 @@ export class PaymentHistoryController {
   constructor(private readonly queries: PaymentQueriesService) {}
 
   @Get('status')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({ operationId: 'paymentTransactionStatus', description: 'Looks up one payment by the provider\'s transaction id and answers its amount, currency and status from the local record (the provider is not asked).', summary: 'Status of one payment by transaction id' })
   @ApiOkResponse({ type: TransactionStatusDto })
   @ApiErrorResponses(400, 404)
@@ -111,7 +111,7 @@ export class PaymentHistoryController {
   }
 
   @Get('history')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({ operationId: 'paymentHistory', description: 'All payments, newest first, a page at a time (`page`, `per_page` up to 100). The totals are in the `X-WP-Total` and `X-WP-TotalPages` headers.', summary: 'Payment history, newest first (paged; X-WP-Total, X-WP-TotalPages)' })
   @ApiOkResponse({ type: TransactionStatusDto, isArray: true, headers: PAGING_HEADERS })
   @ApiErrorResponses(400)

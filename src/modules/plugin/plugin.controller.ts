@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { HostPluginsService, PAGE_BUILDER_PLUGIN } from './host-plugins.service.js';
 import { PluginActionResultDto, PluginInfoDto, PluginSlugDto, PluginStatusDto, PluginUpdateDto } from './plugin.dto.js';
@@ -15,7 +15,7 @@ export class PluginController {
   ) {}
 
   @Get('info')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'pluginInfo', description: 'Name, version, author and license of the running plugin, e.g. to show in an about box or to check which release a site runs.', summary: 'Plugin name, version, author and license' })
   @ApiOkResponse({ type: PluginInfoDto })
   info(): PluginInfoDto {
@@ -23,7 +23,7 @@ export class PluginController {
   }
 
   @Get('status')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'pluginStatus', description: 'Whether the plugin is active, and which version its data was last upgraded to (differs from the running version until `POST /plugin/update` runs).', summary: 'Whether the plugin is active, and its installed version' })
   @ApiOkResponse({ type: PluginStatusDto })
   status(): Promise<PluginStatusDto> {
@@ -33,7 +33,7 @@ export class PluginController {
   @Post('update')
   @ApiBody({ type: PluginUpdateDto, examples: { release: { summary: 'Upgrade the stored data to release 1.5.3', value: { version: '1.5.3' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 409)
   @ApiOperation({ operationId: 'pluginUpdate', description: 'Runs the upgrade routines from the stored version up to `version` (never beyond the running code\'s version) and records it. Going from 1.5.2 to 1.5.3 schedules the in-place update of the gateway A webhook endpoint.', summary: 'Run the upgrade routines up to a release' })
   @ApiOkResponse({ type: AcknowledgementDto })
@@ -45,7 +45,7 @@ export class PluginController {
   @Post('install')
   @ApiBody({ type: PluginSlugDto, examples: { page_builder: { summary: 'The page-builder plugin (the only slug allowed)', value: { slug: 'page_builder' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: PluginActionResultDto })
   @ApiOperation({
@@ -62,7 +62,7 @@ export class PluginController {
   @Post('activate')
   @ApiBody({ type: PluginSlugDto, examples: { page_builder: { summary: 'The page-builder plugin (the only slug allowed)', value: { slug: 'page_builder' } } } })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 409)
   @ApiOkResponse({ type: PluginActionResultDto })
   @ApiOperation({

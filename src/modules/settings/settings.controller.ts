@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { SettingsDto, UpdateSettingsDto } from './settings.dto.js';
 import { SettingsService } from './settings.service.js';
@@ -11,7 +11,7 @@ export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
   @Get()
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'settingsGet', description: 'The site\'s general settings: currency, default payment gateway, debug mode, and the API key as a mask (never the key itself).', summary: 'Read the general settings (API key masked)' })
   @ApiOkResponse({ type: SettingsDto })
   read(): Promise<SettingsDto> {
@@ -28,7 +28,7 @@ export class SettingsController {
     },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOperation({ operationId: 'settingsUpdate', description: 'Changes the general settings you send; fields you leave out keep their value. The API key is write-only: it is stored and only ever shown as a mask.', summary: 'Update general settings; omitted fields are kept' })
   @ApiOkResponse({ type: AcknowledgementDto })
@@ -38,7 +38,7 @@ export class SettingsController {
   }
 
   @Delete()
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'settingsReset', description: 'Restores every general setting to its default (currency USD, gateway A, no API key, debug off).', summary: 'Reset general settings to their defaults' })
   @ApiOkResponse({ type: AcknowledgementDto })
   async reset(): Promise<AcknowledgementDto> {

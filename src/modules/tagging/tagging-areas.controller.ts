@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { FEATURE_AREA_SLUGS } from './feature-areas.js';
 import { ApplyTagsDto, ApplyTagsResultDto, TAGGING_AREA_EXAMPLE, TaggingAreaDto } from './tagging-areas.dto.js';
@@ -12,7 +12,7 @@ export class TaggingAreasController {
   constructor(private readonly areas: TaggingAreasService) {}
 
   @Get('area/:slug')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiParam({ name: 'slug', enum: FEATURE_AREA_SLUGS })
   @ApiErrorResponses(404)
   @ApiOkResponse({ type: TaggingAreaDto, example: TAGGING_AREA_EXAMPLE })
@@ -36,7 +36,7 @@ export class TaggingAreasController {
     },
   })
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400)
   @ApiOkResponse({ type: ApplyTagsResultDto })
   @ApiOperation({

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import { CreateTagDto, TagCreatedDto, TagDto } from './tags.dto.js';
@@ -12,7 +12,7 @@ export class TagsController {
   constructor(private readonly tags: TagsService) {}
 
   @Get()
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'tagsList', description: 'Every tag of the site, for pickers and filters.', summary: 'List the tag vocabulary' })
   @ApiOkResponse({ type: [TagDto] })
   list(): Promise<TagDto[]> {
@@ -21,7 +21,7 @@ export class TagsController {
 
   @Post()
   @ApiBody({ type: CreateTagDto, examples: { tag: { summary: 'A new tag', value: { tag: 'Donations' } } } })
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 409)
   @ApiOperation({ operationId: 'tagsCreate', description: 'Adds a tag to the vocabulary. Tag names are unique: a second tag with the same name answers 409 `checkout_tag_exists`.', summary: 'Create a tag (names are unique)' })
   @ApiCreatedResponse({ type: TagCreatedDto })
@@ -31,7 +31,7 @@ export class TagsController {
   }
 
   @Delete(':tag_id')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiErrorResponses(400, 404)
   @ApiOperation({ operationId: 'tagsDelete', description: 'Removes a tag from the vocabulary. An unknown tag id answers 404.', summary: 'Delete a tag' })
   @ApiOkResponse({ type: AcknowledgementDto })

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { MANAGE_SETTINGS } from '../../api/capabilities';
+import { useSession } from '../../api/session';
 import type { components } from '../../../../clients/typescript/index';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
@@ -23,6 +25,9 @@ const STEP_TEXT: Record<string, { title: string; to: string }> = {
 
 export function DashboardScreen() {
   const query = useQuery(dashboardQuery);
+  const session = useSession();
+  // Quick setup and the gateways are the administrator's (support and viewers see the facts only).
+  const manages = session.can(MANAGE_SETTINGS);
   return (
     <Page title="Dashboard">
       <QueryView query={query} what="the dashboard">
@@ -30,8 +35,8 @@ export function DashboardScreen() {
           <div className="stack">
             <Notifications dashboard={dashboard} />
             <MoneySection />
-            <QuickSetup dashboard={dashboard} />
-            <Gateways gateways={dashboard.payment_gateways} />
+            {manages && <QuickSetup dashboard={dashboard} />}
+            <Gateways gateways={dashboard.payment_gateways} manages={manages} />
             <section className="card" aria-labelledby="plan-title">
               <h2 id="plan-title">Plan</h2>
               <p>
@@ -113,7 +118,7 @@ function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
   );
 }
 
-function Gateways({ gateways }: { gateways: Record<string, GatewayFacts> }) {
+function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts>; manages: boolean }) {
   return (
     <section className="card" aria-labelledby="gateways-title">
       <h2 id="gateways-title">Gateways</h2>
@@ -143,9 +148,11 @@ function Gateways({ gateways }: { gateways: Record<string, GatewayFacts> }) {
           </tbody>
         </table>
       </TableScroll>
-      <p>
-        <Link to="/gateways">Manage gateways</Link>
-      </p>
+      {manages && (
+        <p>
+          <Link to="/gateways">Manage gateways</Link>
+        </p>
+      )}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../../common/auth/index.js';
+import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser, PublicRoute } from '../../../common/auth/index.js';
 import { AcknowledgementDto, ApiErrorResponses } from '../../../common/openapi/index.js';
 import { PaymentResultDto } from '../../payments/index.js';
 import { GatewayAConfigDto, GatewayAPaymentRequestDto } from './gateway-a-admin.dto.js';
@@ -18,7 +18,7 @@ export class GatewayAAdminController {
   })
   @ApiTags('Payments')
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'gatewayAPayment',
     summary: 'Charge a gateway A payment method (admin)',
@@ -34,7 +34,7 @@ export class GatewayAAdminController {
 
   @Get('config')
   @ApiTags('Gateways')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'gatewayAConfig', description: 'What a checkout page needs to load gateway A in the current mode: the publishable key and the webhook URL. Never a secret.', summary: 'The current mode’s publishable key and webhook URL (never a secret)' })
   @ApiOkResponse({ type: GatewayAConfigDto })
   config(): Promise<GatewayAConfigDto> {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute, SignedWebhookRoute } from '../../../common/auth/index.js';
+import { AdminRoute, Capability, SignedWebhookRoute } from '../../../common/auth/index.js';
 import type { RawBodyRequest } from '../../../common/http/index.js';
 import { ApiErrorResponses } from '../../../common/openapi/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../../config/index.js';
@@ -61,7 +61,7 @@ export class GenericWebhookController {
   }
 
   @Get('status')
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({ operationId: 'webhookStatus', description: 'The URL where section B webhooks are received and the site\'s signing secret as a mask, to set up a sender.', summary: 'Where section B webhooks are received, and the signing secret as a mask' })
   @ApiOkResponse({ type: WebhookStatusDto })
   async status(): Promise<WebhookStatusDto> {
@@ -70,7 +70,7 @@ export class GenericWebhookController {
 
   @Post('rotate-secret')
   @HttpCode(200)
-  @AdminRoute()
+  @AdminRoute(Capability.manageSettings)
   @ApiOperation({
     operationId: 'webhookRotateSecret',
     summary: 'Replace the generic webhook secret and show the new one, whole, this once (an addition to section B)',

@@ -1,0 +1,295 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { unwrap } from '../../../api/api-error';
+import { api } from '../../../api/client';
+import { formErrorsOf } from '../../../api/field-errors';
+import { useSession } from '../../../api/session';
+import { type ApplicationPassword, applicationPasswordsQuery, type NewApplicationPassword, rolesQuery, type TeamRole, type TeamUser, teamKeys, teamUserQuery } from '../../../api/team';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/fields';
+import { Page } from '../../../components/page';
+import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
+import { TableScroll } from '../../../components/table-scroll';
+import { when } from '../../../format';
+import { NotFound } from '../../not-found/not-found';
+import { RoleSelect } from '../team-list/team-list';
+import { invitationText } from '../team-model';
+
+/** `/team/{id}`: one member: name, email and role, their invitation, removal, and their application passwords. */
+export function TeamMemberScreen() {
+  const id = Number(useParams().id);
+  if (!Number.isInteger(id) || id <= 0) return <NotFound />;
+  return <Member id={id} />;
+}
+
+function Member({ id }: { id: number }) {
+  const user = useQuery(teamUserQuery(id));
+  const [done, setDone] = useState<string | null>(null);
+  return (
+    <Page title={user.data ? user.data.display_name : 'Team member'}>
+      <p>
+        <Link to="/team">Back to the team</Link>
+      </p>
+      {done && <Success>{done}</Success>}
+      <QueryView query={user} what="the team member">
+        {(member) => (
+          <div className="stack">
+            <EditMember key={`${member.id}-${member.role}-${member.email}`} member={member} onDone={setDone} />
+            <Invitation member={member} onDone={setDone} />
+            <ApplicationPasswords member={member} onDone={setDone} />
+            <RemoveMember member={member} />
+          </div>
+        )}
+      </QueryView>
+    </Page>
+  );
+}
+
+const EDIT_FIELDS = ['display_name', 'email', 'role'] as const;
+
+function EditMember({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const queries = useQueryClient();
+  const session = useSession();
+  const roles = useQuery(rolesQuery);
+  const [draft, setDraft] = useState({ display_name: member.display_name, email: member.email, role: member.role as TeamRole });
+  const [confirming, setConfirming] = useState(false);
+  const save = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.PATCH('/administration/users/{id}', {
+          params: { path: { id: member.id } },
+          body: { display_name: draft.display_name, email: draft.email, ...(draft.role !== member.role ? { role: draft.role } : {}) },
+        }),
+      ),
+    onMutate: () => onDone(null),
+    onSuccess: (user) => {
+      setConfirming(false);
+      // Your own new role ended your session too.
+      if (user.role !== member.role && session.state.status === 'signed-in' && session.state.user.id === member.id) return session.expired();
+      onDone(user.role !== member.role ? `Saved. ${user.display_name} is now ${user.role}; their sessions ended and their application passwords were revoked.` : 'Saved.');
+      return queries.invalidateQueries({ queryKey: teamKeys.all });
+    },
+    onError: () => setConfirming(false),
+  });
+  const errors = formErrorsOf(save.error, EDIT_FIELDS);
+  useFocusFirstInvalid(save.error, errors.first, 'member');
+  const assignable = roles.data?.filter((role) => role.assignable).map((role) => role.name) ?? [];
+  const roleChanges = draft.role !== member.role;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // A new role signs them out everywhere: say so before doing it.
+    if (roleChanges) setConfirming(true);
+    else save.mutate();
+  }
+
+  return (
+    <form className="card" aria-labelledby="member-title" noValidate onSubmit={submit}>
+      <h2 id="member-title">Details and role</h2>
+      <p>
+        Login <strong>{member.login}</strong>; member since {when(member.created_at)}; last sign-in {member.last_sign_in_at ? when(member.last_sign_in_at) : 'never'}.
+      </p>
+      {errors.notice && save.isError && <ErrorNotice error={save.error} />}
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input id="member-display_name" value={draft.display_name} maxLength={250} onChange={(event) => setDraft({ ...draft, display_name: event.target.value })} {...invalid(errors.fields.display_name, 'member-display_name')} />
+        <FieldError id="member-display_name" message={errors.fields.display_name} />
+      </label>
+      <label className="field">
+        <span className="field-label">Email</span>
+        <input id="member-email" type="email" value={draft.email} maxLength={100} onChange={(event) => setDraft({ ...draft, email: event.target.value })} {...invalid(errors.fields.email, 'member-email')} />
+        <FieldError id="member-email" message={errors.fields.email} />
+      </label>
+      <RoleSelect id="member-role" value={draft.role} roles={assignable.includes(member.role) ? assignable : [member.role, ...assignable]} error={errors.fields.role} onChange={(role) => setDraft({ ...draft, role })} />
+      <button type="submit" className="button button-primary" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save'}
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title={`Make ${member.display_name} ${draft.role}?`}
+        confirmLabel="Change role"
+        busy={save.isPending}
+        onConfirm={() => save.mutate()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>They are signed out everywhere and their application passwords stop working; they sign in again with new ones.</p>
+      </ConfirmDialog>
+    </form>
+  );
+}
+
+function Invitation({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const queries = useQueryClient();
+  const resend = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/administration/users/{id}/invitation', { params: { path: { id: member.id } } })),
+    onMutate: () => onDone(null),
+    onSuccess: (user) => {
+      onDone(`A new invitation is on its way to ${user.email}; the earlier link no longer works.`);
+      return queries.invalidateQueries({ queryKey: teamKeys.all });
+    },
+  });
+  return (
+    <section className="card" aria-labelledby="invitation-title">
+      <h2 id="invitation-title">Invitation</h2>
+      <p>{member.invitation ? invitationText(member.invitation) : 'No invitation waiting.'}</p>
+      {resend.isError && <ErrorNotice error={resend.error} />}
+      <button type="button" className="button" disabled={resend.isPending} onClick={() => resend.mutate()}>
+        {resend.isPending ? 'Sending…' : member.invitation ? 'Send a new invitation' : 'Send an invitation (to set a password)'}
+      </button>
+    </section>
+  );
+}
+
+function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const queries = useQueryClient();
+  const passwords = useQuery(applicationPasswordsQuery(member.id));
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<NewApplicationPassword | null>(null);
+  const [revoking, setRevoking] = useState<ApplicationPassword | null>(null);
+  const create = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/administration/users/{id}/application-passwords', { params: { path: { id: member.id } }, body: { name } })),
+    onMutate: () => {
+      onDone(null);
+      setCreated(null);
+    },
+    onSuccess: (password) => {
+      setCreated(password);
+      setName('');
+      return queries.invalidateQueries({ queryKey: teamKeys.passwords(member.id) });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: async (password: ApplicationPassword) =>
+      unwrap(await api.DELETE('/administration/users/{id}/application-passwords/{uuid}', { params: { path: { id: member.id, uuid: password.uuid } } })),
+    onMutate: () => onDone(null),
+    onSuccess: (answer) => {
+      setRevoking(null);
+      onDone(`Application password “${answer.previous.name}” revoked: it, and the sessions opened with it, no longer work.`);
+    },
+    onError: () => setRevoking(null),
+    onSettled: () => queries.invalidateQueries({ queryKey: teamKeys.passwords(member.id) }),
+  });
+  const errors = formErrorsOf(create.error, ['name'] as const, 'name');
+  useFocusFirstInvalid(create.error, errors.first, 'password');
+
+  return (
+    <section className="card" aria-labelledby="passwords-title">
+      <h2 id="passwords-title">Application passwords</h2>
+      <p>For scripts and API clients (HTTP Basic with the login {member.login}), and for signing in to this console.</p>
+      {created && (
+        <div className="notice notice-success" role="status">
+          <p className="notice-title">New application password “{created.name}”</p>
+          <p>
+            Copy it now: it is not shown again. <code className="secret">{created.password}</code>
+          </p>
+        </div>
+      )}
+      {revoke.isError && <ErrorNotice error={revoke.error} />}
+      <QueryView query={passwords} what="the application passwords">
+        {(list) =>
+          list.length === 0 ? (
+            <Empty>No application passwords.</Empty>
+          ) : (
+            <TableScroll label="Application passwords">
+              <table>
+                <caption className="visually-hidden">Application passwords of {member.display_name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((password) => (
+                    <tr key={password.uuid}>
+                      <th scope="row">{password.name}</th>
+                      <td>{when(password.created_at)}</td>
+                      <td>{password.last_used_at ? `${when(password.last_used_at)}${password.last_ip ? ` from ${password.last_ip}` : ''}` : 'Never'}</td>
+                      <td className="number">
+                        <button type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => setRevoking(password)}>
+                          Revoke<span className="visually-hidden"> “{password.name}”</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )
+        }
+      </QueryView>
+      <form
+        aria-labelledby="new-password-title"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate();
+        }}
+      >
+        <h3 id="new-password-title">Create an application password</h3>
+        {errors.notice && create.isError && <ErrorNotice error={create.error} />}
+        <label className="field">
+          <span className="field-label">What it is for</span>
+          <input id="password-name" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} {...invalid(errors.fields.name, 'password-name')} />
+          <FieldError id="password-name" message={errors.fields.name} />
+        </label>
+        <button type="submit" className="button" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create password'}
+        </button>
+      </form>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke"
+        busy={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>Scripts using it stop working at once, and console sessions opened with it end.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function RemoveMember({ member }: { member: TeamUser }) {
+  const queries = useQueryClient();
+  const navigate = useNavigate();
+  const session = useSession();
+  const self = session.state.status === 'signed-in' && session.state.user.id === member.id;
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/administration/users/{id}', { params: { path: { id: member.id } } })),
+    onSuccess: async () => {
+      setConfirming(false);
+      await queries.invalidateQueries({ queryKey: teamKeys.users });
+      if (self) session.expired();
+      else void navigate('/team', { replace: true });
+    },
+    onError: () => setConfirming(false),
+  });
+  return (
+    <section className="card" aria-labelledby="remove-title">
+      <h2 id="remove-title">Remove from the team</h2>
+      <p>{self ? 'This is you: removing yourself signs you out.' : `${member.display_name} loses access at once. Forms they wrote stay.`}</p>
+      {remove.isError && <ErrorNotice error={remove.error} />}
+      <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => setConfirming(true)}>
+        Remove {member.display_name}
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${member.display_name}?`}
+        confirmLabel="Remove"
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>Their sessions end and their application passwords stop working. This cannot be undone; you can invite them again.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
