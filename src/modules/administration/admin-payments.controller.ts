@@ -72,7 +72,7 @@ export class AdminPaymentsController {
 
   // Declared before `:id`, which would otherwise take `totals` as an id (and refuse it).
   @Get('totals')
-  @AdminRoute()
+  @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationPaymentTotals',
     summary: 'Totals of the filtered payments per mode and currency: gross, refunded, application fees, lost disputes, net',

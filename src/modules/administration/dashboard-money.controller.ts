@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminRoute } from '../../common/auth/index.js';
+import { AdminRoute, Capability } from '../../common/auth/index.js';
 import { DASHBOARD_MONEY_DAYS, DASHBOARD_MONEY_EXAMPLE, DashboardMoneyDto } from './dashboard-money.dto.js';
 import { DashboardMoneyService } from './dashboard-money.service.js';
 
@@ -15,7 +15,7 @@ export class DashboardMoneyController {
   constructor(private readonly money: DashboardMoneyService) {}
 
   @Get('dashboard/money')
-  @AdminRoute()
+  @AdminRoute(Capability.viewDashboard)
   @ApiOkResponse({ type: DashboardMoneyDto, example: DASHBOARD_MONEY_EXAMPLE })
   @ApiOperation({
     operationId: 'administrationGetDashboardMoney',
