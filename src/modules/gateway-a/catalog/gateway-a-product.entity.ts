@@ -1,26 +1,27 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../../database/index.js';
 
 /** A gateway-A product created for one plan of a form (`{prefix}checkout_gateway_a_products`). */
 @Entity({ name: 'checkout_gateway_a_products' })
 export class GatewayAProductEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'account_id', type: 'varchar', length: 255 })
+  @VarcharColumn('account_id', 255)
   accountId: string;
 
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
+  @VarcharColumn('mode', 4)
   mode: string;
 
-  @Column({ name: 'form_id', type: 'integer' })
+  @IntegerColumn('form_id')
   formId: number;
 
-  @Column({ name: 'plan_index', type: 'integer' })
+  @IntegerColumn('plan_index')
   planIndex: number;
 
-  @Column({ name: 'provider_product_id', type: 'varchar', length: 255 })
+  @VarcharColumn('provider_product_id', 255)
   providerProductId: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }
