@@ -1,24 +1,10 @@
 import { Entity } from 'typeorm';
-import { CreatedAtColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../../database/index.js';
+import { CreatedAtColumn, IntegerColumn, VarcharColumn } from '../../../database/index.js';
+import { GatewayAPlanRow } from './gateway-a-catalog-row.js';
 
 /** A gateway-A price for one price of a plan, per amount/currency/frequency (`{prefix}checkout_gateway_a_prices`). */
 @Entity({ name: 'checkout_gateway_a_prices' })
-export class GatewayAPriceEntity {
-  @IdColumn()
-  id: number;
-
-  @VarcharColumn('account_id', 255)
-  accountId: string;
-
-  @VarcharColumn('mode', 4)
-  mode: string;
-
-  @IntegerColumn('form_id')
-  formId: number;
-
-  @IntegerColumn('plan_index')
-  planIndex: number;
-
+export class GatewayAPriceEntity extends GatewayAPlanRow {
   @IntegerColumn('price_index')
   priceIndex: number;
 
