@@ -1,5 +1,6 @@
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { type TransactionRetryNotice, type TransactionRetryPolicy, withTransactionRetry } from './transaction-retry.js';
+import { wrapDataSource } from './wrap-data-source.js';
 
 /**
  * How often a write that lost a conflict runs again: 5 runs in all, 20 ms before the second,
@@ -29,34 +30,13 @@ const unretriedTransactions = new WeakMap<DataSource, EntityManager['transaction
  * `initialize()`; not for SQLite, whose one connection never conflicts (sqlite-access-gate.ts).
  */
 export function installConflictRetry(dataSource: DataSource, onRetry: (what: 'statement' | 'transaction', notice: TransactionRetryNotice) => void, policy = CONFLICT_RETRY): void {
-  const manager = dataSource.manager;
-  const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
-  unretriedTransactions.set(dataSource, transaction as EntityManager['transaction']);
-  manager.transaction = ((...args: unknown[]) =>
-    withTransactionRetry(
-      () => transaction(...args),
-      (notice) => onRetry('transaction', notice),
-      policy,
-    )) as EntityManager['transaction'];
-
-  const wrapped = new WeakSet<QueryRunner>();
-  const createQueryRunner = dataSource.driver.createQueryRunner.bind(dataSource.driver);
-  dataSource.driver.createQueryRunner = (mode) => {
-    const runner = createQueryRunner(mode);
-    if (!wrapped.has(runner)) {
-      wrapped.add(runner);
-      const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-      runner.query = ((...args: unknown[]) => {
-        if (runner.isTransactionActive) return query(...args);
-        return withTransactionRetry(
-          () => query(...args),
-          (notice) => onRetry('statement', notice),
-          policy,
-        );
-      }) as QueryRunner['query'];
-    }
-    return runner;
-  };
+  const retried = (what: 'statement' | 'transaction') => (run: () => Promise<unknown>) => withTransactionRetry(run, (notice) => onRetry(what, notice), policy);
+  const retryStatement = retried('statement');
+  const unretried = wrapDataSource(dataSource, {
+    transaction: retried('transaction'),
+    query: (runner, run) => (runner.isTransactionActive ? run() : retryStatement(run)),
+  });
+  unretriedTransactions.set(dataSource, unretried);
 }
 
 /**

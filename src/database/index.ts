@@ -16,3 +16,13 @@ export {
   withTransactionRetry,
 } from './transaction-retry.js';
 export { containsPattern, LIKE_ESCAPE } from './like-pattern.js';
+export {
+  CreatedAtColumn,
+  DatetimeColumn,
+  IdColumn,
+  IntegerColumn,
+  JsonTextColumn,
+  TextColumn,
+  UpdatedAtColumn,
+  VarcharColumn,
+} from './entity-columns.decorator.js';

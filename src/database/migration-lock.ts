@@ -76,7 +76,7 @@ export class MysqlMigrationLock implements MigrationLock {
   async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
     const startedAt = this.now();
     if (await this.getLock(0)) return;
-    logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${await this.holder()} is applying migrations.`);
+    logger.log(waitingMessage(this.description, timeoutSeconds, await this.holder()));
     const giveUpAt = startedAt + timeoutSeconds * 1000;
     let nextProgressAt = startedAt + MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
     for (;;) {
@@ -86,9 +86,7 @@ export class MysqlMigrationLock implements MigrationLock {
       if (await this.getLock(Math.min(MYSQL_LOCK_SLICE_SECONDS, Math.ceil(remainingMs / 1000)))) return;
       if (this.now() >= nextProgressAt && this.now() < giveUpAt) {
         nextProgressAt += MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
-        logger.log(
-          `Still waiting for the migration lock ${this.description} (${Math.round((this.now() - startedAt) / 1000)} s of ${timeoutSeconds} s): ${await this.holder()} holds it.`,
-        );
+        logger.log(stillWaitingMessage(this.description, this.now() - startedAt, timeoutSeconds, await this.holder()));
       }
     }
     throw new MigrationLockTimeoutError(this.description, await this.holder(), timeoutSeconds);
@@ -166,28 +164,9 @@ export class ClusterMigrationLock implements MigrationLock {
       `CREATE TABLE IF NOT EXISTS ${this.quoted} (name varchar(50) NOT NULL PRIMARY KEY, holder varchar(300) NOT NULL, ` +
         'acquired_at datetime(3) NOT NULL, expires_at datetime(3) NOT NULL) ENGINE=InnoDB',
     );
-    const startedAt = this.now();
-    const giveUpAt = startedAt + timeoutSeconds * 1000;
-    let nextProgressAt = startedAt + MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
-    let announced = false;
-    for (;;) {
-      const holder = await this.tryAcquire();
-      if (holder === null) {
-        this.heartbeat = setInterval(() => void this.renew().catch(() => undefined), CLUSTER_HEARTBEAT_MS);
-        this.heartbeat.unref();
-        return;
-      }
-      if (this.now() >= giveUpAt) throw new MigrationLockTimeoutError(this.description, describeOwner(holder), timeoutSeconds);
-      if (!announced) {
-        announced = true;
-        logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${describeOwner(holder)} is applying migrations.`);
-      } else if (this.now() >= nextProgressAt) {
-        nextProgressAt += MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
-        logger.log(`Still waiting for the migration lock ${this.description} (${Math.round((this.now() - startedAt) / 1000)} s of ${timeoutSeconds} s): ${describeOwner(holder)} holds it.`);
-      }
-      // Jitter: waiters on several nodes do not all ask in the same instant.
-      await new Promise((resolve) => setTimeout(resolve, this.pollMs * (0.5 + Math.random())));
-    }
+    // Jitter: waiters on several nodes do not all ask in the same instant.
+    await pollForLock({ description: this.description, now: this.now, tryAcquire: () => this.tryAcquire(), pauseMs: () => this.pollMs * (0.5 + Math.random()), progress: true }, timeoutSeconds, logger);
+    this.heartbeat = heartbeat(() => this.renew(), CLUSTER_HEARTBEAT_MS);
   }
 
   async release(): Promise<void> {
@@ -271,23 +250,9 @@ export class SqliteMigrationLock implements MigrationLock {
 
   async acquire(timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
     await this.ensureTable();
-    const giveUpAt = this.now() + timeoutSeconds * 1000;
-    let announced = false;
-    for (;;) {
-      const holder = await this.tryAcquire();
-      if (holder === null) {
-        heldByThisProcess.add(this.owner);
-        this.heartbeat = setInterval(() => void this.refresh().catch(() => undefined), SQLITE_HEARTBEAT_MS);
-        this.heartbeat.unref();
-        return;
-      }
-      if (this.now() >= giveUpAt) throw new MigrationLockTimeoutError(this.description, describeOwner(holder), timeoutSeconds);
-      if (!announced) {
-        announced = true;
-        logger.log(`Waiting up to ${timeoutSeconds} s for the migration lock ${this.description}: ${describeOwner(holder)} is applying migrations.`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, SQLITE_POLL_MS));
-    }
+    await pollForLock({ description: this.description, now: this.now, tryAcquire: () => this.tryAcquire(), pauseMs: () => SQLITE_POLL_MS, progress: false }, timeoutSeconds, logger);
+    heldByThisProcess.add(this.owner);
+    this.heartbeat = heartbeat(() => this.refresh(), SQLITE_HEARTBEAT_MS);
   }
 
   async release(): Promise<void> {
@@ -369,6 +334,57 @@ export class SqliteMigrationLock implements MigrationLock {
       }
     }
   }
+}
+
+/** How a lock kept in a row is asked for, again and again, until it comes. */
+interface LockPoll {
+  description: string;
+  now: () => number;
+  /** null when this process now holds the lock, otherwise the current holder. */
+  tryAcquire(): Promise<string | null>;
+  /** How long to wait before the next try. */
+  pauseMs(): number;
+  /** Whether to say every MIGRATION_LOCK_PROGRESS_SECONDS that it still waits (besides the first time). */
+  progress: boolean;
+}
+
+/**
+ * Tries until this process holds the lock; says once that it waits (and, with `progress`, again
+ * every MIGRATION_LOCK_PROGRESS_SECONDS). MigrationLockTimeoutError once `timeoutSeconds` have passed.
+ */
+async function pollForLock(poll: LockPoll, timeoutSeconds: number, logger: MigrationLogger): Promise<void> {
+  const startedAt = poll.now();
+  const giveUpAt = startedAt + timeoutSeconds * 1000;
+  let nextProgressAt = startedAt + MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+  let announced = false;
+  for (;;) {
+    const holder = await poll.tryAcquire();
+    if (holder === null) return;
+    if (poll.now() >= giveUpAt) throw new MigrationLockTimeoutError(poll.description, describeOwner(holder), timeoutSeconds);
+    if (!announced) {
+      announced = true;
+      logger.log(waitingMessage(poll.description, timeoutSeconds, describeOwner(holder)));
+    } else if (poll.progress && poll.now() >= nextProgressAt) {
+      nextProgressAt += MIGRATION_LOCK_PROGRESS_SECONDS * 1000;
+      logger.log(stillWaitingMessage(poll.description, poll.now() - startedAt, timeoutSeconds, describeOwner(holder)));
+    }
+    await new Promise((resolve) => setTimeout(resolve, poll.pauseMs()));
+  }
+}
+
+function waitingMessage(lock: string, timeoutSeconds: number, holder: string): string {
+  return `Waiting up to ${timeoutSeconds} s for the migration lock ${lock}: ${holder} is applying migrations.`;
+}
+
+function stillWaitingMessage(lock: string, waitedMs: number, timeoutSeconds: number, holder: string): string {
+  return `Still waiting for the migration lock ${lock} (${Math.round(waitedMs / 1000)} s of ${timeoutSeconds} s): ${holder} holds it.`;
+}
+
+/** Runs `renew` every `everyMs` while the lock is held (a failed renewal waits for the next one); does not keep the process alive. */
+function heartbeat(renew: () => Promise<void>, everyMs: number): NodeJS.Timeout {
+  const timer = setInterval(() => void renew().catch(() => undefined), everyMs);
+  timer.unref();
+  return timer;
 }
 
 function parseOwner(owner: string): { host: string; pid: number } | null {

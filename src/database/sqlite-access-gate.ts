@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { wrapDataSource } from './wrap-data-source.js';
 
 /**
  * SQLite (better-sqlite3) gives TypeORM one connection for the whole process. Without care, two
@@ -71,20 +72,6 @@ export class SqliteAccessGate {
 /** Puts a better-sqlite3 DataSource behind a SqliteAccessGate; call before `initialize()`. */
 export function installSqliteAccessGate(dataSource: DataSource): SqliteAccessGate {
   const gate = new SqliteAccessGate();
-  const manager = dataSource.manager;
-  const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
-  manager.transaction = ((...args: unknown[]) => gate.exclusive(() => transaction(...args))) as EntityManager['transaction'];
-
-  const wrapped = new WeakSet<QueryRunner>();
-  const createQueryRunner = dataSource.driver.createQueryRunner.bind(dataSource.driver);
-  dataSource.driver.createQueryRunner = (mode) => {
-    const runner = createQueryRunner(mode);
-    if (!wrapped.has(runner)) {
-      wrapped.add(runner);
-      const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-      runner.query = ((...args: unknown[]) => gate.query(() => query(...args))) as QueryRunner['query'];
-    }
-    return runner;
-  };
+  wrapDataSource(dataSource, { transaction: (run) => gate.exclusive(run), query: (_runner, run) => gate.query(run) });
   return gate;
 }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InvalidParamsError } from '../../src/common/errors/index.js';
 import {
   type BrowserConfig,
   GATEWAY_MODES,
+  GatewayAdapterBase,
   type GatewayDashboardFacts,
   type GatewayMode,
   type GatewayModeFacts,
@@ -11,6 +12,7 @@ import {
   type HeldProviderPayment,
   type HostedCheckout,
   type PaymentGatewayAdapter,
+  STAND_IN_LIBRARY_CSP,
   type WebhookSettingsInput,
   type WebhookSettingsView,
 } from '../../src/modules/gateways/index.js';
@@ -27,7 +29,7 @@ import { GATEWAY_X_PROVIDER, type GatewayXProvider, gatewayXOption } from './gat
  * is offered).
  */
 @Injectable()
-export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
+export class GatewayXAdapter extends GatewayAdapterBase implements PaymentGatewayAdapter {
   readonly id = GATEWAY_X;
   readonly label = 'gateway X';
   readonly proOnlyMethods: readonly string[] = [];
@@ -40,10 +42,11 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
   constructor(
     @Inject(GATEWAY_X_PROVIDER) provider: GatewayXProvider,
     @Inject(GATEWAY_X_CONFIG.token) config: GatewayXConfig,
-    private readonly registry: GatewayRegistry,
-    private readonly options: OptionsService,
+    registry: GatewayRegistry,
+    options: OptionsService,
     private readonly client: GatewayXClient,
   ) {
+    super(registry, options);
     this.hostedCheckout = {
       driver: 'x_test_card',
       methods: [GATEWAY_X_METHOD],
@@ -51,22 +54,12 @@ export class GatewayXAdapter implements PaymentGatewayAdapter, OnModuleInit {
       routes: { charge: '/gateway-x/charge' },
       libraryUrl: config.jsUrl ?? new URL('/x.js', provider.url).toString(),
       // A stand-in library at its own origin: the page allows exactly that origin.
-      csp: { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false },
+      csp: STAND_IN_LIBRARY_CSP,
     };
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   connectionOptions(mode: GatewayMode): readonly string[] {
     return [gatewayXOption.publicId(mode), gatewayXOption.apiKey(mode)];
-  }
-
-  async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = this.connectionOptions(mode);
-    const stored = await this.options.getMany(names);
-    return names.every((name) => stored.has(name));
   }
 
   /** The library takes the mode's public id (public by design), in the port's `client_id`. */

@@ -1,20 +1,21 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { DatetimeColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../database/index.js';
 
 /** One user's dismissal of one notification, for the fingerprint the condition had then. */
 @Entity({ name: 'checkout_notification_dismissals' })
 export class NotificationDismissalEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'user_id', type: 'integer' })
+  @IntegerColumn('user_id')
   userId: number;
 
-  @Column({ name: 'notification_id', type: 'varchar', length: 100 })
+  @VarcharColumn('notification_id', 100)
   notificationId: string;
 
-  @Column({ name: 'fingerprint', type: 'varchar', length: 64 })
+  @VarcharColumn('fingerprint', 64)
   fingerprint: string;
 
-  @Column({ name: 'dismissed_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('dismissed_at')
   dismissedAt: Date;
 }

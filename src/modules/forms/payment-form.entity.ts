@@ -1,30 +1,31 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 /** Row of the `checkout_form` content type; `settings` is JSON (see form-settings.ts). */
 @Entity({ name: 'checkout_forms' })
 export class PaymentFormEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'title', type: 'varchar', length: 200 })
+  @VarcharColumn('title', 200)
   title: string;
 
-  @Column({ name: 'status', type: 'varchar', length: 10 })
+  @VarcharColumn('status', 10)
   status: string;
 
-  @Column({ name: 'author_id', type: 'integer' })
+  @IntegerColumn('author_id')
   authorId: number;
 
-  @Column({ name: 'settings', type: 'text' })
+  @TextColumn('settings')
   settings: string;
 
   /** The catalog item the form was imported from (`form_template:<slug>` or `layout:<id>`); null for a form built by hand */
-  @Column({ name: 'source_template', type: 'varchar', length: 120, nullable: true })
+  @VarcharColumn('source_template', 120, { nullable: true })
   sourceTemplate: string | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import {
   type BrowserConfig,
   GATEWAY_MODES,
+  GatewayAdapterBase,
   type GatewayDashboardFacts,
   type GatewayDiagnosis,
   type GatewayMode,
@@ -37,7 +38,7 @@ const GATEWAY_A_SIGNING_SECRET = /^whsec_[A-Za-z0-9+/=_-]{16,240}$/;
 
 /** Gateway A (the card gateway) behind the gateway port: what the neutral routes may ask of it. */
 @Injectable()
-export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
+export class GatewayAAdapter extends GatewayAdapterBase implements PaymentGatewayAdapter {
   readonly id = 'gateway_a' as const;
   readonly label = 'gateway A';
   /** Bank debit (docs/decisions.md §10; a Pro-only method, docs/interface.md). */
@@ -52,8 +53,8 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
 
   constructor(
     @Inject(GATEWAY_A_CONFIG.token) config: GatewayAConfig,
-    private readonly registry: GatewayRegistry,
-    private readonly options: OptionsService,
+    registry: GatewayRegistry,
+    options: OptionsService,
     private readonly contract: GatewayAContractService,
     private readonly clients: GatewayAClientFactory,
     private readonly dataSource: DataSource,
@@ -67,6 +68,7 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly providerAftermath: GatewayAAftermathReader,
     readonly refunds: GatewayARefunds,
   ) {
+    super(registry, options);
     this.hostedCheckout = gatewayAHostedCheckout(config.jsUrl);
   }
 
@@ -75,18 +77,8 @@ export class GatewayAAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return this.oauthConnect;
   }
 
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
-
   connectionOptions(mode: GatewayMode): readonly string[] {
     return GATEWAY_A_CREDENTIALS.map((field) => gatewayAOption.credential(mode, field));
-  }
-
-  async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = this.connectionOptions(mode);
-    const stored = await this.options.getMany(names);
-    return names.every((name) => stored.has(name));
   }
 
   /** Stripe.js takes the account's publishable key (public by design); nothing else leaves the server. */

@@ -1,10 +1,11 @@
 import { GatewayBAftermathReader } from './aftermath/gateway-b-aftermath.reader.js';
 import { GatewayBRefunds } from './refunds/gateway-b-refunds.js';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import {
   type BrowserConfig,
   GATEWAY_MODES,
+  GatewayAdapterBase,
   type GatewayDashboardFacts,
   type GatewayDiagnosis,
   type GatewayMode,
@@ -30,7 +31,7 @@ import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from
 
 /** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
 @Injectable()
-export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
+export class GatewayBAdapter extends GatewayAdapterBase implements PaymentGatewayAdapter {
   readonly id = 'gateway_b' as const;
   readonly label = 'gateway B';
   readonly proOnlyMethods: readonly string[] = [];
@@ -43,8 +44,8 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
 
   constructor(
     @Inject(GATEWAY_B_CONFIG.token) config: GatewayBConfig,
-    private readonly registry: GatewayRegistry,
-    private readonly options: OptionsService,
+    registry: GatewayRegistry,
+    options: OptionsService,
     private readonly orders: GatewayBOrdersService,
     readonly credentialSettings: GatewayBCredentialsService,
     readonly reconciler: GatewayBReconciler,
@@ -52,6 +53,7 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     readonly refunds: GatewayBRefunds,
     readonly providerAftermath: GatewayBAftermathReader,
   ) {
+    super(registry, options);
     this.hostedCheckout = gatewayBHostedCheckout(config.jsUrl);
   }
 
@@ -60,19 +62,9 @@ export class GatewayBAdapter implements PaymentGatewayAdapter, OnModuleInit {
     return this.credentialSettings;
   }
 
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
-
+  /** The mode's client id and secret (what every API call needs; the email is the account's label): connected when both are stored. */
   connectionOptions(mode: GatewayMode): readonly string[] {
     return GATEWAY_B_API_CREDENTIALS.map((field) => gatewayBOption.credential(mode, field));
-  }
-
-  /** Connected = the mode's client id and secret are stored (what every API call needs; the email is the account's label). */
-  async isConnected(mode: GatewayMode): Promise<boolean> {
-    const names = this.connectionOptions(mode);
-    const stored = await this.options.getMany(names);
-    return names.every((name) => stored.has(name));
   }
 
   /** The JS SDK takes the REST app's client id (public by design; the secret never leaves the server). */

@@ -7,3 +7,5 @@ export { PaymentGatewayService, type DeviceWalletSettings } from './payment-gate
 export { GatewaySlice, type GatewaySliceDefinition } from './gateway-slice.js';
 export { checkGatewaySliceConfig, gatewayConnectCommands } from './gateway-slice.js';
 export { type ConnectIo, connectEnv, ConnectUsageError, connectValue, type GatewayConnectCommand, noteSiteMode, parseMode } from './gateway-connect-command.js';
+export { GatewayAdapterBase } from './gateway-adapter.base.js';
+export { libraryCsp, STAND_IN_LIBRARY_CSP } from './browser-library-csp.js';

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, DatetimeColumn, IdColumn, IntegerColumn, TextColumn, VarcharColumn } from '../../database/index.js';
 
 /** `pending`: being tried (or waiting for its next attempt); `succeeded`: a 2xx answer; `failed`: given up. */
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -6,44 +7,44 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** One event sent to one endpoint, with its last attempt (migration 1764116930000). A resend is a new delivery. */
 @Entity({ name: 'checkout_webhook_deliveries' })
 export class WebhookDeliveryEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'endpoint_id', type: 'integer' })
+  @IntegerColumn('endpoint_id')
   endpointId: number;
 
-  @Column({ name: 'event_id', type: 'integer' })
+  @IntegerColumn('event_id')
   eventId: number;
 
-  @Column({ name: 'event_type', type: 'varchar', length: 60 })
+  @VarcharColumn('event_type', 60)
   eventType: string;
 
-  @Column({ name: 'status', type: 'varchar', length: 16 })
+  @VarcharColumn('status', 16)
   status: WebhookDeliveryStatus;
 
-  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  @IntegerColumn('attempts', { default: 0 })
   attempts: number;
 
-  @Column({ name: 'first_attempt_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('first_attempt_at', { nullable: true })
   firstAttemptAt: Date | null;
 
-  @Column({ name: 'last_attempt_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('last_attempt_at', { nullable: true })
   lastAttemptAt: Date | null;
 
   /** The HTTP status of the last answer; null when none came (refused address, timeout, connection error). */
-  @Column({ name: 'status_code', type: 'integer', nullable: true })
+  @IntegerColumn('status_code', { nullable: true })
   statusCode: number | null;
 
-  @Column({ name: 'duration_ms', type: 'integer', nullable: true })
+  @IntegerColumn('duration_ms', { nullable: true })
   durationMs: number | null;
 
   /** The first 1 KB of the last answer's body. */
-  @Column({ name: 'response_excerpt', type: 'text', nullable: true })
+  @TextColumn('response_excerpt', { nullable: true })
   responseExcerpt: string | null;
 
-  @Column({ name: 'error', type: 'varchar', length: 255, nullable: true })
+  @VarcharColumn('error', 255, { nullable: true })
   error: string | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }

@@ -1,39 +1,40 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, DatetimeColumn, IdColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
 /** A merchant's receiver of outgoing events (migration 1764116930000). Secrets are sealed (AES-256-GCM). */
 @Entity({ name: 'checkout_webhook_endpoints' })
 export class WebhookEndpointEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'url', type: 'varchar', length: 2048 })
+  @VarcharColumn('url', 2048)
   url: string;
 
   /** JSON array of event types; `["*"]` for all. */
-  @Column({ name: 'events', type: 'text' })
+  @TextColumn('events')
   events: string;
 
-  @Column({ name: 'description', type: 'varchar', length: 255, nullable: true })
+  @VarcharColumn('description', 255, { nullable: true })
   description: string | null;
 
-  @Column({ name: 'status', type: 'varchar', length: 16 })
+  @VarcharColumn('status', 16)
   status: WebhookEndpointStatus;
 
-  @Column({ name: 'secret_sealed', type: 'text' })
+  @TextColumn('secret_sealed')
   secretSealed: string;
 
   /** The secret before the last rotation, which keeps signing until `previous_secret_expires_at`. */
-  @Column({ name: 'previous_secret_sealed', type: 'text', nullable: true })
+  @TextColumn('previous_secret_sealed', { nullable: true })
   previousSecretSealed: string | null;
 
-  @Column({ name: 'previous_secret_expires_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('previous_secret_expires_at', { nullable: true })
   previousSecretExpiresAt: Date | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { DatetimeColumn, IdColumn, IntegerColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 /**
  * A dispute (chargeback) of a payment as its provider last reported it (migration 1764116910000):
@@ -7,43 +8,43 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity({ name: 'checkout_payment_disputes' })
 export class PaymentDisputeEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'payment_id', type: 'integer' })
+  @IntegerColumn('payment_id')
   paymentId: number;
 
-  @Column({ name: 'gateway', type: 'varchar', length: 20 })
+  @VarcharColumn('gateway', 20)
   gateway: string;
 
-  @Column({ name: 'provider_dispute_id', type: 'varchar', length: 191 })
+  @VarcharColumn('provider_dispute_id', 191)
   providerDisputeId: string;
 
   /** In the card gateway's words (`needs_response`, `under_review`, `won`, `lost`, …) */
-  @Column({ name: 'status', type: 'varchar', length: 40 })
+  @VarcharColumn('status', 40)
   status: string;
 
   /** Minor units of `currency` */
-  @Column({ name: 'amount', type: 'integer' })
+  @IntegerColumn('amount')
   amount: number;
 
-  @Column({ name: 'currency', type: 'varchar', length: 3 })
+  @VarcharColumn('currency', 3)
   currency: string;
 
-  @Column({ name: 'reason', type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn('reason', 64, { nullable: true })
   reason: string | null;
 
-  @Column({ name: 'evidence_due_by', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('evidence_due_by', { nullable: true })
   evidenceDueBy: Date | null;
 
   /** The provider's page for the dispute */
-  @Column({ name: 'dashboard_url', type: 'varchar', length: 500 })
+  @VarcharColumn('dashboard_url', 500)
   dashboardUrl: string;
 
   /** When the provider opened it */
-  @Column({ name: 'opened_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('opened_at')
   openedAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,27 +1,28 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, TextColumn, VarcharColumn } from '../../database/index.js';
 
 /** One line of the payment log (`{prefix}checkout_log`): transitions, refusals, notable events. */
 @Entity({ name: 'checkout_log' })
 export class PaymentLogEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'payment_id', type: 'integer', nullable: true })
+  @IntegerColumn('payment_id', { nullable: true })
   paymentId: number | null;
 
-  @Column({ name: 'level', type: 'varchar', length: 10 })
+  @VarcharColumn('level', 10)
   level: string;
 
-  @Column({ name: 'event', type: 'varchar', length: 60 })
+  @VarcharColumn('event', 60)
   event: string;
 
-  @Column({ name: 'message', type: 'varchar', length: 500 })
+  @VarcharColumn('message', 500)
   message: string;
 
   /** JSON object with the details (never secrets). */
-  @Column({ name: 'context', type: 'text', nullable: true })
+  @TextColumn('context', { nullable: true })
   context: string | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }

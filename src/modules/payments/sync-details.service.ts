@@ -139,16 +139,8 @@ export class SyncDetailsService {
     return this.transactions.run(async (manager) => {
       const row = await this.payments.insert(manager, {
         formId: checkout.form.id,
-        gateway: checkout.gateway,
-        paymentMethod: checkout.method,
-        mode: checkout.mode,
         status: 'pending',
-        amount: checkout.amount,
-        currency: checkout.currency,
-        planIndex: checkout.planIndex,
-        priceIndex: checkout.priceIndex,
-        frequency: checkout.frequency,
-        setupAmount: checkout.setupAmount,
+        ...checkoutColumns(checkout),
         emailAddress: blankToNull(input.email_address),
         firstName: blankToNull(input.first_name),
         lastName: blankToNull(input.last_name),
@@ -194,15 +186,7 @@ export class SyncDetailsService {
       // One UPDATE of the payer's and the checkout's columns, while the record is still in the
       // editable status it was read with under the lock (undefined: a field not sent is kept).
       await this.ledger.updateLocked(manager, locked, {
-        gateway: checkout.gateway,
-        paymentMethod: checkout.method,
-        mode: checkout.mode,
-        amount: checkout.amount,
-        currency: checkout.currency,
-        planIndex: checkout.planIndex,
-        priceIndex: checkout.priceIndex,
-        frequency: checkout.frequency,
-        setupAmount: checkout.setupAmount,
+        ...checkoutColumns(checkout),
         emailAddress: input.email_address === undefined ? undefined : blankToNull(input.email_address),
         firstName: input.first_name === undefined ? undefined : blankToNull(input.first_name),
         lastName: input.last_name === undefined ? undefined : blankToNull(input.last_name),
@@ -243,4 +227,19 @@ function checkedCustomFields(form: PaymentForm, values: Record<string, string | 
     }
   }
   return normalised;
+}
+
+/** The payment columns the checkout decides: the same on a new record and on an update of one. */
+function checkoutColumns(checkout: CheckoutContext) {
+  return {
+    gateway: checkout.gateway,
+    paymentMethod: checkout.method,
+    mode: checkout.mode,
+    amount: checkout.amount,
+    currency: checkout.currency,
+    planIndex: checkout.planIndex,
+    priceIndex: checkout.priceIndex,
+    frequency: checkout.frequency,
+    setupAmount: checkout.setupAmount,
+  };
 }

@@ -1,17 +1,18 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { IdColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 /** A site option (the host platform's options table): a name and a JSON value. */
 @Entity({ name: 'options' })
 export class OptionEntity {
-  @PrimaryGeneratedColumn({ name: 'option_id' })
+  @IdColumn('option_id')
   id: number;
 
-  @Column({ name: 'option_name', type: 'varchar', length: 191 })
+  @VarcharColumn('option_name', 191)
   name: string;
 
-  @Column({ name: 'option_value', type: 'text' })
+  @TextColumn('option_value')
   value: string;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

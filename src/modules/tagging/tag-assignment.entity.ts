@@ -1,33 +1,34 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 /** One user's answer in one tagging area (unique per user and area; a new answer replaces it). */
 @Entity({ name: 'checkout_tag_assignments' })
 export class TagAssignmentEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'user_id', type: 'integer' })
+  @IntegerColumn('user_id')
   userId: number;
 
-  @Column({ name: 'area_slug', type: 'varchar', length: 40 })
+  @VarcharColumn('area_slug', 40)
   areaSlug: string;
 
   /** JSON array of feature tags of the area */
-  @Column({ name: 'tags', type: 'text' })
+  @TextColumn('tags')
   tags: string;
 
-  @Column({ name: 'email_address', type: 'varchar', length: 254 })
+  @VarcharColumn('email_address', 254)
   emailAddress: string;
 
-  @Column({ name: 'first_name', type: 'varchar', length: 100 })
+  @VarcharColumn('first_name', 100)
   firstName: string;
 
-  @Column({ name: 'last_name', type: 'varchar', length: 100 })
+  @VarcharColumn('last_name', 100)
   lastName: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,13 +1,14 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, VarcharColumn } from '../../database/index.js';
 
 @Entity({ name: 'checkout_tags' })
 export class TagEntity {
-  @PrimaryGeneratedColumn({ name: 'tag_id' })
+  @IdColumn('tag_id')
   id: number;
 
-  @Column({ name: 'tag', type: 'varchar', length: 100 })
+  @VarcharColumn('tag', 100)
   tag: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { DatetimeColumn, VarcharColumn } from '../../database/index.js';
 
 /** Who runs a background task right now, until when (a crashed owner's lease simply expires). */
 @Entity({ name: 'checkout_task_leases' })
@@ -6,12 +7,12 @@ export class TaskLeaseEntity {
   @PrimaryColumn({ name: 'name', type: 'varchar', length: 100 })
   name: string;
 
-  @Column({ name: 'owner', type: 'varchar', length: 64 })
+  @VarcharColumn('owner', 64)
   owner: string;
 
-  @Column({ name: 'acquired_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('acquired_at')
   acquiredAt: Date;
 
-  @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('expires_at')
   expiresAt: Date;
 }

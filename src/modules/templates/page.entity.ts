@@ -1,29 +1,30 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../database/index.js';
 
 /** A page of the host platform; full-page layouts are imported into it as drafts. `content` is JSON. */
 @Entity({ name: 'pages' })
 export class PageEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'title', type: 'varchar', length: 200 })
+  @VarcharColumn('title', 200)
   title: string;
 
-  @Column({ name: 'status', type: 'varchar', length: 10 })
+  @VarcharColumn('status', 10)
   status: string;
 
-  @Column({ name: 'author_id', type: 'integer' })
+  @IntegerColumn('author_id')
   authorId: number;
 
-  @Column({ name: 'layout_id', type: 'varchar', length: 100 })
+  @VarcharColumn('layout_id', 100)
   layoutId: string;
 
-  @Column({ name: 'content', type: 'text' })
+  @TextColumn('content')
   content: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

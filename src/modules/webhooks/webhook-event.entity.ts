@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { DatetimeColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../database/index.js';
 
 /**
  * `received`: stored, not (or not successfully) applied yet: a redelivery applies it;
@@ -17,45 +18,45 @@ export const WEBHOOK_EVENT_TYPE_MAX_LENGTH = 255;
 /** One provider event, stored once per (provider, event id). No payload: it may carry personal data. */
 @Entity({ name: 'checkout_webhook_events' })
 export class WebhookEventEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
   /** `gateway_a` or `gateway_b` */
-  @Column({ name: 'provider', type: 'varchar', length: 20 })
+  @VarcharColumn('provider', 20)
   provider: string;
 
-  @Column({ name: 'event_id', type: 'varchar', length: 191 })
+  @VarcharColumn('event_id', 191)
   eventId: string;
 
   /** Up to WEBHOOK_EVENT_TYPE_MAX_LENGTH (migration 1764116310000). */
-  @Column({ name: 'event_type', type: 'varchar', length: WEBHOOK_EVENT_TYPE_MAX_LENGTH })
+  @VarcharColumn('event_type', WEBHOOK_EVENT_TYPE_MAX_LENGTH)
   eventType: string;
 
   /** The callback's `{mode}`; null for section B's `/webhook/receive`, which has none (migration 1764116200000). */
-  @Column({ name: 'mode', type: 'varchar', length: 4, nullable: true })
+  @VarcharColumn('mode', 4, { nullable: true })
   mode: string | null;
 
-  @Column({ name: 'status', type: 'varchar', length: 20 })
+  @VarcharColumn('status', 20)
   status: WebhookEventStatus;
 
-  @Column({ name: 'payment_id', type: 'integer', nullable: true })
+  @IntegerColumn('payment_id', { nullable: true })
   paymentId: number | null;
 
-  @Column({ name: 'received_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('received_at')
   receivedAt: Date;
 
-  @Column({ name: 'processed_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('processed_at', { nullable: true })
   processedAt: Date | null;
 
   /** The delivery applying it right now (`processing`). */
-  @Column({ name: 'claimed_by', type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn('claimed_by', 64, { nullable: true })
   claimedBy: string | null;
 
   /** After this a crashed delivery's claim lapses and a redelivery may apply the event. */
-  @Column({ name: 'claim_expires_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('claim_expires_at', { nullable: true })
   claimExpiresAt: Date | null;
 
   /** Why it was ignored or rejected, or why the last attempt failed (no payload data, no secret). */
-  @Column({ name: 'reason', type: 'varchar', length: 255, nullable: true })
+  @VarcharColumn('reason', 255, { nullable: true })
   reason: string | null;
 }

@@ -1,4 +1,4 @@
-import type { BrowserLibraryCsp, HostedCheckout } from '../../gateways/index.js';
+import { type BrowserLibraryCsp, type HostedCheckout, libraryCsp } from '../../gateways/index.js';
 import { PAYMENT_ELEMENT_METHODS, paymentElementOptions } from '../checkout/payment-method-types.js';
 
 /** Where Stripe.js is served from: its CSP guidance applies only to that origin. */
@@ -18,9 +18,6 @@ const STRIPE_JS_CSP: BrowserLibraryCsp = {
   styleAttributes: true,
 };
 
-/** A stand-in library (tests, a demo) gets exactly its own origin. */
-const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
-
 /**
  * How the hosted page pays through gateway A: Stripe.js from GATEWAY_A_JS_URL, its Payment
  * Element in deferred-intent mode (the slice's driver `payment_element`,
@@ -35,7 +32,7 @@ export function gatewayAHostedCheckout(libraryUrl: string): HostedCheckout {
     // The slice's routes the driver calls (gateway-a-checkout.controller.ts).
     routes: { intent: '/gateway-a/payment-intent-or-setup', checkout: '/gateway-a/checkout' },
     libraryUrl,
-    csp: new URL(libraryUrl).origin === STRIPE_JS_ORIGIN ? STRIPE_JS_CSP : STAND_IN_CSP,
+    csp: libraryCsp(libraryUrl, [STRIPE_JS_ORIGIN], STRIPE_JS_CSP),
     methodOptions: Object.fromEntries(PAYMENT_ELEMENT_METHODS.map((method) => [method, paymentElementOptions(method)])),
   };
 }

@@ -1,23 +1,16 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, VarcharColumn } from '../../../database/index.js';
+import { GatewayACatalogRow } from './gateway-a-catalog-row.js';
 
 /** A gateway-A customer created for a payer's email (`{prefix}checkout_gateway_a_customers`, migration 1764115300000). */
 @Entity({ name: 'checkout_gateway_a_customers' })
-export class GatewayACustomerEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
-  id: number;
-
-  @Column({ name: 'account_id', type: 'varchar', length: 255 })
-  accountId: string;
-
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
-  mode: string;
-
-  @Column({ name: 'email_address', type: 'varchar', length: 254 })
+export class GatewayACustomerEntity extends GatewayACatalogRow {
+  @VarcharColumn('email_address', 254)
   emailAddress: string;
 
-  @Column({ name: 'provider_customer_id', type: 'varchar', length: 255 })
+  @VarcharColumn('provider_customer_id', 255)
   providerCustomerId: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }

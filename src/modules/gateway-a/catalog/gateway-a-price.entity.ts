@@ -1,42 +1,29 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IntegerColumn, VarcharColumn } from '../../../database/index.js';
+import { GatewayAPlanRow } from './gateway-a-catalog-row.js';
 
 /** A gateway-A price for one price of a plan, per amount/currency/frequency (`{prefix}checkout_gateway_a_prices`). */
 @Entity({ name: 'checkout_gateway_a_prices' })
-export class GatewayAPriceEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
-  id: number;
-
-  @Column({ name: 'account_id', type: 'varchar', length: 255 })
-  accountId: string;
-
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
-  mode: string;
-
-  @Column({ name: 'form_id', type: 'integer' })
-  formId: number;
-
-  @Column({ name: 'plan_index', type: 'integer' })
-  planIndex: number;
-
-  @Column({ name: 'price_index', type: 'integer' })
+export class GatewayAPriceEntity extends GatewayAPlanRow {
+  @IntegerColumn('price_index')
   priceIndex: number;
 
   /** Minor units of `currency` */
-  @Column({ name: 'amount', type: 'integer' })
+  @IntegerColumn('amount')
   amount: number;
 
-  @Column({ name: 'currency', type: 'varchar', length: 3 })
+  @VarcharColumn('currency', 3)
   currency: string;
 
-  @Column({ name: 'frequency', type: 'varchar', length: 10 })
+  @VarcharColumn('frequency', 10)
   frequency: string;
 
-  @Column({ name: 'provider_product_id', type: 'varchar', length: 255 })
+  @VarcharColumn('provider_product_id', 255)
   providerProductId: string;
 
-  @Column({ name: 'provider_price_id', type: 'varchar', length: 255 })
+  @VarcharColumn('provider_price_id', 255)
   providerPriceId: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 }

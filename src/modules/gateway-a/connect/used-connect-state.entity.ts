@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { DatetimeColumn, IntegerColumn, VarcharColumn } from '../../../database/index.js';
 
 /** A connect `state` nonce that has been presented to the callback once (and may not be again). */
 @Entity({ name: 'checkout_connect_states' })
@@ -6,15 +7,15 @@ export class UsedConnectStateEntity {
   @PrimaryColumn({ name: 'nonce', type: 'varchar', length: 64 })
   nonce: string;
 
-  @Column({ name: 'user_id', type: 'integer' })
+  @IntegerColumn('user_id')
   userId: number;
 
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
+  @VarcharColumn('mode', 4)
   mode: string;
 
-  @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('expires_at')
   expiresAt: Date;
 
-  @Column({ name: 'used_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('used_at')
   usedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { DatetimeColumn, IdColumn, IntegerColumn, UpdatedAtColumn, VarcharColumn } from '../../../database/index.js';
 
 /**
  * The last subscription event applied to a provider subscription (migration 1764115850000).
@@ -7,29 +8,29 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity({ name: 'checkout_webhook_subscription_states' })
 export class SubscriptionStateEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'gateway', type: 'varchar', length: 20 })
+  @VarcharColumn('gateway', 20)
   gateway: string;
 
-  @Column({ name: 'subscription_ref', type: 'varchar', length: 191 })
+  @VarcharColumn('subscription_ref', 191)
   subscriptionRef: string;
 
   /** The subscription's first payment (where the status is stored). */
-  @Column({ name: 'payment_id', type: 'integer' })
+  @IntegerColumn('payment_id')
   paymentId: number;
 
-  @Column({ name: 'status', type: 'varchar', length: 30 })
+  @VarcharColumn('status', 30)
   status: string;
 
-  @Column({ name: 'event_id', type: 'varchar', length: 191 })
+  @VarcharColumn('event_id', 191)
   eventId: string;
 
   /** The provider's `created` time of the applied event. */
-  @Column({ name: 'event_created_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('event_created_at')
   eventCreatedAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }

@@ -1,4 +1,4 @@
-import type { BrowserLibraryCsp, HostedCheckout } from '../../gateways/index.js';
+import { type BrowserLibraryCsp, type HostedCheckout, libraryCsp } from '../../gateways/index.js';
 
 /** Where PayPal's JS SDK is served from (live and sandbox): its CSP guidance applies only there. */
 const PAYPAL_SDK_ORIGINS = ['https://www.paypal.com', 'https://www.sandbox.paypal.com'];
@@ -13,9 +13,6 @@ const PAYPAL_SDK_CSP: BrowserLibraryCsp = {
   styleAttributes: true,
 };
 
-/** A stand-in library (tests, a demo) gets exactly its own origin. */
-const STAND_IN_CSP: BrowserLibraryCsp = { script: [], connect: [], frame: [], img: [], styleNonce: false, styleAttributes: false };
-
 /**
  * How the hosted page pays through gateway B: the JS SDK from GATEWAY_B_JS_URL and its buttons
  * (the slice's driver `wallet_buttons`, `driver/wallet_buttons.driver.ts`), one-time prices only.
@@ -27,6 +24,6 @@ export function gatewayBHostedCheckout(libraryUrl: string): HostedCheckout {
     // The slice's routes the driver calls (gateway-b-checkout.controller.ts).
     routes: { order: '/gateway-b/order', capture: '/gateway-b/order/capture' },
     libraryUrl,
-    csp: PAYPAL_SDK_ORIGINS.includes(new URL(libraryUrl).origin) ? PAYPAL_SDK_CSP : STAND_IN_CSP,
+    csp: libraryCsp(libraryUrl, PAYPAL_SDK_ORIGINS, PAYPAL_SDK_CSP),
   };
 }
