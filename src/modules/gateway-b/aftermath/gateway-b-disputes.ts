@@ -8,9 +8,10 @@ import type { GatewayBDispute, GatewayBMoney } from '../client/gateway-b-wire.js
 /** Pages of the dispute list read per capture (50 disputes a page): a capture with more is not a real case. */
 export const GATEWAY_B_DISPUTE_PAGES = 5;
 
-/** Open statuses where the merchant has to act at PayPal (respond, give evidence). */
-const MERCHANT_TURN = new Set(['OPEN', 'WAITING_FOR_SELLER_RESPONSE']);
-/** Open statuses where the buyer or PayPal has to act. */
+/**
+ * Open statuses where the buyer or PayPal has to act; every other open status (`OPEN`,
+ * `WAITING_FOR_SELLER_RESPONSE`, `OTHER`, one PayPal adds later) is the merchant's turn.
+ */
 const OTHERS_TURN = new Set(['WAITING_FOR_BUYER_RESPONSE', 'UNDER_REVIEW']);
 /** Outcomes where the buyer got the money back from the merchant. */
 const BUYER_WON = new Set(['RESOLVED_BUYER_FAVOUR', 'ACCEPTED']);
