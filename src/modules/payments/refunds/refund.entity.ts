@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, IdColumn, IntegerColumn, TextColumn, UpdatedAtColumn, VarcharColumn } from '../../../database/index.js';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -20,64 +21,64 @@ export const REFUND_NOTE_MAX = 500;
  */
 @Entity({ name: 'checkout_refunds' })
 export class RefundEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'payment_id', type: 'integer' })
+  @IntegerColumn('payment_id')
   paymentId: number;
 
-  @Column({ name: 'gateway', type: 'varchar', length: 20 })
+  @VarcharColumn('gateway', 20)
   gateway: string;
 
   /** The payment's mode: a refund always uses the credentials of the mode that took the money. */
-  @Column({ name: 'mode', type: 'varchar', length: 4 })
+  @VarcharColumn('mode', 4)
   mode: string;
 
-  @Column({ name: 'amount', type: 'integer' })
+  @IntegerColumn('amount')
   amount: number;
 
-  @Column({ name: 'currency', type: 'varchar', length: 3 })
+  @VarcharColumn('currency', 3)
   currency: string;
 
-  @Column({ name: 'status', type: 'varchar', length: 16 })
+  @VarcharColumn('status', 16)
   status: RefundStatus;
 
-  @Column({ name: 'reason', type: 'varchar', length: 30, nullable: true })
+  @VarcharColumn('reason', 30, { nullable: true })
   reason: RefundReason | null;
 
   /** Internal text (≤ REFUND_NOTE_MAX), never sent to the payer or the provider. */
-  @Column({ name: 'note', type: 'text', nullable: true })
+  @TextColumn('note', { nullable: true })
   note: string | null;
 
-  @Column({ name: 'source', type: 'varchar', length: 16 })
+  @VarcharColumn('source', 16)
   source: RefundSource;
 
   /** The provider's refund id, once it answered; unique per gateway. */
-  @Column({ name: 'provider_refund_id', type: 'varchar', length: 255, nullable: true })
+  @VarcharColumn('provider_refund_id', 255, { nullable: true })
   providerRefundId: string | null;
 
   /** The platform application fee the provider gave back with this refund (free plan), minor units. */
-  @Column({ name: 'application_fee_refunded', type: 'integer', nullable: true })
+  @IntegerColumn('application_fee_refunded', { nullable: true })
   applicationFeeRefunded: number | null;
 
   /** The user who asked for it (null for a refund made at the provider). */
-  @Column({ name: 'created_by', type: 'integer', nullable: true })
+  @IntegerColumn('created_by', { nullable: true })
   createdBy: number | null;
 
   /** Our code for why it failed (never the provider's raw text). */
-  @Column({ name: 'failure_code', type: 'varchar', length: 100, nullable: true })
+  @VarcharColumn('failure_code', 100, { nullable: true })
   failureCode: string | null;
 
-  @Column({ name: 'failure_message', type: 'varchar', length: 500, nullable: true })
+  @VarcharColumn('failure_message', 500, { nullable: true })
   failureMessage: string | null;
 
   /** Random per row; keys the MySQL unique index while the provider refund id is still NULL. */
-  @Column({ name: 'row_nonce', type: 'varchar', length: 43 })
+  @VarcharColumn('row_nonce', 43)
   rowNonce: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
+  @UpdatedAtColumn()
   updatedAt: Date;
 }
