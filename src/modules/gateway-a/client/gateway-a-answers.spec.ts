@@ -222,7 +222,7 @@ describe('gateway-A answers', () => {
     });
 
     it('reads the subscription and, when expanded, its latest invoice', () => {
-      expect(parseSubscription(subscription(), 'op', { customer: 'cus_Nff', metadata })).toEqual({ id: 'sub_1', status: 'active', customer: 'cus_Nff', metadata, cancel_at_period_end: false, latest_invoice: null });
+      expect(parseSubscription(subscription(), 'op', { customer: 'cus_Nff', metadata })).toEqual({ id: 'sub_1', status: 'active', customer: 'cus_Nff', metadata, cancel_at_period_end: false, cancel_at: null, latest_invoice: null });
       // A cancellation scheduled at the period's end (the admin's cancel route reads it before asking again).
       expect(parseSubscription(subscription({ cancel_at_period_end: true }), 'op').cancel_at_period_end).toBe(true);
       const expanded = parseSubscription(subscription({ latest_invoice: { id: 'in_1', object: 'invoice', billing_reason: 'subscription_create', amount_paid: 2050, currency: 'usd' } }), 'op');
