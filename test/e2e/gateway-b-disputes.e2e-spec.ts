@@ -177,14 +177,14 @@ describe('disputes of gateway B payments', () => {
     expect(await notices(id)).toEqual([]);
   });
 
-  it('the provider failing while disputes are read: reconcile --payment answers 503, the sweep stops and reads again next time', async () => {
+  it('the provider failing while disputes are read: reconcile --payment answers 502, the sweep stops and reads again next time', async () => {
     const { id, orderId } = await captured();
     sandbox.openDispute(orderId);
     sandbox.fault({ method: 'GET', path: '/v1/customer/disputes', status: 503, times: 2 });
-    await expect(reconcileOne(id)).rejects.toMatchObject({ status: 503, code: 'checkout_gateway_unavailable' });
+    await expect(reconcileOne(id)).rejects.toMatchObject({ status: 502, code: 'checkout_gateway_error' });
     expect(await shownDispute(id)).toBeNull();
     sandbox.fault({ method: 'GET', path: '/v1/customer/disputes', status: 503, times: Infinity });
-    expect((await sweep()).stoppedBy).toBe('gateway_b: checkout_gateway_unavailable');
+    expect((await sweep()).stoppedBy).toBe('gateway_b: checkout_gateway_error');
     sandbox.clearFaults();
     expect(await reconcileOne(id)).toMatchObject({ outcome: 'moved' });
     expect(await shownDispute(id)).toMatchObject({ status: 'needs_response', amount: 1999 });

@@ -1,6 +1,7 @@
 import { type FakeGatewayB, startFakeGatewayB } from '../../../../test/fakes/gateway-b/index.js';
 import { GatewayBClient } from '../client/gateway-b-client.js';
 import { toGatewayBAmount } from '../client/gateway-b-money.js';
+import { MalformedAnswer, parseDisputePage } from '../client/gateway-b-wire.js';
 import { GATEWAY_B_DISPUTE_PAGES, GatewayBDisputes, gatewayBDisputeStatus, gatewayBDisputeUrl } from './gateway-b-disputes.js';
 
 describe('gateway B disputes: PayPal\'s states in the card gateway\'s words', () => {
@@ -42,6 +43,14 @@ describe('gateway B disputes: PayPal\'s states in the card gateway\'s words', ()
     expect(status('RESOLVED', 'CHARGEBACK', undefined, '5.00')).toBe('lost');
     expect(status('RESOLVED', 'CHARGEBACK', 'NONE', '0.00')).toBe('won');
     expect(status('RESOLVED', 'CHARGEBACK')).toBe('won');
+  });
+
+  it('the list\'s next page: only the token of the next link (absolute or relative, a raw + kept); a next link without one is malformed', () => {
+    const page = (href: string) => parseDisputePage({ items: [{ dispute_id: 'PP-D-1' }], links: [{ href: 'https://api-m.paypal.com/v1/customer/disputes', rel: 'self' }, { href, rel: 'next' }] });
+    expect(page('https://api-m.paypal.com/v1/customer/disputes?page_size=50&next_page_token=b2Zm%2Bc2V0=')).toEqual({ disputeIds: ['PP-D-1'], nextPageToken: 'b2Zm+c2V0=' });
+    expect(page('/v1/customer/disputes?next_page_token=b2Zm+c2V0=').nextPageToken).toBe('b2Zm+c2V0=');
+    expect(() => page('https://api-m.paypal.com/v1/customer/disputes?page_size=50')).toThrow(MalformedAnswer);
+    expect(parseDisputePage({ links: [{ href: 'https://api-m.paypal.com/v1/customer/disputes', rel: 'self' }] })).toEqual({ disputeIds: [] });
   });
 
   it('the Resolution Center page: sandbox for test mode, the id encoded', () => {

@@ -303,9 +303,13 @@ export function parseDisputePage(value: unknown): GatewayBDisputePage {
   return strip({ disputeIds, nextPageToken });
 }
 
+/**
+ * The `next_page_token` of a `next` link (absolute, or relative to the API: only its query is
+ * read). The token is base64: a `+` left unescaped in the link reads as a space, put back.
+ */
 function pageTokenOf(href: string): string | null {
   try {
-    return new URL(href).searchParams.get('next_page_token');
+    return new URL(href, 'https://api.invalid').searchParams.get('next_page_token')?.replace(/ /g, '+') ?? null;
   } catch {
     return null;
   }
