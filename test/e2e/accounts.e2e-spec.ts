@@ -280,7 +280,9 @@ describe('accounts: account passwords, reset, set-password links, two-factor sig
 
       const badCode = await withSession(session, request(t.http).post(`${t.base}/auth/two-factor/enrolment/confirm`)).send({ code: '000000' === codeAt(secret, 0) ? '111111' : '000000' });
       expectWpError(badCode.body, 'rest_invalid_param', 400);
-      const confirmed = await withSession(session, request(t.http).post(`${t.base}/auth/two-factor/enrolment/confirm`)).send({ code: codeAt(secret, 0) });
+      // The time step the confirmation used, fixed: a 30 s boundary crossed later must not turn "the same code again" into the next step's code.
+      const confirmStep = totpStep(Date.now());
+      const confirmed = await withSession(session, request(t.http).post(`${t.base}/auth/two-factor/enrolment/confirm`)).send({ code: hotp(base32Decode(secret), confirmStep) });
       expect(confirmed.status).toBe(200);
       const recovery = confirmed.body.recovery_codes as string[];
       expect(recovery).toHaveLength(10);
@@ -295,9 +297,9 @@ describe('accounts: account passwords, reset, set-password links, two-factor sig
       expect(challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
       secrets.push(challenge);
       // The code used to confirm cannot be used again; a wrong one counts.
-      const reused = await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: codeAt(secret, 0) });
+      const reused = await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: hotp(base32Decode(secret), confirmStep) });
       expectWpError(reused.body, 'checkout_two_factor_invalid', 401);
-      const next = await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: codeAt(secret, 1) });
+      const next = await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: hotp(base32Decode(secret), confirmStep + 1) });
       expect(next.status).toBe(201);
       expect(next.body.user.login).toBe(user.login);
       // The challenge is used up.

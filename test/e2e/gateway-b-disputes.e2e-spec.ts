@@ -77,7 +77,7 @@ describe('disputes of gateway B payments', () => {
     expect(list.query).toEqual({ disputed_transaction_id: captureId, page_size: '50' });
     expect(list.clientId).toBe(sandbox.clientId);
     expect(sandbox.callsTo('GET', `/v1/customer/disputes/${String(dispute.dispute_id)}`)).toHaveLength(1);
-    const expected = { status: 'needs_response', amount: 500, reason: 'merchandise_or_service_not_received', evidence_due_by: due.toISOString(), provider_dispute_id: dispute.dispute_id };
+    const expected = { status: 'needs_response', amount: 500, reason: 'merchandise_or_service_not_received', evidence_due_by: due.toISOString(), provider_dispute_id: dispute.dispute_id, provider_url: resolutionCenter(dispute.dispute_id) };
     expect(await shownDispute(id)).toEqual(expected);
     expect(await paymentRow(t, id)).toMatchObject({ status: 'completed' });
     const [notice] = await notices(id);
@@ -101,7 +101,7 @@ describe('disputes of gateway B payments', () => {
     const { id, orderId } = await captured();
     const { dispute } = sandbox.openDispute(orderId, { value: '5.00', status: 'WAITING_FOR_BUYER_RESPONSE', stage: 'INQUIRY', dueDate: null });
     expect(await reconcileOne(id)).toMatchObject({ payment_id: id, outcome: 'moved', from: 'completed', to: 'completed' });
-    expect(await shownDispute(id)).toEqual({ status: 'warning_under_review', amount: 500, reason: 'merchandise_or_service_not_received', evidence_due_by: null, provider_dispute_id: dispute.dispute_id });
+    expect(await shownDispute(id)).toEqual({ status: 'warning_under_review', amount: 500, reason: 'merchandise_or_service_not_received', evidence_due_by: null, provider_dispute_id: dispute.dispute_id, provider_url: resolutionCenter(dispute.dispute_id) });
     expect(await notices(id)).toEqual([expect.objectContaining({ severity: 'warning', link: resolutionCenter(dispute.dispute_id) })]);
     const before = await exported(id);
     expect(before).toMatchObject({ disputed: 'true', amount_refunded: '0' });

@@ -65,6 +65,7 @@ export class ConsoleSessionController {
   }
 
   @Post('two-factor')
+  @ApiBody({ type: TwoFactorSignInDto, examples: { code: { summary: 'The challenge of the sign-in answer and a code', value: { challenge: 'Kq3v9Zp0yXb7LmN2sR5tW8uE1oI4aD6fG0hJ2kL9mN_', code: '123456' } } } })
   @HttpCode(201)
   @ConsoleSessionRoute()
   @ApiSecurity({})

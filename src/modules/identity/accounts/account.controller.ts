@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../../common/auth/index.js';
 import { ConflictError, InvalidParamsError } from '../../../common/errors/index.js';
@@ -45,6 +45,7 @@ export class AccountController {
   ) {}
 
   @Post('password-reset')
+  @ApiBody({ type: PasswordResetRequestDto, examples: { login: { summary: 'By login (or an email address)', value: { login: 'admin' } } } })
   @HttpCode(202)
   @ConsoleSessionRoute()
   @RateLimit('account_recovery')
@@ -66,6 +67,7 @@ export class AccountController {
   }
 
   @Post('set-password/check')
+  @ApiBody({ type: SetPasswordTokenDto, examples: { link: { summary: 'The token of a set-password link (after #token=)', value: { token: 'Kq3v9Zp0yXb7LmN2sR5tW8uE1oI4aD6fG0hJ2kL9mN_' } } } })
   @HttpCode(200)
   @ConsoleSessionRoute()
   @RateLimit('account_recovery')
@@ -85,6 +87,7 @@ export class AccountController {
   }
 
   @Post('set-password')
+  @ApiBody({ type: SetPasswordDto, examples: { invitation: { summary: 'Choose a password from a link', value: { token: 'Kq3v9Zp0yXb7LmN2sR5tW8uE1oI4aD6fG0hJ2kL9mN_', password: 'a long passphrase of mine', display_name: 'Alex Merchant' } } } })
   @HttpCode(200)
   @ConsoleSessionRoute()
   @RateLimit('account_recovery')
@@ -107,6 +110,7 @@ export class AccountController {
   }
 
   @Put('password')
+  @ApiBody({ type: ChangePasswordDto, examples: { change: { summary: 'Change the account password', value: { current_password: 'correct horse battery staple', new_password: 'a new long passphrase' } } } })
   @ConsoleSessionRoute()
   @ApiSecurity(SESSION)
   @ApiOkResponse({ type: AcknowledgementDto, description: 'Changed; your other sessions have ended' })
@@ -149,6 +153,7 @@ export class AccountController {
   }
 
   @Post('two-factor/enrolment')
+  @ApiBody({ type: PasswordConfirmationDto, examples: { start: { summary: 'Confirm with the account password', value: { password: 'correct horse battery staple' } } } })
   @HttpCode(201)
   @ConsoleSessionRoute()
   @ApiSecurity(SESSION)
@@ -171,6 +176,7 @@ export class AccountController {
   }
 
   @Post('two-factor/enrolment/confirm')
+  @ApiBody({ type: TwoFactorCodeDto, examples: { code: { summary: 'The current code of the authenticator app', value: { code: '123456' } } } })
   @HttpCode(200)
   @ConsoleSessionRoute()
   @ApiSecurity(SESSION)
@@ -190,6 +196,7 @@ export class AccountController {
   }
 
   @Post('two-factor/disable')
+  @ApiBody({ type: TwoFactorDisableDto, examples: { off: { summary: 'The password and a current code', value: { password: 'correct horse battery staple', code: '123456' } } } })
   @HttpCode(200)
   @ConsoleSessionRoute()
   @ApiSecurity(SESSION)
