@@ -699,6 +699,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/administration/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team: every user with their role, last sign-in and pending invitation
+         * @description Oldest first. Never a password or a hash.
+         */
+        get: operations["teamListUsers"];
+        put?: never;
+        /**
+         * Invite a teammate: the user is created and gets an email with a set-password link (valid 7 days, once)
+         * @description The invitation email leaves through the outbox after the user is stored; its link is `{PUBLIC_BASE_URL}/admin/set-password#token=<token>`, spent by POST /auth/set-password (only a keyed hash of the token is stored). A login or email another user has is 409 `checkout_user_exists`.
+         */
+        post: operations["teamCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user of the team
+         * @description As listed by GET /administration/users.
+         */
+        get: operations["teamGetUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user: their sessions end and their application passwords stop working at once
+         * @description Answers the deleted user as `previous`. The last administrator cannot be deleted (409 `checkout_last_administrator`). Forms they wrote stay.
+         */
+        delete: operations["teamDeleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's login, email, name or role; a changed role ends their sessions and revokes their application passwords
+         * @description Only the members given change. Demoting the last administrator is 409 `checkout_last_administrator`; a login or email another user has is 409 `checkout_user_exists`.
+         */
+        patch: operations["teamUpdateUser"];
+        trace?: never;
+    };
+    "/administration/users/{id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a user a new invitation (7 days); their earlier link stops working
+         * @description For an invitation that expired or was lost. The user keeps whatever password they have until they use the new link.
+         */
+        post: operations["teamReinviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/users/{id}/application-passwords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's application passwords (names and last use; never the password or its hash)
+         * @description Oldest first, with when and from where each was last used.
+         */
+        get: operations["teamListApplicationPasswords"];
+        put?: never;
+        /**
+         * Create an application password for a user (HTTP Basic `login:password`); the answer shows it, once
+         * @description Only its keyed hash is stored: copy it now. It acts with the user’s role and stops working when revoked, when the role changes or when the user is deleted.
+         */
+        post: operations["teamCreateApplicationPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/users/{id}/application-passwords/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of a user's application passwords: it, and the console sessions opened with it, stop working at once
+         * @description Answers the revoked password as `previous`.
+         */
+        delete: operations["teamRevokeApplicationPassword"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/administration/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The roles and their capabilities, as stored (docs/security.md, "Roles")
+         * @description The console roles (administrator, editor, support, viewer) first; `assignable` says which a teammate may be given.
+         */
+        get: operations["teamListRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugin/info": {
         parameters: {
             query?: never;
@@ -1386,7 +1522,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a completed payment in full or in part, at its gateway
-         * @description An addition to the interface. Needs the `refund_checkout_payments` capability (administrators have it; checked before the payment is read). Refunds `amount` (default: all of `refundable_amount`) with the credentials of the payment's own mode. The amount is reserved on the payment before the provider is called, so concurrent refunds never exceed what was received; the provider call carries an idempotency key derived from the refund. Answers the refund (`succeeded`, or `pending` while the provider settles it, or `failed`) and the payment. 400 `rest_invalid_param` naming the field: `amount` not a JSON integer ≥ 1, above `refundable_amount` or not representable at the gateway; `reason` not one of the list; `note` over 500 characters. 404 unknown payment. 409 `checkout_invalid_state`: the payment is not completed, took no money, has nothing left, has an open dispute, is past the provider's time limit, its mode is disconnected, or the provider says it was refunded meanwhile (its refunds are then read again). 502 `checkout_gateway_error` when the provider refuses (our message, never the provider's text); 503 when it does not answer (the refund stays pending).
+         * @description An addition to the interface. Needs the `refund_checkout_payments` capability (administrators and support have it; checked before the payment is read). Refunds `amount` (default: all of `refundable_amount`) with the credentials of the payment's own mode. The amount is reserved on the payment before the provider is called, so concurrent refunds never exceed what was received; the provider call carries an idempotency key derived from the refund. Answers the refund (`succeeded`, or `pending` while the provider settles it, or `failed`) and the payment. 400 `rest_invalid_param` naming the field: `amount` not a JSON integer ≥ 1, above `refundable_amount` or not representable at the gateway; `reason` not one of the list; `note` over 500 characters. 404 unknown payment. 409 `checkout_invalid_state`: the payment is not completed, took no money, has nothing left, has an open dispute, is past the provider's time limit, its mode is disconnected, or the provider says it was refunded meanwhile (its refunds are then read again). 502 `checkout_gateway_error` when the provider refuses (our message, never the provider's text); 503 when it does not answer (the refund stays pending).
          */
         post: operations["administrationRefundPayment"];
         delete?: never;
@@ -2279,12 +2415,15 @@ export interface components {
             /** @description The user's role (`administrator`, `editor`, ...) */
             role: string;
             /**
-             * @description The capabilities of that role, sorted. Every admin route needs `checkout_settings`; a user without
-             *     it may sign in, but every admin route answers 403 to them.
+             * @description The capabilities of that role, sorted. Every admin route needs `checkout_settings` and the finer
+             *     capability it names (docs/security.md, "Roles"; each operation's `x-required-capabilities`): a
+             *     console hides what the user may not do. A user without `checkout_settings` may sign in, but
+             *     every admin route answers 403 to them.
              * @example [
              *       "checkout_settings",
-             *       "edit_checkout_forms",
-             *       "edit_others_checkout_forms"
+             *       "read_checkout_payments",
+             *       "refund_checkout_payments",
+             *       "view_checkout_dashboard"
              *     ]
              */
             capabilities: string[];
@@ -2393,6 +2532,156 @@ export interface components {
             password: string;
             /** @description The current 6-digit code of the authenticator app, or a recovery code */
             code: string;
+        };
+        UserInvitationDto: {
+            /**
+             * @description `pending` until it is used or ends; `expired` after 7 days unused (send a new one)
+             * @enum {string}
+             */
+            status: "pending" | "expired";
+            /**
+             * Format: date-time
+             * @description When the set-password link stops working, ISO 8601 UTC
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description When the invitation email left (null: still queued, or its sending failed)
+             */
+            sent_at: string | null;
+        };
+        TeamUserDto: {
+            id: number;
+            login: string;
+            email: string;
+            display_name: string;
+            /**
+             * @description A console role, or `author`/`subscriber` for users the CLI made (they reach no admin route)
+             * @example support
+             */
+            role: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description The last console sign-in (null: never)
+             */
+            last_sign_in_at: string | null;
+            /** @description The invitation not used yet, or null (none, or used) */
+            invitation: components["schemas"]["UserInvitationDto"] | (null);
+        };
+        CreateUserDto: {
+            /**
+             * @description What the user signs in with: letters, digits and `_ . @ -`, unique
+             * @example sam
+             */
+            login: string;
+            /**
+             * Format: email
+             * @description Where the invitation is sent; unique
+             * @example sam@shop.example
+             */
+            email: string;
+            /**
+             * @description The name the console shows (the login when left out at creation)
+             * @example Sam Rivera
+             */
+            display_name?: string;
+            /**
+             * @description What the user may do (docs/security.md, "Roles")
+             * @enum {string}
+             */
+            role: "administrator" | "editor" | "support" | "viewer";
+        };
+        UpdateUserDto: {
+            /**
+             * @description What the user signs in with: letters, digits and `_ . @ -`, unique
+             * @example sam
+             */
+            login?: string;
+            /**
+             * Format: email
+             * @description Where invitations (and password resets) are sent; unique
+             * @example sam@shop.example
+             */
+            email?: string;
+            /**
+             * @description The name the console shows (the login when left out at creation)
+             * @example Sam Rivera
+             */
+            display_name?: string;
+            /**
+             * @description A changed role ends the user’s console sessions and revokes their application passwords at once
+             * @enum {string}
+             */
+            role?: "administrator" | "editor" | "support" | "viewer";
+        };
+        TeamUserDeletedDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            previous: components["schemas"]["TeamUserDto"];
+        };
+        ApplicationPasswordDto: {
+            /** Format: uuid */
+            uuid: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last used (to the hour), or null
+             */
+            last_used_at: string | null;
+            /** @description The address it was last used from, or null */
+            last_ip: string | null;
+        };
+        CreateApplicationPasswordDto: {
+            /**
+             * @description What it is for, e.g. the script or machine that uses it
+             * @example Accounting export
+             */
+            name: string;
+        };
+        NewApplicationPasswordDto: {
+            /** Format: uuid */
+            uuid: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last used (to the hour), or null
+             */
+            last_used_at: string | null;
+            /** @description The address it was last used from, or null */
+            last_ip: string | null;
+            /**
+             * @description The password, shown this once: only its keyed hash is stored
+             * @example abcd efgh ijkl mnop qrst uvwx
+             */
+            password: string;
+        };
+        ApplicationPasswordRevokedDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            previous: components["schemas"]["ApplicationPasswordDto"];
+        };
+        RoleDto: {
+            /** @example support */
+            name: string;
+            /** @example Support */
+            display_name: string;
+            /**
+             * @description The role’s capabilities, sorted
+             * @example [
+             *       "checkout_settings",
+             *       "read_checkout_payments",
+             *       "refund_checkout_payments"
+             *     ]
+             */
+            capabilities: string[];
+            /** @description Whether a teammate may be given this role through the API (the console roles) */
+            assignable: boolean;
         };
         PluginInfoDto: {
             name: string;
@@ -4026,7 +4315,7 @@ export interface components {
         /** @description A 409 answer (WP_Error shape) */
         WpError409: {
             /** @enum {string} */
-            code: "checkout_invalid_state" | "checkout_paused" | "checkout_contract_mismatch" | "checkout_tag_exists" | "checkout_user_exists" | "checkout_plan_required" | "checkout_plugin_inactive" | "checkout_plugin_not_installed" | "checkout_idempotency_in_progress";
+            code: "checkout_invalid_state" | "checkout_paused" | "checkout_contract_mismatch" | "checkout_tag_exists" | "checkout_user_exists" | "checkout_last_administrator" | "checkout_plan_required" | "checkout_plugin_inactive" | "checkout_plugin_not_installed" | "checkout_idempotency_in_progress";
         } & WithRequired<components["schemas"]["WpErrorDto"], "code">;
         /** @description A 413 answer (WP_Error shape) */
         WpError413: {
@@ -4361,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4577,7 +4866,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5517,7 +5806,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5677,7 +5966,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5851,7 +6140,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7778,7 +8067,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9936,6 +10225,1646 @@ export interface operations {
             };
         };
     };
+    teamListUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamGetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDeletedDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamReinviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUserDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamListApplicationPasswords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationPasswordDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamCreateApplicationPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApplicationPasswordDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewApplicationPasswordDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamRevokeApplicationPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description The application password’s uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationPasswordRevokedDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    teamListRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
     pluginInfo: {
         parameters: {
             query?: never;
@@ -11043,7 +12972,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11205,7 +13134,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11792,7 +13721,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11952,7 +13881,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12126,7 +14055,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12309,7 +14238,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12466,7 +14395,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12644,7 +14573,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12910,7 +14839,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13299,7 +15228,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13623,7 +15552,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardMoneyDto"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13914,7 +15843,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14106,7 +16035,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14266,7 +16195,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14430,7 +16359,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14612,7 +16541,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14790,7 +16719,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14950,7 +16879,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15110,7 +17039,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15274,7 +17203,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15452,7 +17381,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15951,7 +17880,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential) */
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16291,7 +18220,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16451,7 +18380,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16671,7 +18600,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError403"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17998,7 +19927,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18511,7 +20440,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18664,7 +20593,7 @@ export interface operations {
                     "application/json": components["schemas"]["WpError400"];
                 };
             };
-            /** @description Not found: no such form, payment, tag, template or gateway (or no such route) */
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
             404: {
                 headers: {
                     [name: string]: unknown;
