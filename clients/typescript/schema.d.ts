@@ -714,7 +714,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a teammate: the user is created and gets an email with a set-password link (valid 7 days, once)
-         * @description The invitation email leaves through the outbox after the user is stored; its link is `{PUBLIC_BASE_URL}/admin/set-password#invitation=<token>` (only a keyed hash of the token is stored). A login or email another user has is 409 `checkout_user_exists`.
+         * @description The invitation email leaves through the outbox after the user is stored; its link is `{PUBLIC_BASE_URL}/admin/set-password#token=<token>`, spent by POST /auth/set-password (only a keyed hash of the token is stored). A login or email another user has is 409 `checkout_user_exists`.
          */
         post: operations["teamCreateUser"];
         delete?: never;
@@ -2546,7 +2546,7 @@ export interface components {
             expires_at: string;
             /**
              * Format: date-time
-             * @description When the email was written (null: still queued)
+             * @description When the invitation email left (null: still queued, or its sending failed)
              */
             sent_at: string | null;
         };

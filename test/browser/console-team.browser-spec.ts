@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
+import { OutboxWorker } from '../../src/modules/outbox/index.js';
 import { launchChromium } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
@@ -47,6 +50,18 @@ describe('admin console: team and roles', () => {
     expect(await row.textContent()).toContain('support');
     expect(await row.textContent()).toMatch(/Queued|Sent/);
     expect(await row.textContent()).toContain('Never');
+
+    // The invitation email's link opens the console's set-password screen, as an invitation.
+    await app.t.app.get(OutboxWorker).drain();
+    const outbox = join(app.t.config.dataDir, 'outbox');
+    const email = readdirSync(outbox).map((file) => readFileSync(join(outbox, file), 'utf8')).find((text) => text.includes(`To: ${login}@shop.example`));
+    const link = /set-password#token=([A-Za-z0-9_-]{43})/.exec((email ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+    expect(link).not.toBeNull();
+    const invitee = await openConsole(browser, app, width);
+    await invitee.page.goto(`${app.origin}/admin/set-password#token=${link![1]}`);
+    await invitee.page.getByRole('heading', { name: 'Welcome to Checkout' }).waitFor();
+    expect(invitee.errors).toEqual([]);
+    await invitee.context.close();
 
     await row.getByRole('link', { name: `Sam ${width}` }).click();
     await page.getByRole('heading', { level: 1, name: `Sam ${width}` }).waitFor();

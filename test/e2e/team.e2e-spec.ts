@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Clock } from '../../src/common/clock/index.js';
-import { UserInvitations } from '../../src/modules/identity/index.js';
 import { LastAdministratorError } from '../../src/modules/identity/identity.errors.js';
 import { TeamService } from '../../src/modules/identity/team.service.js';
 import { OutboxWorker } from '../../src/modules/outbox/index.js';
@@ -35,7 +34,7 @@ describe('the team: /administration/users', () => {
   /** The set-password token of the newest invitation email to `address`. */
   const invitationToken = (address: string): string => {
     const message = emails().filter((text) => text.includes(`To: ${address}`)).pop();
-    const match = /set-password#invitation=([A-Za-z0-9_-]{43})/.exec(decoded(message ?? ''));
+    const match = /set-password#token=([A-Za-z0-9_-]{43})/.exec(decoded(message ?? ''));
     if (!match) throw new Error(`no invitation email to ${address}`);
     return match[1];
   };
@@ -45,6 +44,9 @@ describe('the team: /administration/users', () => {
     expect(res.status).toBe(201);
     return { cookie: String(res.headers['set-cookie'][0]).split(';')[0], nonce: res.body.nonce as string };
   };
+  const SAME_ORIGIN = { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'same-origin' };
+  const checkLink = (token: string) => request(t.http).post(`${t.base}/auth/set-password/check`).set(SAME_ORIGIN).send({ token });
+  const setPassword = (token: string, password: string) => request(t.http).post(`${t.base}/auth/set-password`).set(SAME_ORIGIN).send({ token, password });
   const sessionAlive = async (session: { cookie: string; nonce: string }) =>
     (await request(t.http).get(`${t.base}/administration/payments`).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce)).status === 200;
 
@@ -81,9 +83,9 @@ describe('the team: /administration/users', () => {
 
       await t.app.get(OutboxWorker).drain();
       const token = invitationToken('sam@shop.example');
-      expect(decoded(emails().join('\n'))).toContain(`${t.config.publicBaseUrl}/admin/set-password#invitation=${token}`);
-      // Stored only as a keyed hash.
-      const stored: Array<{ token_hash: string; sent_at: unknown }> = await t.dataSource.query(`SELECT token_hash, sent_at FROM ${table('checkout_user_invitations')} WHERE user_id = ?`, [res.body.id]);
+      expect(decoded(emails().join('\n'))).toContain(`${t.config.publicBaseUrl}/admin/set-password#token=${token}`);
+      // One mechanism: an `invite` account token, stored only as a keyed hash; the outbox never holds it readable.
+      const stored: Array<{ token_hash: string }> = await t.dataSource.query(`SELECT token_hash FROM ${table('checkout_account_tokens')} WHERE user_id = ? AND purpose = 'invite'`, [res.body.id]);
       expect(stored).toHaveLength(1);
       expect(stored[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(stored[0].token_hash).not.toContain(token);
@@ -92,28 +94,37 @@ describe('the team: /administration/users', () => {
       expect(listed.invitation).toEqual({ status: 'pending', expires_at: res.body.invitation.expires_at, sent_at: expect.any(String) });
     });
 
-    it('hands the set-password page a single-use token that ends after 7 days', async () => {
+    it("the invitation email's link sets the password through /auth/set-password, once; the user then signs in and the list shows no invitation", async () => {
       const created = await admin().post('/administration/users', { login: 'ines', email: 'ines@shop.example', role: 'viewer' });
       expect(created.status).toBe(201);
       expect(created.body.display_name).toBe('ines');
       await t.app.get(OutboxWorker).drain();
       const token = invitationToken('ines@shop.example');
-      const invitations = t.app.get(UserInvitations);
-      const manager = t.dataSource.manager;
-      expect(await invitations.find(manager, 'A'.repeat(43))).toBeNull();
-      expect(await invitations.find(manager, token)).toEqual(expect.objectContaining({ userId: created.body.id, login: 'ines' }));
+      const check = await checkLink(token);
+      expect(check.status).toBe(200);
+      expect(check.body).toEqual({ purpose: 'invite', login: 'ines', display_name: 'ines', expires_at: created.body.invitation.expires_at });
 
+      const set = await setPassword(token, 'ines chooses a long password');
+      expect(set.status).toBe(200);
+      expect(set.body).toEqual({ success: true, message: expect.any(String), login: 'ines' });
+      expectWpError((await setPassword(token, 'someone else tries it')).body, 'checkout_token_invalid', 400);
+      const session = await request(t.http).post(`${t.base}/auth/session`).set(SAME_ORIGIN).send({ login: 'ines', password: 'ines chooses a long password' });
+      expect(session.status).toBe(201);
+      expect((await admin().get(`/administration/users/${created.body.id}`)).body.invitation).toBeNull();
+    });
+
+    it('an invitation ends after 7 days: the list says expired and the link no longer works', async () => {
+      const created = await admin().post('/administration/users', { login: 'lena', email: 'lena@shop.example', role: 'viewer' });
+      await t.app.get(OutboxWorker).drain();
+      const token = invitationToken('lena@shop.example');
       const clock = jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => new Date(Date.now() + 7 * 86_400_000 + 1000));
       try {
-        expect(await invitations.consume(manager, token)).toBeNull();
-        const listed = (await admin().get(`/administration/users/${created.body.id}`)).body;
-        expect(listed.invitation.status).toBe('expired');
+        expect((await admin().get(`/administration/users/${created.body.id}`)).body.invitation).toMatchObject({ status: 'expired', sent_at: expect.any(String) });
+        expectWpError((await setPassword(token, 'too late for this link')).body, 'checkout_token_invalid', 400);
       } finally {
         clock.mockRestore();
       }
-      expect(await invitations.consume(manager, token)).toEqual(expect.objectContaining({ userId: created.body.id }));
-      expect(await invitations.consume(manager, token)).toBeNull();
-      expect((await admin().get(`/administration/users/${created.body.id}`)).body.invitation).toBeNull();
+      expect((await checkLink(token)).status).toBe(200);
     });
 
     it('sends a new invitation on request; the earlier link stops working', async () => {
@@ -122,13 +133,14 @@ describe('the team: /administration/users', () => {
       const first = invitationToken('omar@shop.example');
       const again = await admin().post(`/administration/users/${created.body.id}/invitation`, {});
       expect(again.status).toBe(201);
-      expect(again.body.invitation.status).toBe('pending');
+      expect(again.body.invitation).toMatchObject({ status: 'pending', sent_at: null });
       await t.app.get(OutboxWorker).drain();
       const second = invitationToken('omar@shop.example');
       expect(second).not.toBe(first);
-      const invitations = t.app.get(UserInvitations);
-      expect(await invitations.find(t.dataSource.manager, first)).toBeNull();
-      expect(await invitations.find(t.dataSource.manager, second)).not.toBeNull();
+      expectWpError((await checkLink(first)).body, 'checkout_token_invalid', 400);
+      expectWpError((await setPassword(first, 'the old link must not work')).body, 'checkout_token_invalid', 400);
+      expect((await checkLink(second)).body).toMatchObject({ purpose: 'invite', login: 'omar' });
+      expect(await count(`SELECT COUNT(*) AS n FROM ${table('checkout_account_tokens')} WHERE user_id = ? AND purpose = 'invite' AND used_at IS NULL`, [created.body.id])).toBe(1);
     });
 
     it('refuses bad input with 400 naming the field, and writes nothing', async () => {
@@ -192,15 +204,18 @@ describe('the team: /administration/users', () => {
       expectWpError((await admin().patch('/administration/users/2147483647', { display_name: 'x' })).body, 'checkout_not_found', 404);
     });
 
-    it('deletes a user: sessions and application passwords end with it', async () => {
+    it('deletes a user: sessions, application passwords and account tokens (the invitation) end with it', async () => {
       const user = await t.createUser('editor');
       const session = await signIn(user.login, user.password);
+      expect((await admin().post(`/administration/users/${user.id}/invitation`, {})).status).toBe(201);
+      expect(await count(`SELECT COUNT(*) AS n FROM ${table('checkout_account_tokens')} WHERE user_id = ?`, [user.id])).toBe(1);
       const res = await admin().delete(`/administration/users/${user.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ deleted: true, previous: expect.objectContaining({ id: user.id, login: user.login, role: 'editor' }) });
       expect((await as(user.auth).get('/administration/payment-forms')).status).toBe(401);
       expect(await sessionAlive(session)).toBe(false);
       expect(await count(`SELECT COUNT(*) AS n FROM ${table('checkout_console_sessions')} WHERE user_id = ?`, [user.id])).toBe(0);
+      expect(await count(`SELECT COUNT(*) AS n FROM ${table('checkout_account_tokens')} WHERE user_id = ?`, [user.id])).toBe(0);
       expectWpError((await admin().get(`/administration/users/${user.id}`)).body, 'checkout_not_found', 404);
       expectWpError((await admin().delete(`/administration/users/${user.id}`)).body, 'checkout_not_found', 404);
     });

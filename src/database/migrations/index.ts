@@ -27,7 +27,7 @@ import { CreateOutgoingWebhooks1764116930000 } from './1764116930000-CreateOutgo
 import { AddSubscriptionCancelSchedule1764116940000 } from './1764116940000-AddSubscriptionCancelSchedule.js';
 import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAccountCredentials.js';
 import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
-import { CreateUserInvitations1764117210000 } from './1764117210000-CreateUserInvitations.js';
+import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignIn.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -60,5 +60,5 @@ export const MIGRATIONS = [
   AddSubscriptionCancelSchedule1764116940000,
   CreateAccountCredentials1764117000000,
   SeedTeamRoles1764117200000,
-  CreateUserInvitations1764117210000,
+  AddUserLastSignIn1764117210000,
 ];

@@ -4,4 +4,3 @@ export { IdentityService } from './identity.service.js';
 export { AuthorizationGuard } from './authorization.guard.js';
 export { AccountService, type SetPasswordTokenInfo } from './accounts/account.service.js';
 export type { AccountTokenPurpose } from './accounts/account-token.entity.js';
-export { type InvitedUser, SET_PASSWORD_PATH, UserInvitations, USER_INVITATIONS_TOPIC } from './user-invitations.js';

@@ -54,7 +54,7 @@ export class TeamController {
     operationId: 'teamCreateUser',
     summary: 'Invite a teammate: the user is created and gets an email with a set-password link (valid 7 days, once)',
     description:
-      'The invitation email leaves through the outbox after the user is stored; its link is `{PUBLIC_BASE_URL}/admin/set-password#invitation=<token>` ' +
+      'The invitation email leaves through the outbox after the user is stored; its link is `{PUBLIC_BASE_URL}/admin/set-password#token=<token>`, spent by POST /auth/set-password ' +
       '(only a keyed hash of the token is stored). A login or email another user has is 409 `checkout_user_exists`.',
   })
   @ApiCreatedResponse({ type: TeamUserDto })

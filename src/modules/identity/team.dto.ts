@@ -67,7 +67,7 @@ export class UserInvitationDto {
   @ApiProperty({ type: String, format: 'date-time', description: 'When the set-password link stops working, ISO 8601 UTC' })
   expires_at: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the email was written (null: still queued)' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the invitation email left (null: still queued, or its sending failed)' })
   sent_at: string | null;
 }
 

@@ -10,17 +10,15 @@ import { IdentityModule } from './identity.module.js';
 import { RoleCapabilityEntity, RoleEntity } from './role-capability.entity.js';
 import { TeamController } from './team.controller.js';
 import { TeamService } from './team.service.js';
-import { UserInvitationEntity } from './user-invitation.entity.js';
-import { UserInvitations } from './user-invitations.js';
 import { UserEntity } from './user.entity.js';
 
 /**
- * The team API and invitation emails (issue 30). Apart from IdentityModule because it needs the
- * outbox and mail, which the CLI (it imports IdentityModule alone) must not start.
+ * The team API (issue 30). Its invitations are account tokens of AccountService (IdentityModule),
+ * emailed through the outbox like password resets.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([UserEntity, RoleEntity, RoleCapabilityEntity, ApplicationPasswordEntity, ConsoleSessionEntity, UserInvitationEntity]),
+    TypeOrmModule.forFeature([UserEntity, RoleEntity, RoleCapabilityEntity, ApplicationPasswordEntity, ConsoleSessionEntity]),
     ClockModule,
     CryptoModule,
     IdentityModule,
@@ -28,7 +26,6 @@ import { UserEntity } from './user.entity.js';
     OutboxModule,
   ],
   controllers: [TeamController],
-  providers: [TeamService, UserInvitations],
-  exports: [UserInvitations],
+  providers: [TeamService],
 })
 export class TeamModule {}

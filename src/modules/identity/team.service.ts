@@ -1,15 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull, Not, Repository } from 'typeorm';
+import { DataSource, type EntityManager, Not, Repository } from 'typeorm';
 import { Clock } from '../../common/clock/index.js';
 import { isDuplicateKeyError, locksRows } from '../../database/index.js';
+import { AccountService, type OpenInvitation } from './accounts/account.service.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { ConsoleSessionEntity } from './console-session.entity.js';
 import { LastAdministratorError, UserEmailExistsError, UserExistsError, UserNotFoundError } from './identity.errors.js';
 import { RoleCapabilityEntity, RoleEntity } from './role-capability.entity.js';
 import { CONSOLE_ROLES, type ConsoleRole } from './team.dto.js';
-import { UserInvitations } from './user-invitations.js';
-import { UserInvitationEntity } from './user-invitation.entity.js';
 import { UserEntity } from './user.entity.js';
 
 /** The role that manages the team; the last user holding it cannot lose it. */
@@ -17,8 +16,8 @@ const ADMINISTRATOR = 'administrator';
 
 export interface TeamMember {
   user: UserEntity;
-  /** The invitation not used yet, or null */
-  invitation: UserInvitationEntity | null;
+  /** The invitation not used yet (its `invite` account token), or null */
+  invitation: OpenInvitation | null;
 }
 
 export interface NewTeamMember {
@@ -46,7 +45,8 @@ export interface RoleDescription {
  * The team (issue 30, docs/administration.md "Team"): teammates with roles, invited by email.
  *
  * - A new teammate gets an invitation (7 days, single use) whose email goes through the outbox in
- *   the creating transaction (UserInvitations).
+ *   the creating transaction: an `invite` account token (AccountService), spent by the
+ *   set-password routes like any set-password link.
  * - A changed role or a deleted user ends the user's console sessions and revokes their
  *   application passwords in the same transaction: every admin request reads both fresh, so the
  *   next request of that user is refused on every instance.
@@ -62,24 +62,21 @@ export class TeamService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(RoleEntity) private readonly roles: Repository<RoleEntity>,
     @InjectRepository(RoleCapabilityEntity) private readonly roleCapabilities: Repository<RoleCapabilityEntity>,
-    @InjectRepository(UserInvitationEntity) private readonly invitations: Repository<UserInvitationEntity>,
     private readonly dataSource: DataSource,
-    private readonly invitationMail: UserInvitations,
+    private readonly accounts: AccountService,
     private readonly clock: Clock,
   ) {}
 
   async list(): Promise<TeamMember[]> {
     const users = await this.users.find({ order: { id: 'ASC' } });
-    const open = users.length === 0 ? [] : await this.invitations.find({ where: { userId: In(users.map((user) => user.id)), usedAt: IsNull() }, order: { id: 'ASC' } });
-    const byUser = new Map<number, UserInvitationEntity>();
-    for (const invitation of open) byUser.set(invitation.userId, invitation);
-    return users.map((user) => ({ user, invitation: byUser.get(user.id) ?? null }));
+    const invitations = await this.accounts.openInvitations(users.map((user) => user.id));
+    return users.map((user) => ({ user, invitation: invitations.get(user.id) ?? null }));
   }
 
   async get(id: number): Promise<TeamMember> {
     const user = await this.users.findOne({ where: { id } });
     if (!user) throw new UserNotFoundError();
-    return { user, invitation: await this.openInvitation(this.invitations.manager, id) };
+    return { user, invitation: await this.openInvitation(this.dataSource.manager, id) };
   }
 
   /** The roles with their capabilities, from the roles table (the console roles first). */
@@ -108,9 +105,9 @@ export class TeamService {
         const user = await manager.save(
           manager.create(UserEntity, { login: input.login, email: input.email, role: input.role, displayName: input.displayName ?? input.login, createdAt: now, lastSignInAt: null }),
         );
-        const invitation = await this.invitationMail.open(manager, user.id, invitedBy);
+        await this.accounts.invite(manager, user.id);
         this.logger.log({ user_id: user.id, role: user.role, invited_by: invitedBy }, 'team member invited');
-        return { user, invitation };
+        return { user, invitation: await this.openInvitation(manager, user.id) };
       });
     } catch (error) {
       // Two requests creating the same login at once: the unique key decides.
@@ -124,9 +121,9 @@ export class TeamService {
     return this.dataSource.transaction(async (manager) => {
       const user = await manager.findOne(UserEntity, { where: { id } });
       if (!user) throw new UserNotFoundError();
-      const invitation = await this.invitationMail.open(manager, user.id, invitedBy);
+      await this.accounts.invite(manager, user.id);
       this.logger.log({ user_id: user.id, invited_by: invitedBy }, 'team member invited again');
-      return { user, invitation };
+      return { user, invitation: await this.openInvitation(manager, user.id) };
     });
   }
 
@@ -155,7 +152,7 @@ export class TeamService {
     }
   }
 
-  /** Deletes the user with their sessions, application passwords and invitations; answers them as they were. */
+  /** Deletes the user with their sessions, application passwords and account tokens (invitations, resets); answers them as they were. */
   async remove(id: number): Promise<TeamMember> {
     return this.dataSource.transaction(async (manager) => {
       const user = await manager.findOne(UserEntity, { where: { id } });
@@ -163,7 +160,7 @@ export class TeamService {
       if (user.role === ADMINISTRATOR) await this.requireAnotherAdministrator(manager, id);
       const invitation = await this.openInvitation(manager, id);
       await this.endAccess(manager, id);
-      await manager.delete(UserInvitationEntity, { userId: id });
+      await this.accounts.deleteAccountDataOf(manager, id);
       await manager.delete(UserEntity, { id });
       this.logger.log({ user_id: id }, 'team member deleted');
       return { user, invitation };
@@ -194,7 +191,7 @@ export class TeamService {
     if (fields.email !== undefined && (await other({ email: fields.email }))) throw new UserEmailExistsError();
   }
 
-  private openInvitation(manager: EntityManager, userId: number): Promise<UserInvitationEntity | null> {
-    return this.invitationMail.openInvitationOf(manager, userId);
+  private async openInvitation(manager: EntityManager, userId: number): Promise<OpenInvitation | null> {
+    return (await this.accounts.openInvitations([userId], manager)).get(userId) ?? null;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, LessThanOrEqual, type Repository } from 'typeorm';
+import { type EntityManager, In, LessThanOrEqual, type Repository } from 'typeorm';
 import { isDuplicateKeyError, runStatement, selectRows } from '../../database/index.js';
 import { OutboxItemEntity, type OutboxStatus } from './outbox-item.entity.js';
 
@@ -133,6 +133,13 @@ export class OutboxRepository {
   /** Deletes items sent before `before` (their work is done; the payload may hold personal data). */
   async purgeSent(before: Date): Promise<number> {
     return (await runStatement(this.items.manager, `DELETE FROM ${this.table} WHERE \`status\` = 'sent' AND \`finished_at\` < ?`, [before])).affected;
+  }
+
+  /** The status and finish time of the items of `topic` with these keys (absent keys: none, or purged after sending). */
+  async statusOf(manager: EntityManager, topic: string, keys: readonly string[]): Promise<Map<string, { status: OutboxStatus; finishedAt: Date | null }>> {
+    if (keys.length === 0) return new Map();
+    const rows = await manager.find(OutboxItemEntity, { select: { key: true, status: true, finishedAt: true }, where: { topic, key: In([...keys]) } });
+    return new Map(rows.map((row) => [row.key, { status: row.status, finishedAt: row.finishedAt }]));
   }
 
   findById(id: number): Promise<OutboxItemEntity | null> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
 import { Clock } from '../../common/clock/index.js';
+import type { OutboxStatus } from './outbox-item.entity.js';
 import { type FailedOutboxTopic, type NewOutboxItem, type OutboxBacklog, OutboxRepository } from './outbox.repository.js';
 
 /**
@@ -41,6 +42,15 @@ export class Outbox implements EntitySubscriberInterface {
   /** Failed items per topic, for the dashboard. */
   failedByTopic(): Promise<FailedOutboxTopic[]> {
     return this.items.failedByTopic();
+  }
+
+  /**
+   * Where the items of `topic` with these keys stand: `pending`, `sent` (with when) or `failed`.
+   * A key with no item is absent from the map (never written, or purged some time after sending).
+   * Pass the manager of an open transaction to see the items it wrote.
+   */
+  statusOf(manager: EntityManager, topic: string, keys: readonly string[]): Promise<Map<string, { status: OutboxStatus; finishedAt: Date | null }>> {
+    return this.items.statusOf(manager, topic, keys);
   }
 
   /** The worker's wake-up (it binds it to its own async context, outside any transaction). */

@@ -22,6 +22,10 @@ interface AccountEmailDue {
   sealed_token: string;
 }
 
+function emailKey(tokenId: number): string {
+  return `account-token-${tokenId}`;
+}
+
 /** The console's set-password screen for a token; the token travels in the fragment, which no server or log sees. */
 export function setPasswordLink(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}/admin/set-password#token=${token}`;
@@ -55,9 +59,25 @@ export class AccountEmails implements OnModuleInit, OutboxHandler<AccountEmailDu
   async schedule(manager: EntityManager, tokenId: number, purpose: EmailedPurpose, token: string): Promise<void> {
     await this.outbox.add(manager, {
       topic: this.topic,
-      key: `account-token-${tokenId}`,
+      key: emailKey(tokenId),
       payload: { token_id: tokenId, purpose, sealed_token: this.crypto.encrypt(token) } satisfies AccountEmailDue,
     });
+  }
+
+  /**
+   * When the emails of these tokens left: the outbox's finish time of a sent item, null while it is
+   * queued or after it failed. An item purged some time after it was sent counts as sent when the
+   * token was made (the outbox keeps no other trace of it).
+   */
+  async sentAt(manager: EntityManager, tokens: readonly { id: number; createdAt: Date }[]): Promise<Map<number, Date | null>> {
+    const items = await this.outbox.statusOf(manager, this.topic, tokens.map((token) => emailKey(token.id)));
+    return new Map(
+      tokens.map((token) => {
+        const item = items.get(emailKey(token.id));
+        if (!item) return [token.id, token.createdAt];
+        return [token.id, item.status === 'sent' ? item.finishedAt : null];
+      }),
+    );
   }
 
   async handle(delivery: OutboxDelivery<AccountEmailDue>): Promise<void> {

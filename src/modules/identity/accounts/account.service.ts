@@ -36,12 +36,18 @@ export interface SetPasswordTokenInfo {
   expires_at: string;
 }
 
+/** A user's invitation not used yet: until when its link works, and when its email left (null: queued or failed). */
+export interface OpenInvitation {
+  expiresAt: Date;
+  sentAt: Date | null;
+}
+
 /**
  * Account passwords, set-password tokens and two-factor sign-in (docs/security.md "Accounts").
  *
  * Account tokens are random 256-bit strings stored only as a keyed hash (HMAC, purpose
  * `account-token`), used once (a conditional update claims them), with an expiry per purpose.
- * `issueToken` is the one way to make one; the users API's invitations use it with `invite`.
+ * `issueToken` is the one way to make one; the team's invitations (`invite`) use it.
  */
 @Injectable()
 export class AccountService {
@@ -146,6 +152,34 @@ export class AccountService {
   async sendSetPasswordEmail(manager: EntityManager, userId: number, purpose: EmailedPurpose): Promise<void> {
     const { token, id } = await this.issueToken(userId, purpose, manager);
     await this.emails.schedule(manager, id, purpose, token);
+  }
+
+  /**
+   * Inside the transaction that creates (or re-invites) the user: the user's earlier invitation
+   * links end, a new `invite` token (7 days) is made and its email goes to the outbox.
+   */
+  async invite(manager: EntityManager, userId: number): Promise<void> {
+    await manager.update(AccountTokenEntity, { userId, purpose: 'invite', usedAt: IsNull() }, { usedAt: this.clock.now() });
+    await this.sendSetPasswordEmail(manager, userId, 'invite');
+  }
+
+  /**
+   * Each user's newest invitation not used or ended yet (expired or not), with when its email left
+   * (null: still queued, or failed). Users without one are absent.
+   */
+  async openInvitations(userIds: readonly number[], manager: EntityManager = this.tokens.manager): Promise<Map<number, OpenInvitation>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await manager.find(AccountTokenEntity, { where: { userId: In([...userIds]), purpose: 'invite', usedAt: IsNull() }, order: { id: 'ASC' } });
+    const newest = new Map<number, AccountTokenEntity>();
+    for (const row of rows) newest.set(row.userId, row);
+    const sent = await this.emails.sentAt(manager, [...newest.values()]);
+    return new Map([...newest].map(([userId, row]) => [userId, { expiresAt: row.expiresAt, sentAt: sent.get(row.id) ?? null }]));
+  }
+
+  /** In the transaction deleting the user: their account tokens and recovery codes (the foreign keys cascade too; this does not rely on them). */
+  async deleteAccountDataOf(manager: EntityManager, userId: number): Promise<void> {
+    await manager.delete(AccountTokenEntity, { userId });
+    await manager.delete(RecoveryCodeEntity, { userId });
   }
 
   /** The live, unused set-password token, or 400 `checkout_token_invalid`. */
