@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
+import { AccountService } from '../../src/modules/identity/index.js';
 import { OutboxWorker } from '../../src/modules/outbox/index.js';
 import { launchChromium } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
@@ -94,9 +95,11 @@ describe('admin console: team and roles', () => {
   for (const width of [1280, 375]) {
     it.each(ROLES)(`shows a $role their own sections and a no-access screen elsewhere (${width} px)`, async ({ role, home, sections, refused }) => {
       const user = await app.t.createUser(role);
+      // With an account password: one without is asked to choose one first (console-accounts.browser-spec.ts).
+      await app.t.app.get(AccountService).setPassword(user.id, `the ${role} account password`);
       const { page, context, errors } = await openConsole(browser, app, width);
       await page.getByLabel('Login').fill(user.login);
-      await page.getByLabel('Application password').fill(user.password);
+      await page.getByLabel('Password', { exact: true }).fill(`the ${role} account password`);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: home }).waitFor();
       expect(await navigation(page)).toEqual(sections);

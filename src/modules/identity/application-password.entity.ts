@@ -1,29 +1,30 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, DatetimeColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../database/index.js';
 
 /** An application password: only its keyed hash is stored; the password is shown once. */
 @Entity({ name: 'application_passwords' })
 export class ApplicationPasswordEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'uuid', type: 'varchar', length: 36 })
+  @VarcharColumn('uuid', 36)
   uuid: string;
 
-  @Column({ name: 'user_id', type: 'integer' })
+  @IntegerColumn('user_id')
   userId: number;
 
-  @Column({ name: 'name', type: 'varchar', length: 100 })
+  @VarcharColumn('name', 100)
   name: string;
 
-  @Column({ name: 'password_hash', type: 'varchar', length: 64 })
+  @VarcharColumn('password_hash', 64)
   passwordHash: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'last_used_at', type: 'datetime', precision: 3, nullable: true })
+  @DatetimeColumn('last_used_at', { nullable: true })
   lastUsedAt: Date | null;
 
-  @Column({ name: 'last_ip', type: 'varchar', length: 45, nullable: true })
+  @VarcharColumn('last_ip', 45, { nullable: true })
   lastIp: string | null;
 }

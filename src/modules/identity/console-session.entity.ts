@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { CreatedAtColumn, DatetimeColumn, IdColumn, IntegerColumn, VarcharColumn } from '../../database/index.js';
 
 /**
  * A signed-in admin console session. Only a keyed hash of its token is stored (the token lives in
@@ -7,26 +8,26 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity({ name: 'checkout_console_sessions' })
 export class ConsoleSessionEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'token_hash', type: 'varchar', length: 64 })
+  @VarcharColumn('token_hash', 64)
   tokenHash: string;
 
-  @Column({ name: 'user_id', type: 'integer' })
+  @IntegerColumn('user_id')
   userId: number;
 
   /** The application password it was opened with; null when it was opened with the account password. */
-  @Column({ name: 'application_password_id', type: 'integer', nullable: true })
+  @IntegerColumn('application_password_id', { nullable: true })
   applicationPasswordId: number | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'last_seen_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('last_seen_at')
   lastSeenAt: Date;
 
   /** When the session ends unless used again: the earlier of sign-in + TTL and last use + idle timeout. */
-  @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
+  @DatetimeColumn('expires_at')
   expiresAt: Date;
 }

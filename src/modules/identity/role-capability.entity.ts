@@ -1,22 +1,23 @@
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { IdColumn, VarcharColumn } from '../../database/index.js';
 
 @Entity({ name: 'roles' })
 export class RoleEntity {
   @PrimaryColumn({ name: 'name', type: 'varchar', length: 50 })
   name: string;
 
-  @Column({ name: 'display_name', type: 'varchar', length: 100 })
+  @VarcharColumn('display_name', 100)
   displayName: string;
 }
 
 @Entity({ name: 'role_capabilities' })
 export class RoleCapabilityEntity {
-  @PrimaryGeneratedColumn({ name: 'id' })
+  @IdColumn()
   id: number;
 
-  @Column({ name: 'role', type: 'varchar', length: 50 })
+  @VarcharColumn('role', 50)
   role: string;
 
-  @Column({ name: 'capability', type: 'varchar', length: 100 })
+  @VarcharColumn('capability', 100)
   capability: string;
 }
