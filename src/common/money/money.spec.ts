@@ -1,16 +1,6 @@
 import fc from 'fast-check';
 import { CURRENCY_CODES, ISO_4217_EXPONENTS } from './currencies.js';
-import {
-  currencyRule,
-  formatMoney,
-  fromMinorUnits,
-  isValidMinorAmount,
-  MoneyFormatError,
-  THREE_DECIMAL_CURRENCIES,
-  toDecimalString,
-  toMinorUnits,
-  ZERO_DECIMAL_CURRENCIES,
-} from './money.js';
+import { currencyRule, formatMoney, fromMinorUnits, isValidMinorAmount, MoneyFormatError, THREE_DECIMAL_CURRENCIES, toDecimalString, toMinorUnits, ZERO_DECIMAL_CURRENCIES } from './money.js';
 
 const currency = fc.constantFrom(...CURRENCY_CODES);
 /** A chargeable amount of a currency: a multiple of its step, up to 10^12 steps. */
