@@ -9,6 +9,15 @@ describe('AccessTokenCache', () => {
   const requestGrant = jest.fn(() => new Promise<GatewayBTokenGrant>((resolve, reject) => grants.push({ resolve, reject })));
   const grant = (accessToken: string, expiresIn = 32_400): GatewayBTokenGrant => ({ accessToken, expiresIn, scopes: ['openid'] });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
+  /** One millisecond later the cached token is due: the next caller waits for a second grant, T2. */
+  const expectRenewalOneMsLater = async (cache: AccessTokenCache) => {
+    now += 1;
+    const next = cache.token();
+    await settle();
+    expect(requestGrant).toHaveBeenCalledTimes(2);
+    grants[1].resolve(grant('T2'));
+    expect(await next).toBe('T2');
+  };
 
   beforeEach(() => {
     now = Date.UTC(2026, 10, 25, 10);
@@ -27,12 +36,7 @@ describe('AccessTokenCache', () => {
     now += 3600_000 - 2000 - refreshMarginMs(3600_000) - 1;
     expect(await cache.token()).toBe('T1');
     expect(requestGrant).toHaveBeenCalledTimes(1);
-    now += 1;
-    const next = cache.token();
-    await settle();
-    expect(requestGrant).toHaveBeenCalledTimes(2);
-    grants[1].resolve(grant('T2'));
-    expect(await next).toBe('T2');
+    await expectRenewalOneMsLater(cache);
   });
 
   it('refreshes a minute early for long-lived tokens, a tenth of the lifetime for short ones', () => {
@@ -89,11 +93,6 @@ describe('AccessTokenCache', () => {
     expect(await info).toEqual({ scopes: ['openid'], expiresAt: new Date(now + 300_000), lifetimeAssumed: true });
     now += 300_000 - refreshMarginMs(300_000) - 1; // renewed 30 s before the assumed end
     expect(await cache.token()).toBe('T1');
-    now += 1;
-    const next = cache.token();
-    await settle();
-    expect(requestGrant).toHaveBeenCalledTimes(2);
-    grants[1].resolve(grant('T2'));
-    expect(await next).toBe('T2');
+    await expectRenewalOneMsLater(cache);
   });
 });
