@@ -2468,7 +2468,7 @@ export interface components {
              * @description What the link is for: `setup` (the first administrator), `invite` (a new teammate), `reset` (a forgotten password)
              * @enum {string}
              */
-            purpose: "reset" | "setup" | "invite";
+            purpose: "setup" | "invite" | "reset";
             login: string;
             display_name: string;
             /**
