@@ -6,6 +6,7 @@ import { createIntent, createRecord, finishCheckout, gatewayClient } from '../su
 import { connectThroughProxy, TEST_ADMIN_URL } from '../support/gateway-a.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { AccountService } from '../../src/modules/identity/index.js';
 import { launchChromium } from './support/chromium.js';
 import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
@@ -174,8 +175,10 @@ describe('admin console: refunds', () => {
   it('shows no Refund action to a user without the refund capability', async () => {
     const payment = await paidPayment();
     const viewer = await app.t.createUser('viewer');
+    // With an account password: one without is asked to choose one first (console-accounts.browser-spec.ts).
+    await app.t.app.get(AccountService).setPassword(viewer.id, 'the viewer account password');
     const { page, context, errors } = await openConsole(browser, app, 375);
-    await signIn(page, viewer.login, viewer.password);
+    await signIn(page, viewer.login, 'the viewer account password');
     await openPayment(page, payment.id);
     await page.getByText('Refundable').waitFor();
     expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
