@@ -89,6 +89,63 @@ export function cpuRatio(run: RunResult, row: Row): number {
   return nestCpu / row.cpuUsPerRequest;
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function rowOf(run: RunResult, id: string): Row | undefined {
+  return run.rows.find((r) => r.id === id);
+}
+
+/** The service's scenarios (not the baselines, not the variant's rows). */
+function scenarioIds(report: BenchReport): string[] {
+  return report.runs[0].rows.filter((r) => r.kind !== 'baseline' && !r.id.endsWith('@variant')).map((r) => r.id);
+}
+
+/**
+ * What the metrics cost each request: baseline 4 (request log + metrics) less baseline 3 (request
+ * log), CPU µs per request, median of the runs; and that cost as a share of each scenario's CPU per
+ * request (median of the runs). Undefined when the run has no metered baseline.
+ */
+export function metricsOverhead(report: BenchReport): { cpuUs: number; rpsRatio: number; shares: Array<{ id: string; label: string; cpuUs: number; share: number }> } | undefined {
+  const pairs = report.runs.map((run) => ({ logged: rowOf(run, 'bare-nest-logged'), metered: rowOf(run, 'bare-nest-metered') }));
+  if (pairs.some((p) => !p.logged || !p.metered)) return undefined;
+  const cpuUs = median(pairs.map((p) => p.metered!.cpuUsPerRequest - p.logged!.cpuUsPerRequest));
+  const rpsRatio = median(pairs.map((p) => p.metered!.load.rps / p.logged!.load.rps));
+  const shares = scenarioIds(report).map((id) => {
+    const rows = report.runs.map((run) => rowOf(run, id)).filter((r): r is Row => r !== undefined);
+    const routeCpu = median(rows.map((r) => r.cpuUsPerRequest));
+    return { id, label: rows[0].label, cpuUs: routeCpu, share: Math.max(cpuUs, 0) / routeCpu };
+  });
+  return { cpuUs, rpsRatio, shares };
+}
+
+/**
+ * With a variant (--variant-build: the build before a change), each scenario's req/s ÷ the logged
+ * floor of the same run for the service and the variant, medians of the runs, and the median of
+ * the per-run service ÷ variant: the "within 5 % of before" of a restructure.
+ */
+export function variantComparison(report: BenchReport): Array<{ label: string; service: number; variant: number; perRun: number[]; change: number; cpuService: number; cpuVariant: number }> {
+  return scenarioIds(report).flatMap((id) => {
+    const runs = report.runs.map((run) => ({ floor: rowOf(run, 'bare-nest-logged'), s: rowOf(run, id), v: rowOf(run, `${id}@variant`) })).filter((r) => r.floor && r.s && r.v);
+    if (runs.length === 0) return [];
+    const perRun = runs.map((r) => r.s!.load.rps / r.v!.load.rps);
+    return [
+      {
+        label: runs[0].s!.label,
+        service: median(runs.map((r) => r.s!.load.rps / r.floor!.load.rps)),
+        variant: median(runs.map((r) => r.v!.load.rps / r.floor!.load.rps)),
+        perRun,
+        change: median(perRun),
+        cpuService: median(runs.map((r) => r.s!.cpuUsPerRequest)),
+        cpuVariant: median(runs.map((r) => r.v!.cpuUsPerRequest)),
+      },
+    ];
+  });
+}
+
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
@@ -115,6 +172,17 @@ export function evaluate(report: BenchReport, targets: Targets): Check[] {
     }
     const failed = row.load.non2xx + row.load.errors;
     checks.push({ what: `${row.label}: non-2xx + errors`, target: '0', measured: String(failed), pass: failed === 0 });
+  }
+  const overhead = metricsOverhead(report);
+  for (const share of overhead?.shares ?? []) {
+    const target = targets.scenarios[share.id];
+    if (target?.min_ratio === undefined) continue;
+    checks.push({
+      what: `${share.label}: metrics' share of its CPU per request`,
+      target: '<= 3 %',
+      measured: `${f1(share.share * 100)} % (${f0(overhead!.cpuUs)} of ${f0(share.cpuUs)} µs)`,
+      pass: share.share <= 0.03,
+    });
   }
   const m = targets.memory;
   const idle = idleRss(report);
@@ -195,6 +263,24 @@ export function markdownSection(report: BenchReport, checks: Check[]): string {
     out.push('');
     out.push(...runTable(report, run));
   });
+  const overhead = metricsOverhead(report);
+  if (overhead) {
+    out.push('');
+    out.push(
+      `Metrics (prom-client's collectors and the request histogram): ${f0(overhead.cpuUs)} µs of CPU per request (request log + metrics against request log alone, median of ${report.runs.length} run(s); req/s ratio ${f2(overhead.rpsRatio)}), as a share of each route's CPU per request: ${overhead.shares.map((s) => `${s.label} ${f1(s.share * 100)} %`).join(', ')}.`,
+    );
+  }
+  const comparison = variantComparison(report);
+  if (comparison.length > 0) {
+    out.push('');
+    out.push(`Against the variant (${report.runs.length} run(s); req/s ÷ the logged floor of the same run, medians):`);
+    out.push('');
+    out.push('| scenario | service ÷ floor | variant ÷ floor | service ÷ variant (median) | per run | CPU µs/req service / variant |');
+    out.push('|---|--:|--:|--:|---|--:|');
+    for (const c of comparison) {
+      out.push(`| ${c.label} | ${f2(c.service)} | ${f2(c.variant)} | ${f2(c.change)} | ${c.perRun.map(f2).join(', ')} | ${f0(c.cpuService)} / ${f0(c.cpuVariant)} |`);
+    }
+  }
   out.push('');
   out.push('Targets (bench/targets.json):');
   out.push('');

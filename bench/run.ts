@@ -248,6 +248,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
   let bareNode: Target | undefined;
   let bareNest: Target | undefined;
   let bareNestLogged: Target | undefined;
+  let bareNestMetered: Target | undefined;
   let service: Target | undefined;
   let variant: Target | undefined;
   try {
@@ -275,6 +276,15 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       cwd: ROOT,
       readyPath: '/healthz',
       logFile: opts.logs === 'file' ? join(runDir, 'bare-nest-logged.log') : '/dev/null',
+    });
+    // The same plus the service's metrics: the difference is what metrics cost every request.
+    bareNestMetered = await startTarget({
+      name: 'bare nest + request log + metrics',
+      args: [join(DIST, 'bench', 'baselines', 'bare-nest-metered.js')],
+      env: { ...baselineEnv, LOG_LEVEL: 'info' },
+      cwd: ROOT,
+      readyPath: '/healthz',
+      logFile: opts.logs === 'file' ? join(runDir, 'bare-nest-metered.log') : '/dev/null',
     });
 
     let databaseUrl = '';
@@ -384,6 +394,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       const nestBefore = await baseline('bare-nest', 'bare Nest GET /healthz (before)', bareNest, cpuProfiling ? 'bare-nest' : undefined);
       rows.push(nestBefore);
       rows.push(await baseline('bare-nest-logged', 'bare Nest + request log GET /healthz', bareNestLogged));
+      rows.push(await baseline('bare-nest-metered', 'bare Nest + request log + metrics GET /healthz', bareNestMetered));
       let loadSeconds = 0;
       for (const scenario of opts.scenarios) {
         await probe(scenario, service.port, fixture);
@@ -475,7 +486,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
       overrides: [...opts.nodeArgs.map((flag) => `node ${flag}`), ...Object.entries(opts.serviceEnv).map(([k, v]) => `${k}=${v}`)],
     };
   } finally {
-    await Promise.all([stopTarget(service), stopTarget(variant), stopTarget(bareNest), stopTarget(bareNestLogged), stopTarget(bareNode)]);
+    await Promise.all([stopTarget(service), stopTarget(variant), stopTarget(bareNest), stopTarget(bareNestLogged), stopTarget(bareNestMetered), stopTarget(bareNode)]);
   }
 }
 

@@ -1,27 +1,11 @@
 /**
- * Baseline 3 of `npm run bench`: the bare NestJS app of baseline 2 plus the one thing issue 13
- * keeps on every request, the service's request log: the same pino-http middleware with the
- * service's own options (`loggerOptions`, at `LOG_LEVEL`, default info), one JSON line per request
- * to stdout, which the bench sends where it sends the service's. No guards, pipes, filters or
- * database. Its ratio to bare Nest is the ceiling any logged route can reach on Express here.
+ * Baseline 3 of `npm run bench`: bare Nest plus the service's request log (logged-app.ts). Its
+ * ratio to bare Nest is the ceiling any logged route can reach on Express here.
  */
-import 'reflect-metadata';
-import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { HealthController } from './health.controller.js';
-import { pinoHttp } from 'pino-http';
-import { loggerOptions } from '../../src/common/logging/index.js';
-
-@Module({ controllers: [HealthController] })
-class LoggedModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    const options = loggerOptions({ logLevel: process.env.LOG_LEVEL ?? 'info' }).pinoHttp;
-    consumer.apply(pinoHttp(options as Parameters<typeof pinoHttp>[0])).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
-  }
-}
+import { createLoggedApp } from './logged-app.js';
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create(LoggedModule, { logger: ['error', 'warn'] });
+  const app = await createLoggedApp();
   await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 }
 

@@ -10,6 +10,7 @@ import { NotLoggedInError } from '../../common/errors/index.js';
 import { servedOverHttps } from '../../common/http/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
 import { readDatetime, selectRows } from '../../database/index.js';
+import { capabilityColumns, type CapabilityColumns, readCapabilities } from './role-capabilities-sql.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { readSessionTokens, type SessionCookie, sessionCookie } from './console-session-cookie.js';
 import { ConsoleSessionEntity } from './console-session.entity.js';
@@ -46,7 +47,7 @@ export interface ConsoleSession {
   mustSetPassword: boolean;
 }
 
-interface SessionRow {
+interface SessionRow extends CapabilityColumns {
   session_id: number;
   created_at: Date | string;
   last_seen_at: Date | string;
@@ -55,7 +56,6 @@ interface SessionRow {
   user_login: string;
   display_name: string;
   role: string;
-  capability: string | null;
   must_set_password: number | string;
 }
 
@@ -71,6 +71,7 @@ interface SessionRow {
 export class ConsoleSessionService {
   private readonly logger = new Logger(ConsoleSessionService.name);
   private readonly lookupSql: string;
+  private readonly roleCapabilitiesTable: string;
   private readonly restPath: string;
 
   constructor(
@@ -86,14 +87,16 @@ export class ConsoleSessionService {
   ) {
     this.restPath = `/${config.restRoot}/${REST_NAMESPACE}`;
     const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
+    this.roleCapabilitiesTable = table(roleCapabilities);
     this.lookupSql =
       'SELECT `s`.`id` AS `session_id`, `s`.`created_at`, `s`.`last_seen_at`, `s`.`expires_at`,' +
-      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, `c`.`capability`,' +
+      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, ' +
+      capabilityColumns(this.roleCapabilitiesTable, '`u`.`role`') +
+      ',' +
       ' CASE WHEN `u`.`password_hash` IS NULL THEN 1 ELSE 0 END AS `must_set_password`' +
       ` FROM ${table(sessions)} \`s\`` +
       ` LEFT JOIN ${table(passwords)} \`p\` ON \`p\`.\`id\` = \`s\`.\`application_password_id\` AND \`p\`.\`user_id\` = \`s\`.\`user_id\`` +
       ` INNER JOIN ${table(users)} \`u\` ON \`u\`.\`id\` = \`s\`.\`user_id\`` +
-      ` LEFT JOIN ${table(roleCapabilities)} \`c\` ON \`c\`.\`role\` = \`u\`.\`role\`` +
       ' WHERE `s`.`token_hash` = ? AND `s`.`expires_at` > ?' +
       // A session of an application password lives only while that password does.
       ' AND (`s`.`application_password_id` IS NULL OR `p`.`id` IS NOT NULL)';
@@ -213,8 +216,7 @@ export class ConsoleSessionService {
   /** The live session of a token, or null (unknown, signed out, expired, or its password revoked). */
   async resolve(token: string): Promise<ConsoleSession | null> {
     const now = this.clock.now();
-    const rows = await selectRows<SessionRow>(this.sessions.manager, this.lookupSql, [this.hashToken(token), now]);
-    const first = rows[0];
+    const [first] = await selectRows<SessionRow>(this.sessions.manager, this.lookupSql, [this.hashToken(token), now]);
     if (!first) return null;
     const createdAt = readDatetime(first.created_at);
     const lastSeenAt = readDatetime(first.last_seen_at);
@@ -223,7 +225,7 @@ export class ConsoleSessionService {
       expiresAt = sessionExpiry(createdAt, now, this.config.session);
       await this.sessions.update({ id: Number(first.session_id) }, { lastSeenAt: now, expiresAt });
     }
-    const capabilities = new Set(rows.flatMap((row) => (row.capability === null ? [] : [row.capability])));
+    const capabilities = await readCapabilities(first, first.role, this.sessions.manager, this.roleCapabilitiesTable);
     return {
       id: Number(first.session_id),
       user: { id: Number(first.user_id), login: first.user_login, role: first.role, capabilities },

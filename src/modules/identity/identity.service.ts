@@ -6,6 +6,7 @@ import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { isDuplicateKeyError, readNullableDatetime, selectRows } from '../../database/index.js';
+import { capabilityColumns, type CapabilityColumns, readCapabilities } from './role-capabilities-sql.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
 import { UnknownRoleError, UserExistsError, UserNotFoundError } from './identity.errors.js';
@@ -29,7 +30,7 @@ export interface VerifiedCredentials {
 }
 
 /** One row of the credential join: the password, its user, one of the role's capabilities (or null). */
-interface CredentialRow {
+interface CredentialRow extends CapabilityColumns {
   password_id: number;
   password_hash: string;
   last_used_at: Date | string | null;
@@ -37,7 +38,6 @@ interface CredentialRow {
   user_id: number;
   user_login: string;
   role: string;
-  capability: string | null;
 }
 
 /** Users, roles and application passwords: the slice of the host platform the plugin relies on. */
@@ -46,6 +46,7 @@ export class IdentityService {
   private readonly logger = new Logger(IdentityService.name);
   /** The credential join of every admin request, a fixed text instead of the query builder (docs/benchmarks.md). */
   private readonly credentialSql: string;
+  private readonly roleCapabilitiesTable: string;
 
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
@@ -56,17 +57,18 @@ export class IdentityService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     const table = (repository: Repository<object>) => `\`${repository.metadata.tableName}\``;
+    this.roleCapabilitiesTable = table(roleCapabilities);
     this.credentialSql =
-      'SELECT `p`.`id` AS `password_id`, `p`.`password_hash`, `p`.`last_used_at`, `p`.`last_ip`, `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`role`, `c`.`capability`' +
+      'SELECT `p`.`id` AS `password_id`, `p`.`password_hash`, `p`.`last_used_at`, `p`.`last_ip`, `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`role`, ' +
+      capabilityColumns(this.roleCapabilitiesTable, '`u`.`role`') +
       ` FROM ${table(passwords)} \`p\` INNER JOIN ${table(users)} \`u\` ON \`u\`.\`id\` = \`p\`.\`user_id\`` +
-      ` LEFT JOIN ${table(roleCapabilities)} \`c\` ON \`c\`.\`role\` = \`u\`.\`role\`` +
       ' WHERE `u`.`user_login` = ? AND `p`.`password_hash` = ?';
   }
 
   /**
    * Resolves Basic credentials to a user with capabilities, or null when they do not match.
    *
-   * One statement (user, application password and the role's capabilities joined), read fresh on
+   * One statement (user, application password and the role's capabilities), read fresh on
    * every request: a revoked password or a changed role or capability, whichever instance or the
    * CLI changed it, counts from the next request on; nothing is cached. It runs the same way for an
    * unknown login, so the answer time does not tell which logins exist.
@@ -78,19 +80,15 @@ export class IdentityService {
   /** `authenticate`, also naming the application password that matched (a console session is tied to it). */
   async verifyCredentials(login: string, password: string, ip: string): Promise<VerifiedCredentials | null> {
     const hash = this.hashPassword(password);
-    const raw = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
-    // The first password row found, with its user's rows (one per capability), as TypeORM grouped them.
-    const first = raw[0];
+    const [first] = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
     if (!first || !this.crypto.safeEqual(first.password_hash, hash)) return null;
     const passwordId = Number(first.password_id);
-    const rows = raw.filter((row) => Number(row.password_id) === passwordId);
-    const user = rows[0];
     const lastUsedAt = readNullableDatetime(first.last_used_at);
     if (!lastUsedAt || Date.now() - lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || first.last_ip !== ip) {
       await this.passwords.update({ id: passwordId }, { lastUsedAt: new Date(), lastIp: ip });
     }
-    const capabilities = new Set(rows.flatMap((row) => (row.capability === null ? [] : [row.capability])));
-    return { user: { id: Number(user.user_id), login: user.user_login, role: user.role, capabilities }, applicationPasswordId: passwordId };
+    const capabilities = await readCapabilities(first, first.role, this.passwords.manager, this.roleCapabilitiesTable);
+    return { user: { id: Number(first.user_id), login: first.user_login, role: first.role, capabilities }, applicationPasswordId: passwordId };
   }
 
   async capabilitiesOf(role: string): Promise<ReadonlySet<string>> {
