@@ -268,24 +268,19 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     });
 
     // The floor of a logged route: bare Nest plus the service's request log, its lines sent where
-    // the service's go (a file in the run's directory, or /dev/null with --logs null).
-    bareNestLogged = await startTarget({
-      name: 'bare nest + request log',
-      args: [join(DIST, 'bench', 'baselines', 'bare-nest-logged.js')],
-      env: { ...baselineEnv, LOG_LEVEL: 'info' },
-      cwd: ROOT,
-      readyPath: '/healthz',
-      logFile: opts.logs === 'file' ? join(runDir, 'bare-nest-logged.log') : '/dev/null',
-    });
-    // The same plus the service's metrics: the difference is what metrics cost every request.
-    bareNestMetered = await startTarget({
-      name: 'bare nest + request log + metrics',
-      args: [join(DIST, 'bench', 'baselines', 'bare-nest-metered.js')],
-      env: { ...baselineEnv, LOG_LEVEL: 'info' },
-      cwd: ROOT,
-      readyPath: '/healthz',
-      logFile: opts.logs === 'file' ? join(runDir, 'bare-nest-metered.log') : '/dev/null',
-    });
+    // the service's go (a file in the run's directory, or /dev/null with --logs null); and the same
+    // plus the service's metrics: the difference is what metrics cost every request.
+    const startLogged = (name: string, id: string) =>
+      startTarget({
+        name,
+        args: [join(DIST, 'bench', 'baselines', `${id}.js`)],
+        env: { ...baselineEnv, LOG_LEVEL: 'info' },
+        cwd: ROOT,
+        readyPath: '/healthz',
+        logFile: opts.logs === 'file' ? join(runDir, `${id}.log`) : '/dev/null',
+      });
+    bareNestLogged = await startLogged('bare nest + request log', 'bare-nest-logged');
+    bareNestMetered = await startLogged('bare nest + request log + metrics', 'bare-nest-metered');
 
     let databaseUrl = '';
     if (db === 'mysql') {
