@@ -99,6 +99,23 @@ describe('admin routes refuse requests started by other sites', () => {
     }
   });
 
+  it("applies to every route of the console's own session and account (sign-in, two-factor, passwords, reset, set-password links)", async () => {
+    const sessionRoutes = t.app
+      .get(RouteInventory)
+      .list()
+      .filter((route) => route.auth === 'console_session');
+    expect(sessionRoutes.length).toBeGreaterThan(8);
+    for (const route of sessionRoutes) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+      const res = await request(t.http)[method](t.base + route.path).set('Origin', EVIL).set('Sec-Fetch-Site', 'cross-site').send({ login: 'admin', password: t.admin.password });
+      expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.code }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 403,
+        code: 'rest_cross_site_request',
+      });
+    }
+  });
+
   it('leaves public routes alone (the payer’s browser calls them from the merchant’s pages)', async () => {
     const res = await request(t.http).get(`${t.base}/gateway-a/webhook`).set('Origin', EVIL).set('Sec-Fetch-Site', 'cross-site');
     expect(res.status).toBe(200);
