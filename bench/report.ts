@@ -51,6 +51,8 @@ export interface BenchReport {
     watched?: { rssMb: number; afterReadyS: number; released: boolean; watchS: number };
     bareNode: number;
     bareNest: number;
+    /** the --variant instance's, read the same way (restart, settle, watch) */
+    variant?: number;
   };
   settleS: number;
   logs: string;
@@ -253,7 +255,7 @@ export function markdownSection(report: BenchReport, checks: Check[]): string {
     `- Start to ready (spawn -> first 200 of /readyz): service ${f0(report.readyMs.service)} ms on a restart, ${f0(report.readyMs.firstBoot)} ms on its first boot (fresh data: migrations, first admin); bare Node ${f0(report.readyMs.bareNode)} ms, bare Nest ${f0(report.readyMs.bareNest)} ms`,
   );
   out.push(
-    `- Idle RSS: service ${f0(report.idleRssMb.atReady)} MB at ready, ${f0(report.idleRssMb.settled)} MB after ${report.settleS} s idle${watchedText(report)} (bare Node ${f0(report.idleRssMb.bareNode)} MB, bare Nest ${f0(report.idleRssMb.bareNest)} MB)`,
+    `- Idle RSS: service ${f0(report.idleRssMb.atReady)} MB at ready, ${f0(report.idleRssMb.settled)} MB after ${report.settleS} s idle${watchedText(report)} (bare Node ${f0(report.idleRssMb.bareNode)} MB, bare Nest ${f0(report.idleRssMb.bareNest)} MB${report.idleRssMb.variant === undefined ? '' : `, variant ${f0(report.idleRssMb.variant)} MB read the same way`})`,
   );
   report.runs.forEach((run, i) => {
     out.push('');

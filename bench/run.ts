@@ -356,6 +356,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
     }
 
     let variantFixture: Fixture | undefined;
+    let variantIdleRssMb: number | undefined;
     if (opts.variant) {
       let variantUrl = '';
       if (db === 'mysql') {
@@ -365,8 +366,19 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         await recreateMysqlDatabase(variantUrl);
       }
       const variantLog = opts.logs === 'file' ? join(runDir, 'variant.log') : '/dev/null';
-      variant = await startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant.nodeArgs, { ...opts.serviceEnv, ...opts.variant.env }, variantLog, true, profiling, opts.variant.build);
+      // Booted as the service is: first boot on fresh data, stopped, and the restart measured, so
+      // that the two idle readings compare like with like.
+      const startVariant = () =>
+        startService('variant', join(runDir, 'variant-data'), variantUrl, opts.variant!.nodeArgs, { ...opts.serviceEnv, ...opts.variant!.env }, variantLog, true, profiling, opts.variant!.build);
+      await stopTarget(await startVariant());
+      variant = await startVariant();
       log(`${db}: variant ready in ${variant.readyMs.toFixed(0)} ms, RSS ${memoryOf(variant.child.pid!).rssMb.toFixed(0)} MB (${variantLabel(opts)})`);
+      if (opts.idleWatchS > 0) {
+        await sleep(opts.settleS * 1000);
+        const variantIdle = await watchIdleRss(variant.child.pid!, opts.idleWatchS);
+        variantIdleRssMb = variantIdle.rssMb;
+        log(`${db}: variant idle RSS ${variantIdle.rssMb.toFixed(0)} MB ${variantIdle.released ? '(memory reducer ran)' : `(no release within ${opts.idleWatchS} s)`}`);
+      }
       variantFixture = await prepareFixture(variant.port, variantUrl ? { kind: 'mysql', url: variantUrl } : { kind: 'sqlite', file: join(runDir, 'variant-data', 'checkout.sqlite') });
     }
     const fixture: Fixture = await prepareFixture(service.port, db === 'mysql' ? { kind: 'mysql', url: databaseUrl } : { kind: 'sqlite', file: join(runDir, 'data', 'checkout.sqlite') });
@@ -473,6 +485,7 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
         ...(idle ? { watched: { rssMb: idle.rssMb, afterReadyS: opts.settleS + idle.settledAfterS, released: idle.released, watchS: opts.idleWatchS } } : {}),
         bareNode: bareIdleRss.node,
         bareNest: bareIdleRss.nest,
+        ...(variantIdleRssMb === undefined ? {} : { variant: variantIdleRssMb }),
       },
       settleS: opts.settleS,
       logs: opts.logs === 'file' ? `a file (${(statSync(logFile).size / 2 ** 20).toFixed(0)} MiB written)` : '/dev/null',
