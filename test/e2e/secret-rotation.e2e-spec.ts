@@ -13,6 +13,7 @@ import { basicAuth, startTestApp, type TestApp, type TestUser } from '../support
 const OLD = 'the-old-checkout-secret-0123456789-abcdefgh';
 const NEW = 'the-new-checkout-secret-0123456789-ijklmnop';
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const IDEMPOTENCY_KEY = 'rotation-retry-0001';
 
 /** Every sealed value stored in the database, with where it is (options, two-factor secrets, endpoint secrets). */
 async function sealedValues(t: TestApp): Promise<Array<[string, string]>> {
@@ -60,12 +61,18 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
   let used: TestUser;
   let unused: TestUser;
   let made: Array<[string, string]>;
+  let syncBody: object;
+  /** A console session (cookie and nonce) opened under the old secret. */
+  let session: { cookie: string; nonce: string };
+  const SAME_ORIGIN = { Origin: 'http://checkout.test', 'Sec-Fetch-Site': 'same-origin' };
+  const withSession = () => request(t.http).get(`${t.base}/settings`).set(SAME_ORIGIN).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
 
   beforeAll(async () => {
     t = await startTestApp({ ...env, CHECKOUT_SECRET: OLD });
     await connectGateway(t, 'gateway_a', 'test');
     const form = await createPaymentForm(t);
-    const sync = await request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: form.id, payment_gateway: 'gateway_a', payment_method: 'ccard' });
+    syncBody = { form_id: form.id, payment_gateway: 'gateway_a', payment_method: 'ccard' };
+    const sync = await request(t.http).post(`${t.base}/payment/sync-details`).set('Idempotency-Key', IDEMPOTENCY_KEY).send(syncBody);
     reference = referenceOf(sync.body as SyncAnswer, form.id);
     used = await t.createUser('administrator', 'rotation_used');
     unused = await t.createUser('administrator', 'rotation_unused');
@@ -75,6 +82,11 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     const endpoint = await request(t.http).post(`${t.base}/administration/webhook-endpoints`).set('Authorization', t.admin.auth).send({ url: 'http://127.0.0.1:9/hook' });
     expect(endpoint.status).toBe(201);
     expect((await request(t.http).post(`${t.base}/administration/webhook-endpoints/${endpoint.body.id}/rotate-secret`).set('Authorization', t.admin.auth)).status).toBeLessThan(300);
+    const signIn = await request(t.http).post(`${t.base}/auth/session`).set(SAME_ORIGIN).send({ login: t.admin.login, password: t.admin.password });
+    expect(signIn.status).toBe(201);
+    const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((line) => line.startsWith('checkout_console_session='))!;
+    session = { cookie: cookie.split(';')[0], nonce: signIn.body.nonce as string };
+    expect((await withSession()).status).toBe(200);
     made = await sealedValues(t);
     expect(made.length).toBeGreaterThanOrEqual(5);
     expect(made.every(([, sealed]) => opensUnder(OLD, sealed))).toBe(true);
@@ -94,6 +106,14 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     t = await startTestApp({ ...env, CHECKOUT_SECRET: NEW, CHECKOUT_SECRET_PREVIOUS: OLD }, { keepDatabase: true });
     // A payment secret and checkout token made under the old secret.
     expect((await request(t.http).post(`${t.base}/payment/status`).send(reference)).status).toBe(200);
+    // A console session and its nonce, both keyed by the old secret.
+    expect((await withSession()).status).toBe(200);
+    expect((await request(t.http).get(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', session.cookie)).status).toBe(200);
+    // A retry across the switch finds the idempotency key its first try stored (keyed by the old secret).
+    const retry = await request(t.http).post(`${t.base}/payment/sync-details`).set('Idempotency-Key', IDEMPOTENCY_KEY).send(syncBody);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.payment_id).toBe(reference.payment_id);
 
     const passwords = t.dataSource.getRepository(ApplicationPasswordEntity);
     const before = await passwords.findOneByOrFail({ userId: used.id });
@@ -137,6 +157,9 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
   it('without the previous secret: it boots, old references and the unused application password fail, the re-keyed one and the credential work', async () => {
     t = await startTestApp({ ...env, CHECKOUT_SECRET: NEW }, { keepDatabase: true });
     expect((await request(t.http).post(`${t.base}/payment/status`).send(reference)).status).toBe(403);
+    // The old secret's nonce no longer matches (checked first, 403), and the session is gone (204: none).
+    expect((await withSession()).body.code).toBe('rest_cookie_invalid_nonce');
+    expect((await request(t.http).get(`${t.base}/auth/session`).set(SAME_ORIGIN).set('Cookie', session.cookie)).status).toBe(204);
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', used.auth)).status).toBe(200);
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', unused.auth)).status).toBe(401);
     expect(await t.app.get(OptionsService).getSecret(gatewayAOption.credential('test', 'secret_key'))).toBe('sk_test_1234567890');
