@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { CryptoModule } from './common/crypto/index.js';
 import { DomainError } from './common/errors/index.js';
 import { RedisModule } from './common/redis/index.js';
+import { ShutdownModule } from './common/shutdown/index.js';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
 import { terminalPrompt } from './cli-connect.js';
@@ -45,7 +46,8 @@ async function usage(): Promise<string> {
 }
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
-@Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })
+// ShutdownModule: the outbox worker that IdentityModule brings (account emails) reads its state.
+@Module({ imports: [ConfigModule, CryptoModule, RedisModule, ShutdownModule, DatabaseModule, IdentityModule] })
 class CliModule {}
 
 async function run(argv: string[]): Promise<number> {
@@ -153,6 +155,7 @@ async function connect(command: GatewayConnectCommand, modeArgument: string | un
 
 /** `rotate-secret` (cli-secrets.ts) in the full application: every module's stored secrets. */
 async function rotateSecret(listOnly: boolean): Promise<number> {
+  loadConfig(); // a bad variable (CHECKOUT_SECRET_PREVIOUS equal to the secret...) in one line, before the application starts
   const { AppModule } = await import('./app.module.js');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   try {
