@@ -74,7 +74,7 @@ describe('CryptoService during a rotation (CHECKOUT_SECRET_PREVIOUS)', () => {
 
   it('refuses a key file that holds the previous secret, and makes no key file while rotating', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rotation-'));
-    expect(() => new CryptoService({ dataDir: dir, checkoutSecretPrevious: oldSecret } as AppConfig)).toThrow(/no current secret/);
+    expect(() => new CryptoService({ dataDir: dir, checkoutSecretPrevious: oldSecret } as AppConfig)).toThrow(/CHECKOUT_SECRET_PREVIOUS needs a current secret/);
     expect(existsSync(join(dir, 'secret.key'))).toBe(false);
     writeFileSync(join(dir, 'secret.key'), `${'k'.repeat(64)}\n`);
     expect(() => new CryptoService({ dataDir: dir, checkoutSecretPrevious: 'k'.repeat(64) } as AppConfig)).toThrow(/must differ/);

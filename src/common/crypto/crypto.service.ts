@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/index.js';
+import { APP_CONFIG, type AppConfig, ConfigError } from '../../config/index.js';
 import { resolveMasterSecret } from './master-secret.js';
 import { deriveKey, hmacSha256, maskSecret, open, safeEqual, seal } from './secret-box.js';
 
@@ -59,7 +59,7 @@ export class CryptoService {
     if (config.checkoutSecretPrevious) {
       const previous = Buffer.from(config.checkoutSecretPrevious, 'utf8');
       // app-config refuses an equal CHECKOUT_SECRET; this catches the key file holding the previous secret.
-      if (previous.equals(master)) throw new Error('CHECKOUT_SECRET_PREVIOUS must differ from the current secret (the key file holds the same value)');
+      if (previous.equals(master)) throw new ConfigError('CHECKOUT_SECRET_PREVIOUS', 'must differ from the current secret (the key file holds the same value)');
       this.previous = new Keyring(previous);
     } else {
       this.previous = null;

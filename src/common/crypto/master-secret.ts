@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../../config/index.js';
 import { ensurePrivateDir } from '../storage/index.js';
 
 /**
@@ -17,7 +18,7 @@ export function resolveMasterSecret(explicit: string | undefined, dataDir: strin
     if (stored.length < 43) throw new Error(`The key file ${file} is too short; remove it or set CHECKOUT_SECRET`);
     return Buffer.from(stored, 'utf8');
   }
-  if (options.generate === false) throw new Error(`CHECKOUT_SECRET_PREVIOUS is set but there is no current secret: set CHECKOUT_SECRET or put the new key in ${file}`);
+  if (options.generate === false) throw new ConfigError('CHECKOUT_SECRET_PREVIOUS', `needs a current secret: set CHECKOUT_SECRET, or put the new key in ${file}`);
   ensurePrivateDir(dataDir);
   const generated = randomBytes(48).toString('base64url');
   writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
