@@ -5,6 +5,7 @@ import type { AppConfig } from '../../src/config/index.js';
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { RecoveryCodeEntity } from '../../src/modules/identity/accounts/account-token.entity.js';
 import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
+import { IdentityService } from '../../src/modules/identity/index.js';
 import { OptionsService, SecretMismatchError } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
@@ -163,5 +164,12 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', used.auth)).status).toBe(200);
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', unused.auth)).status).toBe(401);
     expect(await t.app.get(OptionsService).getSecret(gatewayAOption.credential('test', 'secret_key'))).toBe('sk_test_1234567890');
+  });
+
+  it('a boot outside a rotation marks hashes from before key ids (migration 1764118000000) as keyed by the current secret', async () => {
+    const passwords = t.dataSource.getRepository(ApplicationPasswordEntity);
+    await passwords.update({ userId: used.id }, { secretKeyId: null });
+    await t.app.get(IdentityService).adoptUnmarkedHashes();
+    expect((await passwords.findOneByOrFail({ userId: used.id })).secretKeyId).toBe(t.app.get(CryptoService).keyId);
   });
 });
