@@ -5,7 +5,7 @@ import type { AppConfig } from '../../src/config/index.js';
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { RecoveryCodeEntity } from '../../src/modules/identity/accounts/account-token.entity.js';
 import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
-import { IdentityService } from '../../src/modules/identity/index.js';
+import { AccountService, IdentityService } from '../../src/modules/identity/index.js';
 import { OptionsService, SecretMismatchError } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
@@ -16,7 +16,7 @@ const NEW = 'the-new-checkout-secret-0123456789-ijklmnop';
 const TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const IDEMPOTENCY_KEY = 'rotation-retry-0001';
 
-/** Every sealed value stored in the database, with where it is (options, two-factor secrets, endpoint secrets). */
+/** Every sealed value stored in the database, with where it is (options, two-factor secrets, endpoint secrets, emailed links). */
 async function sealedValues(t: TestApp): Promise<Array<[string, string]>> {
   const p = t.config.tablePrefix;
   const found: Array<[string, string]> = [];
@@ -28,6 +28,9 @@ async function sealedValues(t: TestApp): Promise<Array<[string, string]>> {
   }
   for (const row of (await t.dataSource.query(`SELECT id, secret_sealed, previous_secret_sealed FROM ${p}checkout_webhook_endpoints`)) as Array<Record<string, string | null>>) {
     found.push([`endpoint ${row.id}`, row.secret_sealed!], [`endpoint ${row.id} previous`, row.previous_secret_sealed!]);
+  }
+  for (const row of (await t.dataSource.query(`SELECT id, payload FROM ${p}checkout_outbox WHERE payload LIKE '%sealed_token%'`)) as Array<{ id: number; payload: string }>) {
+    found.push([`outbox ${row.id}`, (JSON.parse(row.payload) as { sealed_token: string }).sealed_token]);
   }
   return found;
 }
@@ -83,13 +86,17 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     const endpoint = await request(t.http).post(`${t.base}/administration/webhook-endpoints`).set('Authorization', t.admin.auth).send({ url: 'http://127.0.0.1:9/hook' });
     expect(endpoint.status).toBe(201);
     expect((await request(t.http).post(`${t.base}/administration/webhook-endpoints/${endpoint.body.id}/rotate-secret`).set('Authorization', t.admin.auth)).status).toBeLessThan(300);
+    // A password-reset link waiting in the outbox (sealed).
+    await t.app.get(AccountService).requestPasswordReset(unused.login);
     const signIn = await request(t.http).post(`${t.base}/auth/session`).set(SAME_ORIGIN).send({ login: t.admin.login, password: t.admin.password });
     expect(signIn.status).toBe(201);
     const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((line) => line.startsWith('checkout_console_session='))!;
     session = { cookie: cookie.split(';')[0], nonce: signIn.body.nonce as string };
     expect((await withSession()).status).toBe(200);
     made = await sealedValues(t);
-    expect(made.length).toBeGreaterThanOrEqual(5);
+    expect(made.map(([where]) => where.replace(/\d+/g, 'N')).sort()).toEqual(
+      ['checkout_gateway_a_test_secret_key', 'checkout_secret_canary', 'endpoint N', 'endpoint N previous', 'outbox N', 'user N'].sort(),
+    );
     expect(made.every(([, sealed]) => opensUnder(OLD, sealed))).toBe(true);
     await t.close();
   });
