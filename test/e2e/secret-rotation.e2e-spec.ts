@@ -6,6 +6,7 @@ import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { RecoveryCodeEntity } from '../../src/modules/identity/accounts/account-token.entity.js';
 import { ApplicationPasswordEntity } from '../../src/modules/identity/application-password.entity.js';
 import { AccountService, IdentityService } from '../../src/modules/identity/index.js';
+import { DoctorService } from '../../src/modules/operations/index.js';
 import { OptionsService, SecretMismatchError } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
 import { sharedDatabaseUrl } from '../support/shared-database.js';
@@ -139,6 +140,9 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     expect(out.join('\n')).not.toContain(`of ${used.login},`);
     expect(made.every(([, sealed]) => opensUnder(OLD, sealed))).toBe(true);
 
+    // doctor says a rotation is under way (and says nothing of it without the previous secret: operations.e2e-spec).
+    expect((await t.app.get(DoctorService).run()).find((check) => check.name === 'secret rotation')).toMatchObject({ status: 'warn' });
+
     out.length = 0;
     expect(await runRotateSecretCommand(t.app, { listOnly: false }, io)).toBe(0);
     const report = out.join('\n');
@@ -171,6 +175,7 @@ describe('CHECKOUT_SECRET rotation with CHECKOUT_SECRET_PREVIOUS', () => {
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', used.auth)).status).toBe(200);
     expect((await request(t.http).get(`${t.base}/settings`).set('Authorization', unused.auth)).status).toBe(401);
     expect(await t.app.get(OptionsService).getSecret(gatewayAOption.credential('test', 'secret_key'))).toBe('sk_test_1234567890');
+    expect((await t.app.get(DoctorService).run()).map((check) => check.name)).not.toContain('secret rotation');
   });
 
   it('a boot outside a rotation marks hashes from before key ids (migration 1764118000000) as keyed by the current secret', async () => {
