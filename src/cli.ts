@@ -5,9 +5,11 @@ import { parseArgs } from 'node:util';
 import { CryptoModule } from './common/crypto/index.js';
 import { DomainError } from './common/errors/index.js';
 import { RedisModule } from './common/redis/index.js';
+import { ShutdownModule } from './common/shutdown/index.js';
 import { BootError } from './common/errors/index.js';
 import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
 import { terminalPrompt } from './cli-connect.js';
+import { runBackupCommand, runRotateSecretCommand } from './cli-secrets.js';
 import { parseReconcileArguments, type ReconcileRequest, ReconcileUsageError, runReconcileCommand } from './cli-reconcile.js';
 import { DatabaseModule } from './database/index.js';
 import { checkGatewaySliceConfig, ConnectUsageError, type GatewayConnectCommand, gatewayConnectCommands, parseMode } from './modules/gateways/index.js';
@@ -24,9 +26,13 @@ const USAGE = `Usage: npm run cli -- <command> [options]
                                                         those created since --since (default 30 days) and untouched for
                                                         --min-age (default 5 minutes)
   reconcile        --payment <id>                       that payment only, at once, whatever its age (a webhook you know was lost)
-  doctor                                                checks the configuration and the world around it (exit 1 on a fail)`;
+  doctor                                                checks the configuration and the world around it (exit 1 on a fail)
+  backup           [--out <file>]                       SQLite: an online copy of the database file; MariaDB: runs mariadb-dump
+                                                        --single-transaction (prints the line when it is not on PATH). Never the secret
+  rotate-secret    [--list-stale]                       seals every stored secret again under CHECKOUT_SECRET (with CHECKOUT_SECRET_PREVIOUS
+                                                        set), then lists what still needs the previous secret; --list-stale only lists`;
 
-const CORE_COMMANDS = ['user:create', 'password:create', 'password:list', 'password:revoke', 'reconcile', 'doctor'];
+const CORE_COMMANDS = ['user:create', 'password:create', 'password:list', 'password:revoke', 'reconcile', 'doctor', 'backup', 'rotate-secret'];
 
 /** The gateway slices' connect commands (each slice registers its own); loading them loads the application's modules. */
 async function connectCommands(): Promise<GatewayConnectCommand[]> {
@@ -40,7 +46,8 @@ async function usage(): Promise<string> {
 }
 
 /** The slice of the app the CLI needs: configuration, database (migrations applied) and identity. */
-@Module({ imports: [ConfigModule, CryptoModule, RedisModule, DatabaseModule, IdentityModule] })
+// ShutdownModule: the outbox worker that IdentityModule brings (account emails) reads its state.
+@Module({ imports: [ConfigModule, CryptoModule, RedisModule, ShutdownModule, DatabaseModule, IdentityModule] })
 class CliModule {}
 
 async function run(argv: string[]): Promise<number> {
@@ -57,10 +64,14 @@ async function run(argv: string[]): Promise<number> {
       'min-age': { type: 'string' },
       payment: { type: 'string' },
       mode: { type: 'string' },
+      out: { type: 'string' },
+      'list-stale': { type: 'boolean' },
     },
   });
   const command = positionals[0];
   if (command === 'doctor') return doctor();
+  if (command === 'backup') return runBackupCommand(loadConfig(), values.out, io);
+  if (command === 'rotate-secret') return rotateSecret(Boolean(values['list-stale']));
   if (command === 'reconcile') return reconcile(parseReconcileArguments({ since: values.since, minAge: values['min-age'], payment: values.payment }));
   const connectCommand = command && !CORE_COMMANDS.includes(command) ? (await connectCommands()).find((candidate) => candidate.name === command) : undefined;
   if (connectCommand) {
@@ -70,7 +81,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const required = (key: keyof typeof values): string => {
     const value = values[key];
-    if (!value) throw new UsageError(`--${key} is required`);
+    if (typeof value !== 'string' || !value) throw new UsageError(`--${key} is required`);
     return value;
   };
   if (!command || !['user:create', 'password:create', 'password:list', 'password:revoke'].includes(command)) {
@@ -142,6 +153,18 @@ async function connect(command: GatewayConnectCommand, modeArgument: string | un
   }
 }
 
+/** `rotate-secret` (cli-secrets.ts) in the full application: every module's stored secrets. */
+async function rotateSecret(listOnly: boolean): Promise<number> {
+  loadConfig(); // a bad variable (CHECKOUT_SECRET_PREVIOUS equal to the secret...) in one line, before the application starts
+  const { AppModule } = await import('./app.module.js');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    return await runRotateSecretCommand(app, { listOnly }, io);
+  } finally {
+    await app.close();
+  }
+}
+
 /** `doctor`: the database first (starting the application would apply migrations), then the rest. */
 async function doctor(): Promise<number> {
   const config = loadConfig();
@@ -171,6 +194,8 @@ async function doctor(): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),

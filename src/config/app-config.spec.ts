@@ -104,6 +104,17 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).not.toContain(value);
   });
 
+  it('checks CHECKOUT_SECRET_PREVIOUS like the secret and refuses the current secret as the previous one, printing neither', () => {
+    const current = 'the-new-checkout-secret-of-at-least-32-bytes';
+    const previous = 'the-old-checkout-secret-of-at-least-32-bytes';
+    expect(loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: previous }).checkoutSecretPrevious).toBe(previous);
+    expect(loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: '' }).checkoutSecretPrevious).toBeUndefined();
+    expect(() => loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: 'short-previous' })).toThrow(/CHECKOUT_SECRET_PREVIOUS must be at least 32 bytes/);
+    expect(() => loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: current })).toThrow(/CHECKOUT_SECRET_PREVIOUS must differ from CHECKOUT_SECRET/);
+    expect(() => loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: current })).not.toThrow(new RegExp(current));
+    expect(() => loadConfig({ CHECKOUT_SECRET: current, CHECKOUT_SECRET_PREVIOUS: 'short-previous' })).not.toThrow(/short-previous/);
+  });
+
   it('refuses a short CHECKOUT_SECRET without printing it', () => {
     expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).toThrow(/CHECKOUT_SECRET must be at least 32 bytes/);
     expect(() => loadConfig({ CHECKOUT_SECRET: 'too-short-secret' })).not.toThrow(/too-short-secret/);

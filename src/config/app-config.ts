@@ -54,6 +54,12 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** Explicit secret from CHECKOUT_SECRET; when absent the key file under dataDir is used. */
   checkoutSecret?: string;
+  /**
+   * CHECKOUT_SECRET_PREVIOUS: the secret being rotated away from. Everything signed, hashed or
+   * sealed under it is still accepted (and re-keyed or re-sealed under the current secret) until
+   * it is removed (docs/operations.md, "Rotating CHECKOUT_SECRET").
+   */
+  checkoutSecretPrevious?: string;
   adminPassword?: string;
   plan: CheckoutPlan;
   smtpUrl?: string;
@@ -147,6 +153,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (checkoutSecret !== undefined && Buffer.byteLength(checkoutSecret) < 32) {
     throw new ConfigError('CHECKOUT_SECRET', 'must be at least 32 bytes long');
   }
+  const checkoutSecretPrevious = env.CHECKOUT_SECRET_PREVIOUS || undefined;
+  if (checkoutSecretPrevious !== undefined) {
+    if (Buffer.byteLength(checkoutSecretPrevious) < 32) throw new ConfigError('CHECKOUT_SECRET_PREVIOUS', 'must be at least 32 bytes long');
+    // With the key file as the current secret the comparison waits for the file (CryptoService).
+    if (checkoutSecretPrevious === checkoutSecret) throw new ConfigError('CHECKOUT_SECRET_PREVIOUS', 'must differ from CHECKOUT_SECRET');
+  }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^(mysql|mariadb):\/\//.test(databaseUrl) && !/^sqlite:/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'must be a mysql://, mariadb:// or sqlite: URL');
@@ -183,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     redisKeyPrefix: envMatch({ REDIS_KEY_PREFIX: envString(env, 'REDIS_KEY_PREFIX', 'checkout:') }, 'REDIS_KEY_PREFIX', 'checkout:', /^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, at most 64 characters'),
     checkoutSecret,
+    checkoutSecretPrevious,
     adminPassword,
     plan: envEnum(env, 'CHECKOUT_PLAN', ['free', 'pro'] as const, 'free'),
     smtpUrl,

@@ -26,3 +26,4 @@ export {
   UpdatedAtColumn,
   VarcharColumn,
 } from './entity-columns.decorator.js';
+export { backupDatabase, type BackupResult, defaultBackupFile, DumpToolMissingError, mariadbDumpArguments } from './backup.js';

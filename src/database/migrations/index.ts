@@ -28,6 +28,7 @@ import { AddSubscriptionCancelSchedule1764116940000 } from './1764116940000-AddS
 import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAccountCredentials.js';
 import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
 import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignIn.js';
+import { AddSecretKeyIds1764118000000 } from './1764118000000-AddSecretKeyIds.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CreateAccountCredentials1764117000000,
   SeedTeamRoles1764117200000,
   AddUserLastSignIn1764117210000,
+  AddSecretKeyIds1764118000000,
 ];

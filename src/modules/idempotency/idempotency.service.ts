@@ -73,10 +73,8 @@ export class IdempotencyService {
 
   /** The guard's look-up: a running first request is 409 at once; a finished one makes this a repeat. */
   async begin(route: string, key: string, ip: string | undefined): Promise<IdempotentCall> {
-    const slot: IdempotencySlot = { clientHash: this.clientHash(ip), route, idempotencyKey: key };
-    const row = await this.keys.findLive(slot, this.clock.now());
-    if (row?.state === 'running') throw new IdempotencyInProgressError();
-    return { slot, finished: row, replayed: false };
+    // The client as the rate limiter keys it (IPv4, or the IPv6 /64), as an HMAC: no address is stored.
+    return this.lookUp(this.crypto.hmacCandidates('idempotency-client', clientKey(ip)), route, key);
   }
 
   /**
@@ -85,10 +83,23 @@ export class IdempotencyService {
    * handler once the caller is authenticated.
    */
   async beginScoped(route: string, key: string, scope: string): Promise<IdempotentCall> {
-    const slot: IdempotencySlot = { clientHash: this.crypto.hmac('idempotency-scope', scope).toString('hex'), route, idempotencyKey: key };
-    const row = await this.keys.findLive(slot, this.clock.now());
-    if (row?.state === 'running') throw new IdempotencyInProgressError();
-    return { slot, finished: row, replayed: false };
+    return this.lookUp(this.crypto.hmacCandidates('idempotency-scope', scope), route, key);
+  }
+
+  /**
+   * The key's live row under the client hash of the current secret, else (during a rotation) under
+   * CHECKOUT_SECRET_PREVIOUS's: a retry across the switch still finds the key its first try stored.
+   */
+  private async lookUp(clientHashes: Buffer[], route: string, key: string): Promise<IdempotentCall> {
+    const now = this.clock.now();
+    const slots = clientHashes.map((hash): IdempotencySlot => ({ clientHash: hash.toString('hex'), route, idempotencyKey: key }));
+    for (const slot of slots) {
+      const row = await this.keys.findLive(slot, now);
+      if (!row) continue;
+      if (row.state === 'running') throw new IdempotencyInProgressError();
+      return { slot, finished: row, replayed: false };
+    }
+    return { slot: slots[0], finished: null, replayed: false };
   }
 
   async run<R>(request: IdempotentRequest | null, operation: IdempotentOperation<R>): Promise<R> {
@@ -131,11 +142,6 @@ export class IdempotencyService {
     const result = await operation.replay(JSON.parse(row.result ?? '{}') as IdempotencyResult);
     request.call.replayed = true;
     return result;
-  }
-
-  /** The client as the rate limiter keys it (IPv4, or the IPv6 /64), as an HMAC: no address is stored. */
-  private clientHash(ip: string | undefined): string {
-    return this.crypto.hmac('idempotency-client', clientKey(ip)).toString('hex');
   }
 
   private retainedUntil(claim: IdempotencyClaim): Date {

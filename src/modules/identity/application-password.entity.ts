@@ -19,6 +19,10 @@ export class ApplicationPasswordEntity {
   @VarcharColumn('password_hash', 64)
   passwordHash: string;
 
+  /** The fingerprint of the secret that keyed the hash (CryptoService.keyId); null until the first boot after migration 1764118000000. */
+  @VarcharColumn('secret_key_id', 16, { nullable: true })
+  secretKeyId: string | null;
+
   @CreatedAtColumn()
   createdAt: Date;
 

@@ -209,14 +209,19 @@ export class ConsoleSessionService {
     if (tokens.length === 0 || nonce === undefined) throw new NotLoggedInError();
     const token = this.tokenForNonce(tokens, nonce);
     if (!token) throw new InvalidNonceError();
-    const result = await this.sessions.delete({ tokenHash: this.hashToken(token) });
+    const result = await this.sessions.delete({ tokenHash: In(this.tokenHashes(token)) });
     if (result.affected) this.logger.log('console session closed');
   }
 
   /** The live session of a token, or null (unknown, signed out, expired, or its password revoked). */
   async resolve(token: string): Promise<ConsoleSession | null> {
     const now = this.clock.now();
-    const [first] = await selectRows<SessionRow>(this.sessions.manager, this.lookupSql, [this.hashToken(token), now]);
+    let first: SessionRow | undefined;
+    // A session opened under CHECKOUT_SECRET_PREVIOUS (a rotation) is looked up by its hash under that secret too.
+    for (const hash of this.tokenHashes(token)) {
+      [first] = await selectRows<SessionRow>(this.sessions.manager, this.lookupSql, [hash, now]);
+      if (first) break;
+    }
     if (!first) return null;
     const createdAt = readDatetime(first.created_at);
     const lastSeenAt = readDatetime(first.last_seen_at);
@@ -247,7 +252,7 @@ export class ConsoleSessionService {
 
   /** Constant-time comparison of a presented nonce with the token's own. */
   nonceMatches(token: string, nonce: string): boolean {
-    return this.crypto.safeEqual(this.nonceFor(token), nonce);
+    return this.crypto.hmacCandidates('console-session-nonce', token).some((candidate) => this.crypto.safeEqual(candidate.toString('base64url'), nonce));
   }
 
   /** Deletes up to PURGE_BATCH sessions that have ended (on each sign-in: the table cannot grow without bound). */
@@ -274,6 +279,11 @@ export class ConsoleSessionService {
 
   private hashToken(token: string): string {
     return this.crypto.hmac('console-session', token).toString('hex');
+  }
+
+  /** The token's hash under the current secret, then under CHECKOUT_SECRET_PREVIOUS during a rotation. */
+  private tokenHashes(token: string): string[] {
+    return this.crypto.hmacCandidates('console-session', token).map((hash) => hash.toString('hex'));
   }
 }
 

@@ -45,6 +45,7 @@ export class IdentityModule implements OnApplicationBootstrap {
    * link is printed (docs/security.md "Accounts").
    */
   async onApplicationBootstrap(): Promise<void> {
+    await this.identity.adoptUnmarkedHashes();
     const admin = await this.identity.ensureFirstAdmin();
     if (admin && this.config.adminPassword) await this.accounts.setInitialPassword(admin.id, this.config.adminPassword);
     await this.accounts.printSetupLinkIfNeeded();

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { In, IsNull, Not, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { isDuplicateKeyError, readNullableDatetime, selectRows } from '../../database/index.js';
+import { RecoveryCodeEntity } from './accounts/account-token.entity.js';
 import { capabilityColumns, type CapabilityColumns, readCapabilities } from './role-capabilities-sql.js';
 import { ApplicationPasswordEntity } from './application-password.entity.js';
 import { generateApplicationPassword, normaliseApplicationPassword } from './application-password.js';
@@ -21,6 +22,13 @@ export interface ApplicationPasswordSummary {
   created_at: string;
   last_used_at: string | null;
   last_ip: string | null;
+}
+
+/** Credentials still keyed by CHECKOUT_SECRET_PREVIOUS (or by a secret before key ids were recorded). */
+export interface StaleCredentials {
+  applicationPasswords: Array<ApplicationPasswordSummary & { login: string }>;
+  /** Logins with unused recovery codes made under another secret. */
+  recoveryCodeUsers: string[];
 }
 
 /** Credentials that matched: the user and the id of the application password they used. */
@@ -79,10 +87,21 @@ export class IdentityService {
 
   /** `authenticate`, also naming the application password that matched (a console session is tied to it). */
   async verifyCredentials(login: string, password: string, ip: string): Promise<VerifiedCredentials | null> {
-    const hash = this.hashPassword(password);
-    const [first] = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
-    if (!first || !this.crypto.safeEqual(first.password_hash, hash)) return null;
+    const [hash, previousHash] = this.passwordHashes(password);
+    let [first] = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, hash]);
+    let rekey = false;
+    if (!first && previousHash !== undefined) {
+      // During a rotation: a password hashed under CHECKOUT_SECRET_PREVIOUS, re-keyed below now that it matched.
+      [first] = await selectRows<CredentialRow>(this.passwords.manager, this.credentialSql, [login, previousHash]);
+      rekey = first !== undefined;
+    }
+    if (!first || !this.crypto.safeEqual(first.password_hash, rekey ? previousHash! : hash)) return null;
     const passwordId = Number(first.password_id);
+    if (rekey) {
+      // Conditional on the old hash: two requests re-keying at once both succeed, once.
+      await this.passwords.update({ id: passwordId, passwordHash: previousHash }, { passwordHash: hash, secretKeyId: this.crypto.keyId });
+      this.logger.log({ user_id: Number(first.user_id), password_id: passwordId }, 'application password re-keyed under the current secret');
+    }
     const lastUsedAt = readNullableDatetime(first.last_used_at);
     if (!lastUsedAt || Date.now() - lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS || first.last_ip !== ip) {
       await this.passwords.update({ id: passwordId }, { lastUsedAt: new Date(), lastIp: ip });
@@ -117,7 +136,7 @@ export class IdentityService {
   /** Creates an application password; the plain password is returned here and never again. */
   async createApplicationPassword(userId: number, name: string, password = generateApplicationPassword()): Promise<{ uuid: string; password: string }> {
     const uuid = randomUUID();
-    await this.passwords.insert({ uuid, userId, name, passwordHash: this.hashPassword(password), createdAt: new Date(), lastUsedAt: null, lastIp: null });
+    await this.passwords.insert({ uuid, userId, name, passwordHash: this.hashPassword(password), secretKeyId: this.crypto.keyId, createdAt: new Date(), lastUsedAt: null, lastIp: null });
     this.logger.log({ user_id: userId, uuid }, 'application password created');
     return { uuid, password };
   }
@@ -165,9 +184,44 @@ export class IdentityService {
     return admin;
   }
 
+  /**
+   * Outside a rotation, marks the application-password and recovery-code hashes stored before their
+   * key was recorded (migration 1764118000000) as keyed by the current secret: the secret canary
+   * has just confirmed it is the database's, so they can be under no other.
+   */
+  async adoptUnmarkedHashes(): Promise<void> {
+    if (this.crypto.rotating) return;
+    await this.passwords.update({ secretKeyId: IsNull() }, { secretKeyId: this.crypto.keyId });
+    await this.passwords.manager.update(RecoveryCodeEntity, { secretKeyId: IsNull() }, { secretKeyId: this.crypto.keyId });
+  }
+
+  /**
+   * What stops working when CHECKOUT_SECRET_PREVIOUS is removed: application passwords not used
+   * since the rotation began (each is re-keyed on its next successful use) and users whose unused
+   * recovery codes were made under the previous secret (a code is used once: they make new ones).
+   */
+  async staleCredentials(): Promise<StaleCredentials> {
+    const current = this.crypto.keyId;
+    const notCurrent = [{ secretKeyId: Not(current) }, { secretKeyId: IsNull() }];
+    const passwords = await this.passwords.find({ where: notCurrent, order: { id: 'ASC' } });
+    const codes = await this.passwords.manager.find(RecoveryCodeEntity, { where: notCurrent.map((where) => ({ ...where, usedAt: IsNull() })) });
+    const userIds = [...new Set([...passwords.map((row) => row.userId), ...codes.map((row) => row.userId)])];
+    const users = userIds.length ? await this.users.find({ where: { id: In(userIds) } }) : [];
+    const loginOf = new Map(users.map((user) => [user.id, user.login]));
+    return {
+      applicationPasswords: passwords.map((row) => ({ login: loginOf.get(row.userId) ?? `#${row.userId}`, ...toSummary(row) })),
+      recoveryCodeUsers: [...new Set(codes.map((row) => row.userId))].map((id) => loginOf.get(id) ?? `#${id}`).sort(),
+    };
+  }
+
   /** Keyed fast hash: application passwords are 142-bit random, so HMAC-SHA256 is the right store. */
   private hashPassword(password: string): string {
     return this.crypto.hmac('application-password', normaliseApplicationPassword(password)).toString('hex');
+  }
+
+  /** The hash under the current secret, and under CHECKOUT_SECRET_PREVIOUS during a rotation. */
+  private passwordHashes(password: string): string[] {
+    return this.crypto.hmacCandidates('application-password', normaliseApplicationPassword(password)).map((hash) => hash.toString('hex'));
   }
 }
 

@@ -31,6 +31,7 @@ export class DoctorService {
   async run(): Promise<DoctorCheck[]> {
     const checks: DoctorCheck[] = [
       { name: 'secret canary', status: 'ok', message: 'CHECKOUT_SECRET (or data/secret.key) opens the stored secrets' },
+      ...this.rotationCheck(),
       ...(await this.redisCheck()),
       await this.smtpCheck(),
       await this.publicUrlCheck(),
@@ -38,6 +39,19 @@ export class DoctorService {
       await this.waitingPaymentsCheck(),
     ];
     return checks;
+  }
+
+  /** A rotation left half done keeps the previous secret alive: say so while CHECKOUT_SECRET_PREVIOUS is set. */
+  private rotationCheck(): DoctorCheck[] {
+    if (!this.config.checkoutSecretPrevious) return [];
+    return [
+      {
+        name: 'secret rotation',
+        status: 'warn',
+        message: 'CHECKOUT_SECRET_PREVIOUS is set: a rotation is under way and the previous secret is still accepted',
+        fix: 'run `npm run cli -- rotate-secret`, deal with what it lists, then remove CHECKOUT_SECRET_PREVIOUS (docs/operations.md)',
+      },
+    ];
   }
 
   private async redisCheck(): Promise<DoctorCheck[]> {

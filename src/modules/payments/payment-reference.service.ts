@@ -35,6 +35,9 @@ export class PaymentReferenceService {
   private readonly logger = new Logger('PaymentReference');
   private readonly secretHmac: Hmac;
   private readonly tokenHmac: Hmac;
+  /** The same, under the current secret then CHECKOUT_SECRET_PREVIOUS during a rotation: what a check accepts. */
+  private readonly secretVerifiers: Hmac[];
+  private readonly tokenVerifiers: Hmac[];
 
   constructor(
     crypto: CryptoService,
@@ -44,6 +47,8 @@ export class PaymentReferenceService {
   ) {
     this.secretHmac = (data) => crypto.hmac('payment-secret', data);
     this.tokenHmac = (data) => crypto.hmac('checkout-token', data);
+    this.secretVerifiers = crypto.hmacSigners('payment-secret');
+    this.tokenVerifiers = crypto.hmacSigners('checkout-token');
   }
 
   /** A fresh per-row nonce: 32 random bytes, base64url (43 characters, the column's size). */
@@ -56,7 +61,7 @@ export class PaymentReferenceService {
   }
 
   hasSecret(row: Pick<PaymentEntity, 'id' | 'secretNonce'>, candidate: unknown): boolean {
-    return typeof candidate === 'string' && isPaymentSecret(this.secretHmac, row.id, row.secretNonce, candidate);
+    return typeof candidate === 'string' && this.secretVerifiers.some((hmac) => isPaymentSecret(hmac, row.id, row.secretNonce, candidate));
   }
 
   issueToken(payment: PaymentRecord): { token: string; expiresAt: Date } {
@@ -81,7 +86,8 @@ export class PaymentReferenceService {
     const row = await this.payments.findById(reference.payment_id);
     if (!row) return refuse('unknown payment');
     if (!this.hasSecret(row, reference.payment_secret)) refuse('wrong secret');
-    const token = readCheckoutToken(this.tokenHmac, reference.checkout_token, Date.now());
+    const now = Date.now();
+    const token = this.tokenVerifiers.reduce<ReturnType<typeof readCheckoutToken>>((found, hmac) => found ?? readCheckoutToken(hmac, reference.checkout_token, now), null);
     if (!token) return refuse('invalid or expired token');
     const payment = toPaymentRecord(row);
     const requested: Omit<CheckoutTokenClaims, 'mode'> = {

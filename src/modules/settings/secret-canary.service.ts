@@ -42,12 +42,9 @@ export class SecretCanary {
       const sealed = await this.options.anySealedValue();
       if (sealed !== null && !this.opens(sealed)) throw this.mismatch();
     }
-    const canary = await this.options.addIfAbsent<StoredCanary>(SECRET_CANARY_OPTION, () => ({
-      sealed: this.crypto.encrypt(CANARY_TEXT),
-      hmac: this.mac(),
-    }));
+    const canary = await this.options.addIfAbsent<StoredCanary>(SECRET_CANARY_OPTION, () => this.freshCanary());
     const sealedOk = typeof canary?.sealed === 'string' && this.opens(canary.sealed, CANARY_TEXT);
-    const macOk = typeof canary?.hmac === 'string' && this.crypto.safeEqual(canary.hmac, this.mac());
+    const macOk = typeof canary?.hmac === 'string' && this.macs().some((mac) => this.crypto.safeEqual(canary.hmac, mac));
     if (!sealedOk || !macOk) throw this.mismatch();
   }
 
@@ -64,6 +61,16 @@ export class SecretCanary {
     return this.crypto.hmac(CANARY_HMAC_PURPOSE, CANARY_TEXT).toString('base64url');
   }
 
+  /** The canary's MAC under the current secret, and under CHECKOUT_SECRET_PREVIOUS during a rotation. */
+  private macs(): string[] {
+    return this.crypto.hmacCandidates(CANARY_HMAC_PURPOSE, CANARY_TEXT).map((mac) => mac.toString('base64url'));
+  }
+
+  /** A canary sealed and MACed under the current secret (`rotate-secret` writes it in its transaction). */
+  freshCanary(): StoredCanary {
+    return { sealed: this.crypto.encrypt(CANARY_TEXT), hmac: this.mac() };
+  }
+
   private mismatch(): SecretMismatchError {
     const keyFile = join(this.config.dataDir, 'secret.key');
     const source = this.config.checkoutSecret
@@ -73,7 +80,8 @@ export class SecretCanary {
       `Refusing to start: ${source}. With it, stored gateway secrets cannot be opened and every ` +
       'application password and payment reference would fail. Restore the original ' +
       (this.config.checkoutSecret ? 'CHECKOUT_SECRET' : `${keyFile} (or set CHECKOUT_SECRET to the original secret)`) +
-      ', or see docs/security.md ("Lost or changed master secret") to start over deliberately.';
+      ' (during a rotation: set CHECKOUT_SECRET_PREVIOUS back until `npm run cli -- rotate-secret` has run),' +
+      ' or see docs/security.md ("Lost or changed master secret") to start over deliberately.';
     return new SecretMismatchError(message);
   }
 }

@@ -105,7 +105,9 @@ export class GatewayAConnectService implements OAuthConnect, KeyConnect {
 
   private async connect(input: ConnectCallbackInput): Promise<{ mode: GatewayMode; contractStatus: string }> {
     const now = this.clock.now();
-    const check = decodeConnectState(input.state, this.signState, now.getTime());
+    // During a secret rotation a state signed under CHECKOUT_SECRET_PREVIOUS still comes back valid.
+    const checks = this.crypto.hmacSigners('connect-state').map((sign) => decodeConnectState(input.state, sign, now.getTime()));
+    const check = checks.find((candidate) => candidate.valid) ?? checks[0];
     if (!check.valid) throw new ConnectRefusal(check.reason);
     const { claims } = check;
     // Consumed before anything else: a state that reached the callback is spent, whatever follows.

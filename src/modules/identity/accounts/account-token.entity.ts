@@ -53,6 +53,10 @@ export class RecoveryCodeEntity {
   @VarcharColumn('code_hash', 64)
   codeHash: string;
 
+  /** The fingerprint of the secret that keyed the hash (CryptoService.keyId); null until the first boot after migration 1764118000000. */
+  @VarcharColumn('secret_key_id', 16, { nullable: true })
+  secretKeyId: string | null;
+
   @CreatedAtColumn()
   createdAt: Date;
 

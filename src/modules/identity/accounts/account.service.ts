@@ -285,7 +285,7 @@ export class AccountService {
       await manager.delete(RecoveryCodeEntity, { userId: user.id });
       await manager.insert(
         RecoveryCodeEntity,
-        codes.map((value) => ({ userId: user.id, codeHash: this.hashRecoveryCode(value), createdAt: now, usedAt: null })),
+        codes.map((value) => ({ userId: user.id, codeHash: this.hashRecoveryCode(value), secretKeyId: this.crypto.keyId, createdAt: now, usedAt: null })),
       );
     });
     this.logger.log({ user_id: user.id }, 'two-factor sign-in turned on');
@@ -327,7 +327,8 @@ export class AccountService {
     }
     const normalised = normaliseRecoveryCode(code);
     if (normalised === null) return false;
-    const used = await this.recoveryCodes.update({ userId: user.id, codeHash: this.hashRecoveryCode(normalised), usedAt: IsNull() }, { usedAt: this.clock.now() });
+    const hashes = this.crypto.hmacCandidates('recovery-code', normalised).map((hash) => hash.toString('hex'));
+    const used = await this.recoveryCodes.update({ userId: user.id, codeHash: In(hashes), usedAt: IsNull() }, { usedAt: this.clock.now() });
     if (used.affected) this.logger.log({ user_id: user.id }, 'recovery code used');
     return Boolean(used.affected);
   }
@@ -337,7 +338,7 @@ export class AccountService {
    * A wrong code counts against the challenge (TWO_FACTOR_ATTEMPTS) and the caller's failed-login limit.
    */
   async redeemChallenge(challenge: string, code: string): Promise<{ user: UserEntity; applicationPasswordId: number | null } | 'wrong_code'> {
-    const row = await this.tokens.findOne({ where: { tokenHash: this.hashToken(challenge), purpose: 'two_factor' } });
+    const row = await this.tokens.findOne({ where: { tokenHash: In(this.tokenHashes(challenge)), purpose: 'two_factor' } });
     if (!row || row.usedAt !== null || row.expiresAt.getTime() <= this.clock.now().getTime() || row.attempts >= TWO_FACTOR_ATTEMPTS) {
       throw new TwoFactorChallengeExpiredError();
     }
@@ -361,7 +362,7 @@ export class AccountService {
   }
 
   private async liveSetPasswordToken(token: string): Promise<{ row: AccountTokenEntity; user: UserEntity }> {
-    const row = await this.tokens.findOne({ where: { tokenHash: this.hashToken(token), purpose: In([...SET_PASSWORD_PURPOSES]) } });
+    const row = await this.tokens.findOne({ where: { tokenHash: In(this.tokenHashes(token)), purpose: In([...SET_PASSWORD_PURPOSES]) } });
     if (!row || row.usedAt !== null || row.expiresAt.getTime() <= this.clock.now().getTime()) throw new AccountTokenInvalidError();
     if (row.purpose === 'setup' && (await this.administratorHasPassword())) throw new AccountTokenInvalidError();
     const user = await this.users.findOne({ where: { id: row.userId } });
@@ -377,6 +378,11 @@ export class AccountService {
 
   private hashToken(token: string): string {
     return this.crypto.hmac('account-token', token).toString('hex');
+  }
+
+  /** A token's stored hash under the current secret, then under CHECKOUT_SECRET_PREVIOUS during a rotation. */
+  private tokenHashes(token: string): string[] {
+    return this.crypto.hmacCandidates('account-token', token).map((hash) => hash.toString('hex'));
   }
 
   private hashRecoveryCode(code: string): string {
