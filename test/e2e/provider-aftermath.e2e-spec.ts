@@ -126,6 +126,31 @@ describe('refunds and disputes made at gateway A', () => {
     expect((await refundRows(id)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
   });
 
+  it('a refund of ours the provider answers pending holds its amount until the next sweep reads it succeeded (charge.refund.updated)', async () => {
+    const { id, intent } = await paid();
+    bed.fake.resources.refundStatus = 'pending';
+    let refund: Record<string, unknown>;
+    try {
+      const res = await request(t().http).post(`${t().base}/administration/payments/${id}/refunds`).set('Authorization', t().admin.auth).send({ amount: 400 });
+      expect(res.status).toBe(201);
+      refund = res.body.refund as Record<string, unknown>;
+    } finally {
+      bed.fake.resources.refundStatus = 'succeeded';
+    }
+    expect(refund).toMatchObject({ status: 'pending', amount: 400, source: 'api' });
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 400 });
+    // Still pending: a sweep changes nothing and sends no email.
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([]);
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 400 });
+    const [made] = bed.fake.resources.refundsOf(intent);
+    bed.fake.moneyAfter.setRefundStatus(made.id as string, 'succeeded');
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([expect.objectContaining({ refunds_changed: 1 })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 400, refund_reserved: 0 });
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ id: refund.id, provider_refund_id: made.id, status: 'succeeded', source: 'api' })]);
+    const emails = await t().dataSource.query(`SELECT item_key FROM ${t().config.tablePrefix}checkout_outbox WHERE topic = 'refund_emails' AND item_key = ?`, [`refund-${String(refund.id)}`]);
+    expect(emails).toHaveLength(1);
+  });
+
   it('a refund that succeeded and later failed at the provider gives its amount back, once, with its failure code', async () => {
     const { id, intent } = await paid();
     const made = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 400 });
