@@ -166,6 +166,20 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expect(await paymentRow(t, payment.id)).toMatchObject({ amountRefunded: 0, refundReserved: 0, status: 'completed' });
   });
 
+  it("refuses an amount gateway A's own currency rules cannot take (ISK whole krónur, three-decimal KWD ending in 0), before the provider hears of it", async () => {
+    const isk = await paid(10_000, null, 'isk');
+    const kwd = await paid(10_000, null, 'kwd');
+    fake.clearRequests();
+    for (const [payment, amount] of [[isk, 150], [kwd, 1235]] as const) {
+      const res = await refundOf(t, payment.id, { amount });
+      expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty('amount');
+    }
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(0);
+    expect(await refundRows(t, isk.id)).toEqual([]);
+    expect((await refundOf(t, isk.id, { amount: 200 })).body.refund).toMatchObject({ amount: 200, currency: 'ISK', status: 'succeeded' });
+    expect((await refundOf(t, kwd.id, { amount: 1230 })).body.refund).toMatchObject({ amount: 1230, currency: 'KWD', status: 'succeeded' });
+  });
+
   it('answers a repeated Idempotency-Key with the same refund, refuses it with another body, and refunds once for a double click', async () => {
     const payment = await paid(1000);
     fake.clearRequests();
@@ -287,10 +301,15 @@ describe('refunds at gateway B', () => {
     expectWpError((await refundOf(t, payment.id, {})).body, 'checkout_invalid_state', 409);
   });
 
-  it('HUF in whole units only, 180 days at most, and a capture refunded meanwhile is 409 with the ledger read again', async () => {
+  it('HUF and TWD in whole units only, 180 days at most, and a capture refunded meanwhile is 409 with the ledger read again', async () => {
     const huf = await captured('1500', 'HUF', 150_000);
     expect(expectWpError((await refundOf(t, huf.id, { amount: 150 })).body, 'rest_invalid_param', 400).data.params).toHaveProperty('amount');
     expect((await refundOf(t, huf.id, { amount: 10_000 })).body.refund).toMatchObject({ amount: 10_000, status: 'succeeded' });
+    // TWD has two decimals in minor units, but gateway B takes whole dollars only.
+    const twd = await captured('300', 'TWD', 30_000);
+    expect(expectWpError((await refundOf(t, twd.id, { amount: 150 })).body, 'rest_invalid_param', 400).data.params).toMatchObject({ amount: expect.stringMatching(/whole units/) });
+    expect(await refundRows(t, twd.id)).toEqual([]);
+    expect((await refundOf(t, twd.id, { amount: 100 })).body.refund).toMatchObject({ amount: 100, currency: 'TWD', status: 'succeeded' });
 
     const old = await captured('10.00');
     await t.dataSource.query(`UPDATE ${t.config.tablePrefix}checkout_payments SET created_at = ? WHERE id = ?`, [
