@@ -192,7 +192,19 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expectWpError((await refundOf(t, payment.id, { amount: 300 }, key)).body, 'checkout_idempotency_mismatch', 422);
     expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(1);
 
-    // Another user's same key is another key: keys belong to a user and a payment.
+    // Keys belong to a user and a payment: the same key from another user, or on another payment, is another refund.
+    const colleague = await t.createUser('administrator');
+    const theirs = await refundOf(t, payment.id, { amount: 200 }, key, colleague.auth);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.refund.id).not.toBe(first.body.refund.id);
+    const other = await paid(1000);
+    const elsewhere = await refundOf(t, other.id, { amount: 200 }, key);
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.refund.id).not.toBe(first.body.refund.id);
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(3);
+
+    // A double click: the same key twice at once refunds once.
     fake.latencyMs = 150;
     try {
       const click = { 'Idempotency-Key': `refund-${randomBytes(8).toString('hex')}` };
@@ -202,9 +214,9 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     } finally {
       fake.latencyMs = 0;
     }
-    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(2);
-    expect((await paymentRow(t, payment.id)).amountRefunded).toBe(300);
-    expect(fakeRefunded(payment.providerPaymentRef!)).toBe(300);
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(4);
+    expect((await paymentRow(t, payment.id)).amountRefunded).toBe(500);
+    expect(fakeRefunded(payment.providerPaymentRef!)).toBe(500);
   });
 
   it('never refunds more than was paid when refunds of one payment run at once', async () => {
