@@ -1,7 +1,7 @@
 import request from 'supertest';
 import Stripe from 'stripe';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { AFTERMATH_LIMITS, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { AFTERMATH_LIMITS, AFTERMATH_OVERLAP_S, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
@@ -78,6 +78,20 @@ describe('refunds and disputes made at gateway A', () => {
     // The payment's detail links to the provider's page for it, as the notification did.
     const detail = await request(t().http).get(`${t().base}/administration/payments/${id}`).set('Authorization', t().admin.auth);
     expect(detail.body.dispute).toEqual({ status: 'lost', amount: 1000, reason: 'fraudulent', evidence_due_by: '2026-12-05T00:00:00.000Z', provider_dispute_id: opened.id, provider_url: `https://dashboard.stripe.com/test/disputes/${opened.id as string}` });
+  });
+
+  it('reads again 5 minutes before its cursor: an event the provider stored late, with an earlier time, is not missed', async () => {
+    const { id, intent } = await paid();
+    bed.fake.moneyAfter.dashboardRefund(intent, { amount: 100 });
+    await sweep();
+    const cursor = JSON.parse((await t().dataSource.query(`SELECT option_value FROM ${t().config.tablePrefix}options WHERE option_name = ?`, [gatewayAOption.aftermathCursor('test')]))[0].option_value as string) as { after: number };
+    // Listed only now, though created two minutes before where the last sweep stopped.
+    const late = bed.fake.moneyAfter.openDispute(intent, { amount: 100, created: cursor.after - 120 });
+    bed.fake.clearRequests();
+    expect((await sweep()).aftermath).toEqual([expect.objectContaining({ payment_id: id, disputes_changed: 1 })]);
+    const [events] = bed.fake.requestsTo('GET', '/v1/events');
+    expect(Number((events.query.created as Record<string, string>).gte)).toBe(cursor.after - AFTERMATH_OVERLAP_S);
+    expect(await disputeRows(id)).toEqual([expect.objectContaining({ provider_dispute_id: late.id })]);
   });
 
   it('reconcile --payment reads one payment\'s disputes by payment intent at once, idempotently', async () => {
