@@ -71,6 +71,20 @@ describe('refunds made at gateway B', () => {
     expect((await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(stranger))).body).toEqual({ received: true, outcome: 'ignored' });
   });
 
+  it('a PAYMENT.CAPTURE.REVERSED webhook, verified, has the payment read again whether it carries the capture or a refund of it', async () => {
+    for (const shape of ['capture', 'refund'] as const) {
+      const { id, orderId } = await captured();
+      const captureId = (await paymentRow(t, id)).provider_capture_ref as string;
+      const refunded = sandbox.refundInDashboard(orderId, '19.99').event;
+      const resource = shape === 'refund' ? refunded.resource : { id: captureId, status: 'REVERSED', amount: { currency_code: 'USD', value: '19.99' }, status_details: { reason: 'CHARGEBACK' } };
+      const event = { ...refunded, id: `WH-REVERSED-${shape}-${id}`, event_type: 'PAYMENT.CAPTURE.REVERSED', resource_type: shape, summary: 'A payment was reversed', resource };
+      sandbox.clearCalls();
+      expect((await deliverGatewayBWebhook(t, 'test', sandbox.webhookDelivery(event))).body).toEqual({ received: true, outcome: 'processed' });
+      expect(sandbox.callsTo('GET', `/v2/checkout/orders/${orderId}`)).toHaveLength(1);
+      expect(await totals(id)).toEqual({ amount_refunded: 1999, refund_reserved: 0 });
+    }
+  });
+
   it('a pending refund of ours that completes at the provider is settled by the next sweep, though the rolling cursor is elsewhere', async () => {
     await captured(); // an older captured payment: where the cursor starts over
     const { id } = await captured();
