@@ -4,6 +4,7 @@ import { PaymentCompletionEmails } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
+import { advanceClock } from '../support/app-state.js';
 import { startGatewayATestBed, type GatewayATestBed } from '../support/gateway-a.js';
 import { gatewayClient } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
@@ -330,6 +331,15 @@ describe('refunds at gateway B', () => {
     ]);
     expect(expectWpError((await refundOf(t, old.id, {})).body, 'checkout_invalid_state', 409).message).toMatch(/180 days/);
     expect(await refundRows(t, old.id)).toEqual([]);
+    // The limit is read on the application's clock: 181 days after a capture made today.
+    const recent = await captured('10.00');
+    const clock = advanceClock(t, 181 * 86_400_000);
+    try {
+      expect(expectWpError((await refundOf(t, recent.id, {})).body, 'checkout_invalid_state', 409).message).toMatch(/180 days/);
+    } finally {
+      clock.mockRestore();
+    }
+    expect((await refundOf(t, recent.id, { amount: 100 })).status).toBe(201);
 
     const elsewhere = await captured('10.00');
     bed.sandbox.orders.refund(bed.sandbox.clientId, elsewhere.providerCaptureRef!, {});
