@@ -122,6 +122,21 @@ describe('admin console: refunds', () => {
     expect(await overflowsHorizontally(page)).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
+    // A second confirmed dialog is a second refund: it carries a fresh Idempotency-Key (the first
+    // one's key with another body would be refused, with the same body it would answer the first refund).
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await dialog.waitFor();
+    expect(await amount.inputValue()).toBe('7.50');
+    await amount.fill('5');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('button', { name: 'Refund €5.00' }).click();
+    await page.getByRole('status').getByText('€5.00 refunded.').waitFor();
+    // Newest first, as the provider lists them.
+    expect(await refundedAtProvider(payment.intent)).toEqual([
+      { amount: 500, status: 'succeeded' },
+      { amount: 1250, status: 'succeeded' },
+    ]);
+
     // The list, filtered to partially refunded payments through the list kit, shows the badge.
     await page.goto(`${app.origin}/admin/payments`);
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();

@@ -143,6 +143,11 @@ describe('gateway A subscriptions with a setup fee (free plan)', () => {
     expect(rows[0].provider_charge_ref).toBe(paidBy(renewal.id as string).payment_intent);
     expect(rows[0].provider_charge_ref).toMatch(/^pi_/);
     expect(Number(rows[0].amount)).toBe(999);
+    // A refund of the renewal goes to that PaymentIntent, not to the invoice the row holds.
+    const refunded = await request(t().http).post(`${t().base}/administration/payments/${String(rows[0].id)}/refunds`).set('Authorization', t().admin.auth).send({ amount: 300 });
+    expect(refunded.status).toBe(201);
+    expect(refunded.body.refund).toMatchObject({ amount: 300, currency: 'EUR', status: 'succeeded' });
+    expect(bed.fake.requestsTo('POST', '/v1/refunds').at(-1)!.body).toMatchObject({ payment_intent: rows[0].provider_charge_ref, amount: '300' });
 
     // The checkout route repeats its answer without a second subscription.
     expect((await finishCheckout(t(), record)).body.status).toBe('completed');

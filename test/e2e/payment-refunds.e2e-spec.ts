@@ -4,6 +4,7 @@ import { PaymentCompletionEmails } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
+import { advanceClock } from '../support/app-state.js';
 import { startGatewayATestBed, type GatewayATestBed } from '../support/gateway-a.js';
 import { gatewayClient } from '../support/gateway-a-checkout.js';
 import { connectGatewayB, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
@@ -166,6 +167,20 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expect(await paymentRow(t, payment.id)).toMatchObject({ amountRefunded: 0, refundReserved: 0, status: 'completed' });
   });
 
+  it("refuses an amount gateway A's own currency rules cannot take (ISK whole krónur, three-decimal KWD ending in 0), before the provider hears of it", async () => {
+    const isk = await paid(10_000, null, 'isk');
+    const kwd = await paid(10_000, null, 'kwd');
+    fake.clearRequests();
+    for (const [payment, amount] of [[isk, 150], [kwd, 1235]] as const) {
+      const res = await refundOf(t, payment.id, { amount });
+      expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty('amount');
+    }
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(0);
+    expect(await refundRows(t, isk.id)).toEqual([]);
+    expect((await refundOf(t, isk.id, { amount: 200 })).body.refund).toMatchObject({ amount: 200, currency: 'ISK', status: 'succeeded' });
+    expect((await refundOf(t, kwd.id, { amount: 1230 })).body.refund).toMatchObject({ amount: 1230, currency: 'KWD', status: 'succeeded' });
+  });
+
   it('answers a repeated Idempotency-Key with the same refund, refuses it with another body, and refunds once for a double click', async () => {
     const payment = await paid(1000);
     fake.clearRequests();
@@ -178,7 +193,19 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expectWpError((await refundOf(t, payment.id, { amount: 300 }, key)).body, 'checkout_idempotency_mismatch', 422);
     expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(1);
 
-    // Another user's same key is another key: keys belong to a user and a payment.
+    // Keys belong to a user and a payment: the same key from another user, or on another payment, is another refund.
+    const colleague = await t.createUser('administrator');
+    const theirs = await refundOf(t, payment.id, { amount: 200 }, key, colleague.auth);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.refund.id).not.toBe(first.body.refund.id);
+    const other = await paid(1000);
+    const elsewhere = await refundOf(t, other.id, { amount: 200 }, key);
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.refund.id).not.toBe(first.body.refund.id);
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(3);
+
+    // A double click: the same key twice at once refunds once.
     fake.latencyMs = 150;
     try {
       const click = { 'Idempotency-Key': `refund-${randomBytes(8).toString('hex')}` };
@@ -188,9 +215,9 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     } finally {
       fake.latencyMs = 0;
     }
-    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(2);
-    expect((await paymentRow(t, payment.id)).amountRefunded).toBe(300);
-    expect(fakeRefunded(payment.providerPaymentRef!)).toBe(300);
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(4);
+    expect((await paymentRow(t, payment.id)).amountRefunded).toBe(500);
+    expect(fakeRefunded(payment.providerPaymentRef!)).toBe(500);
   });
 
   it('never refunds more than was paid when refunds of one payment run at once', async () => {
@@ -287,10 +314,15 @@ describe('refunds at gateway B', () => {
     expectWpError((await refundOf(t, payment.id, {})).body, 'checkout_invalid_state', 409);
   });
 
-  it('HUF in whole units only, 180 days at most, and a capture refunded meanwhile is 409 with the ledger read again', async () => {
+  it('HUF and TWD in whole units only, 180 days at most, and a capture refunded meanwhile is 409 with the ledger read again', async () => {
     const huf = await captured('1500', 'HUF', 150_000);
     expect(expectWpError((await refundOf(t, huf.id, { amount: 150 })).body, 'rest_invalid_param', 400).data.params).toHaveProperty('amount');
     expect((await refundOf(t, huf.id, { amount: 10_000 })).body.refund).toMatchObject({ amount: 10_000, status: 'succeeded' });
+    // TWD has two decimals in minor units, but gateway B takes whole dollars only.
+    const twd = await captured('300', 'TWD', 30_000);
+    expect(expectWpError((await refundOf(t, twd.id, { amount: 150 })).body, 'rest_invalid_param', 400).data.params).toMatchObject({ amount: expect.stringMatching(/whole units/) });
+    expect(await refundRows(t, twd.id)).toEqual([]);
+    expect((await refundOf(t, twd.id, { amount: 100 })).body.refund).toMatchObject({ amount: 100, currency: 'TWD', status: 'succeeded' });
 
     const old = await captured('10.00');
     await t.dataSource.query(`UPDATE ${t.config.tablePrefix}checkout_payments SET created_at = ? WHERE id = ?`, [
@@ -299,6 +331,15 @@ describe('refunds at gateway B', () => {
     ]);
     expect(expectWpError((await refundOf(t, old.id, {})).body, 'checkout_invalid_state', 409).message).toMatch(/180 days/);
     expect(await refundRows(t, old.id)).toEqual([]);
+    // The limit is read on the application's clock: 181 days after a capture made today.
+    const recent = await captured('10.00');
+    const clock = advanceClock(t, 181 * 86_400_000);
+    try {
+      expect(expectWpError((await refundOf(t, recent.id, {})).body, 'checkout_invalid_state', 409).message).toMatch(/180 days/);
+    } finally {
+      clock.mockRestore();
+    }
+    expect((await refundOf(t, recent.id, { amount: 100 })).status).toBe(201);
 
     const elsewhere = await captured('10.00');
     bed.sandbox.orders.refund(bed.sandbox.clientId, elsewhere.providerCaptureRef!, {});

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import Stripe from 'stripe';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
-import { AFTERMATH_LIMITS, gatewayAOption } from '../../src/modules/gateway-a/index.js';
+import { AFTERMATH_LIMITS, AFTERMATH_OVERLAP_S, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { ReconciliationService } from '../../src/modules/operations/index.js';
 import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
@@ -80,6 +80,20 @@ describe('refunds and disputes made at gateway A', () => {
     expect(detail.body.dispute).toEqual({ status: 'lost', amount: 1000, reason: 'fraudulent', evidence_due_by: '2026-12-05T00:00:00.000Z', provider_dispute_id: opened.id, provider_url: `https://dashboard.stripe.com/test/disputes/${opened.id as string}` });
   });
 
+  it('reads again 5 minutes before its cursor: an event the provider stored late, with an earlier time, is not missed', async () => {
+    const { id, intent } = await paid();
+    bed.fake.moneyAfter.dashboardRefund(intent, { amount: 100 });
+    await sweep();
+    const cursor = JSON.parse((await t().dataSource.query(`SELECT option_value FROM ${t().config.tablePrefix}options WHERE option_name = ?`, [gatewayAOption.aftermathCursor('test')]))[0].option_value as string) as { after: number };
+    // Listed only now, though created two minutes before where the last sweep stopped.
+    const late = bed.fake.moneyAfter.openDispute(intent, { amount: 100, created: cursor.after - 120 });
+    bed.fake.clearRequests();
+    expect((await sweep()).aftermath).toEqual([expect.objectContaining({ payment_id: id, disputes_changed: 1 })]);
+    const [events] = bed.fake.requestsTo('GET', '/v1/events');
+    expect(Number((events.query.created as Record<string, string>).gte)).toBe(cursor.after - AFTERMATH_OVERLAP_S);
+    expect(await disputeRows(id)).toEqual([expect.objectContaining({ provider_dispute_id: late.id })]);
+  });
+
   it('reconcile --payment reads one payment\'s disputes by payment intent at once, idempotently', async () => {
     const { id, intent } = await paid();
     const opened = bed.fake.moneyAfter.openDispute(intent, { amount: 400, status: 'warning_needs_response' });
@@ -126,6 +140,31 @@ describe('refunds and disputes made at gateway A', () => {
     expect((await refundRows(id)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
   });
 
+  it('a refund of ours the provider answers pending holds its amount until the next sweep reads it succeeded (charge.refund.updated)', async () => {
+    const { id, intent } = await paid();
+    bed.fake.resources.refundStatus = 'pending';
+    let refund: Record<string, unknown>;
+    try {
+      const res = await request(t().http).post(`${t().base}/administration/payments/${id}/refunds`).set('Authorization', t().admin.auth).send({ amount: 400 });
+      expect(res.status).toBe(201);
+      refund = res.body.refund as Record<string, unknown>;
+    } finally {
+      bed.fake.resources.refundStatus = 'succeeded';
+    }
+    expect(refund).toMatchObject({ status: 'pending', amount: 400, source: 'api' });
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 400 });
+    // Still pending: a sweep changes nothing and sends no email.
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([]);
+    expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 400 });
+    const [made] = bed.fake.resources.refundsOf(intent);
+    bed.fake.moneyAfter.setRefundStatus(made.id as string, 'succeeded');
+    expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([expect.objectContaining({ refunds_changed: 1 })]);
+    expect(await totals(id)).toEqual({ amount_refunded: 400, refund_reserved: 0 });
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ id: refund.id, provider_refund_id: made.id, status: 'succeeded', source: 'api' })]);
+    const emails = await t().dataSource.query(`SELECT item_key FROM ${t().config.tablePrefix}checkout_outbox WHERE topic = 'refund_emails' AND item_key = ?`, [`refund-${String(refund.id)}`]);
+    expect(emails).toHaveLength(1);
+  });
+
   it('a refund that succeeded and later failed at the provider gives its amount back, once, with its failure code', async () => {
     const { id, intent } = await paid();
     const made = bed.fake.moneyAfter.dashboardRefund(intent, { amount: 400 });
@@ -170,8 +209,8 @@ describe('refunds and disputes made at gateway A', () => {
       do {
         for (const change of (await sweep()).aftermath) applied.add(change.payment_id);
         runs += 1;
-      } while ((await cursor()).resumeAfter !== null && runs < 10);
-      // Six events (three opened, three funds withdrawn), two a run.
+      } while ((await cursor()).resumeAfter !== null && runs < 50);
+      // Six events (three opened, three funds withdrawn), two a run, after the earlier tests' events the 5-minute overlap reads again.
       expect(runs).toBeGreaterThan(1);
       expect([...applied].sort()).toEqual(payments.map((payment) => payment.id).sort());
       const done = await cursor();

@@ -364,6 +364,44 @@ describe('instances on one MariaDB database and one Redis', () => {
     for (const instance of [a, b]) expect(instance.errors()).toEqual([]);
   });
 
+  it('refund one payment from both instances at once: never more than was paid, once at the provider, our total equal to its', async () => {
+    // A payment taken as the webhook leaves it (one signed event to one instance).
+    const record = await createRecord(a, '198.51.100.14');
+    expect(record.status).toBe(201);
+    const paymentId = record.body.payment_id as number;
+    const intent = await call(b, 'POST', `${REST}/gateway-a/payment-intent-or-setup`, { client: '198.51.100.14', body: referenceOf(record) });
+    expect(intent.status).toBe(200);
+    const intentId = intent.body.intent_id as string;
+    const object = { ...fake.resources.setIntentStatus(intentId, 'succeeded') } as Record<string, unknown>;
+    const { body, signature } = signedEvent('payment_intent.succeeded', object, webhookSecret);
+    expect((await call(a, 'POST', `${REST}/webhook/gateway-a-callback/test`, { raw: body, headers: { 'Gateway-A-Signature': signature } })).status).toBe(200);
+
+    // Six refunds of 3.00 of the 10.00 paid, alternating the two processes, while the provider is slow.
+    fake.clearRequests();
+    fake.latencyMs = 100;
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => call(i % 2 ? b : a, 'POST', `${REST}/administration/payments/${paymentId}/refunds`, { auth: ADMIN_AUTH, body: { amount: 300 } })),
+      );
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    for (const answer of answers.filter((each) => each.status !== 201)) expect([400, 409]).toContain(answer.status);
+    // Both processes refunded: the conditional UPDATE of the payment row, not a lock in one process, kept the sum.
+    const [payments] = await db.query(`SELECT amount_refunded, refund_reserved FROM ${PREFIX}checkout_payments WHERE id = ?`, [paymentId]);
+    expect(payments).toEqual([{ amount_refunded: 900, refund_reserved: 0 }]);
+    const [refunds] = await db.query(`SELECT status, amount FROM ${PREFIX}checkout_refunds WHERE payment_id = ?`, [paymentId]);
+    expect(refunds).toEqual(Array(3).fill({ status: 'succeeded', amount: 300 }));
+    // Refused ones never reached the provider; the provider's total is ours.
+    expect(fake.requestsTo('POST', '/v1/refunds')).toHaveLength(3);
+    expect(fake.resources.refundsOf(intentId).reduce((sum, refund) => sum + (refund.amount as number), 0)).toBe(900);
+    const detail = await call(b, 'GET', `${REST}/administration/payments/${paymentId}`, { auth: ADMIN_AUTH });
+    expect(detail.body).toMatchObject({ amount_refunded: 900, refundable_amount: 100 });
+    for (const instance of [a, b]) expect(instance.errors()).toEqual([]);
+  });
+
   it('lose no request and make no duplicate when one is restarted under keep-alive load (SIGTERM, exit, start again on its port)', async () => {
     const CLIENTS = 24;
     const RECONNECT_EVERY = 10;

@@ -8,6 +8,6 @@ export { GATEWAY_A_CREDENTIALS, gatewayAOption, type GatewayACredential } from '
 export { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 export { GATEWAY_A_WEBHOOK_EVENTS } from './webhook/webhook-contract.js';
 export { GatewayAWebhookUpgradeTask, type WebhookUpgradeProgress } from './webhook/webhook-upgrade.task.js';
-export { AFTERMATH_LIMITS } from './aftermath/gateway-a-aftermath.reader.js';
+export { AFTERMATH_LIMITS, AFTERMATH_OVERLAP_S } from './aftermath/gateway-a-aftermath.reader.js';
 export { connectGatewayA } from './connect/gateway-a-cli-connect.js';
 export { type GatewayAConfig, readGatewayAConfig } from './gateway-a.config.js';

@@ -297,6 +297,11 @@ export class PaymentQueriesService {
     return (await this.payments.findCaptured(criteria)).map(toPaymentRecord);
   }
 
+  /** Captured payments of `gateway` holding a pending refund, oldest id first (at most `limit`). */
+  async findHoldingPendingRefunds(criteria: { gateway: string; limit: number }): Promise<PaymentRecord[]> {
+    return (await this.payments.findHoldingPendingRefunds(criteria)).map(toPaymentRecord);
+  }
+
   /** The first payment of a provider subscription. */
   async findSubscriptionPayment(gateway: string, subscriptionRef: string): Promise<PaymentRecord | null> {
     const row = await this.payments.findBySubscriptionRef(gateway, subscriptionRef);

@@ -230,6 +230,19 @@ export class PaymentRepository {
     });
   }
 
+  /**
+   * Completed payments of `gateway` with a capture holding a pending refund (`refund_reserved` > 0),
+   * oldest id first: the refund sweep reads these before its rolling cursor, so a pending refund
+   * settles on the next sweep rather than when the cursor comes round.
+   */
+  findHoldingPendingRefunds(criteria: { gateway: string; limit: number }): Promise<PaymentEntity[]> {
+    return this.payments.find({
+      where: { gateway: criteria.gateway, status: 'completed', providerCaptureRef: Not(IsNull()), refundReserved: MoreThan(0) },
+      order: { id: 'ASC' },
+      take: criteria.limit,
+    });
+  }
+
   /** Newest first. */
   page(offset: number, limit: number): Promise<[PaymentEntity[], number]> {
     return this.payments.findAndCount({ order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: limit });

@@ -1,6 +1,7 @@
 import { PaymentEvents } from './payment-events.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClockModule } from '../../common/clock/index.js';
 import { CryptoModule } from '../../common/crypto/index.js';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
@@ -37,6 +38,7 @@ import { SyncDetailsService } from './sync-details.service.js';
 @Module({
   imports: [
     TypeOrmModule.forFeature([PaymentEntity, PaymentLogEntity, RefundEntity, PaymentDisputeEntity]),
+    ClockModule,
     CryptoModule,
     FormsModule,
     GatewaysModule,

@@ -140,6 +140,37 @@ describe('gateway B contract: the client against the fake, checked with PayPal\'
       ]);
     });
 
+    it('refund a capture (Payments v2): part (201), the same PayPal-Request-Id replayed (the same refund, 201), more than is left (422 REFUND_AMOUNT_EXCEEDED), the rest pending (201), then fully refunded (422 CAPTURE_FULLY_REFUNDED)', async () => {
+      const created = await createOrder();
+      fake.approveOrder(created.id);
+      const captured = await client.captureOrder(created.id, `checkout-test-capture-${created.id}`);
+      const captureId = captured.purchase_units[0].payments!.captures[0].id;
+      const part = { requestId: `checkout-test-refund-${created.id}-1`, amount: { currency_code: 'USD', value: '5.00' }, customId: `checkout-test-refund-${created.id}-1` };
+      const first = await client.refundCapture(captureId, part);
+      expect(await client.refundCapture(captureId, part)).toMatchObject({ id: first.id });
+      expect(await refusal(client.refundCapture(captureId, { requestId: `checkout-test-refund-${created.id}-2`, amount: { currency_code: 'USD', value: '15.00' }, customId: 'x' }))).toMatchObject({ status: 422 });
+      fake.orders.refundStatus = 'PENDING';
+      try {
+        expect(await client.refundCapture(captureId, { requestId: `checkout-test-refund-${created.id}-3`, customId: 'checkout-test-refund-3' })).toMatchObject({ status: 'PENDING' });
+      } finally {
+        fake.orders.refundStatus = 'COMPLETED';
+      }
+      fake.orders.setRefundStatus(first.id, 'COMPLETED');
+      expect(await refusal(client.refundCapture(captureId, { requestId: `checkout-test-refund-${created.id}-4`, customId: 'x' }))).toMatchObject({ status: 422 });
+      const REFUND = /^\/v2\/payments\/captures\/[A-Z0-9]+\/refund$/;
+      expectConforming([
+        ['POST', '/v1/oauth2/token', 200],
+        ['POST', '/v2/checkout/orders', 201],
+        ['POST', CAPTURE, 201],
+        ['POST', REFUND, 201],
+        ['POST', REFUND, 201],
+        ['POST', REFUND, 422],
+        ['POST', REFUND, 201],
+        ['POST', REFUND, 422],
+      ]);
+      expect(fake.apiCalls().filter((call) => call.status === 422).map((call) => call.answer?.raw)).toEqual([expect.stringContaining('REFUND_AMOUNT_EXCEEDED'), expect.stringContaining('CAPTURE_FULLY_REFUNDED')]);
+    });
+
     it('captures the service reads: PENDING with a reason, DECLINED', async () => {
       const pending = await createOrder();
       fake.approveOrder(pending.id);

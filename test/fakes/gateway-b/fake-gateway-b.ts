@@ -614,14 +614,18 @@ export class FakeGatewayB extends LoopbackServer {
     return { status: 201, body: this.representation(call, order, this.orders.minimalCapture) };
   }
 
-  /** Same `PayPal-Request-Id` before: that refund as it is now (200); otherwise a new refund (201). */
+  /**
+   * Same `PayPal-Request-Id` before: that refund as it is now; otherwise a new refund. Both 201:
+   * Payments v2 documents no other success answer for captures.refund (unlike orders.create and
+   * orders.capture, whose replays it documents as 200).
+   */
   private refundCapture(call: RecordedCall, app: FakeApp, captureId: string): { status: number; body: unknown } {
     this.requireJson(call);
     const key = this.idempotencyKey(call);
     const previous = key ? this.requestIds.get(key) : undefined;
     if (previous) {
       call.replayed = true;
-      return { status: 200, body: this.orders.findRefund(app.clientId, previous.orderId) };
+      return { status: 201, body: this.orders.findRefund(app.clientId, previous.orderId) };
     }
     const refund = this.orders.refund(app.clientId, captureId, (call.body ?? {}) as Json);
     // The record keeps the refund's id where an order's would be (one map of request ids).

@@ -320,6 +320,22 @@ export class FakeOrders {
     return refund;
   }
 
+  /** Test control: a refund's later status (a PENDING one completes, fails or is cancelled), as the order then lists it. */
+  setRefundStatus(refundId: string, status: 'COMPLETED' | 'FAILED' | 'CANCELLED'): Json {
+    for (const order of this.orders.values()) {
+      for (const unit of order.purchaseUnits) {
+        const refund = (((unit.payments as Json | undefined)?.refunds as Json[] | undefined) ?? []).find((each) => each.id === refundId);
+        if (!refund) continue;
+        refund.status = status;
+        delete refund.status_details;
+        refund.update_time = nowIso();
+        order.updateTime = refund.update_time as string;
+        return clone(refund);
+      }
+    }
+    throw new Error(`no refund ${refundId}`);
+  }
+
   // --- representations ----------------------------------------------------------------------
 
   /** GET, and `Prefer: return=representation` answers: the whole order. */

@@ -17,7 +17,7 @@ const GATEWAY = 'gateway_b';
  * the window / capturesPerSweep) sweeps: with the default reconciliation interval of 5 minutes and
  * 20 a sweep, 5,760 captured payments a day are covered daily. An object so a test can lower it.
  */
-export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20 };
+export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20, pendingPerSweep: 20 };
 const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
 
 /**
@@ -27,7 +27,9 @@ const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
  * payment's capture (`GatewayBDisputes`). The provider sends no event this service subscribes to
  * for them: a rolling cursor over the captured payments of the refund window re-reads a bounded
  * number of them per sweep (and a verified refund, reversal or dispute event has its payment
- * read at once). A provider failure is thrown as the service's 502/503.
+ * read at once). Payments holding a pending refund are read first on every sweep (bounded too), so
+ * a pending refund settles, and gives back or spends what it holds, by the next sweep. A provider
+ * failure is thrown as the service's 502/503.
  */
 @Injectable()
 export class GatewayBAftermathReader implements ProviderAftermathReader {
@@ -50,11 +52,15 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
     const since = new Date(this.clock.now().getTime() - GATEWAY_B_REFUND_DAYS * 86_400_000);
     const afterId = await this.options.get<number>(CURSOR_OPTION, 0);
     const limit = GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep;
+    // Pending refunds hold their amount: read their payments on every sweep, not only when the cursor comes round.
+    const pending = await this.payments.findHoldingPendingRefunds({ gateway: GATEWAY, limit: GATEWAY_B_AFTERMATH_LIMITS.pendingPerSweep });
     const batch = await this.payments.findCaptured({ gateway: GATEWAY, since, afterId, limit });
     const found: PaymentAftermath[] = [];
-    for (const payment of batch) {
-      // Its order was read a moment ago to complete it: its refunds are read on the cursor's next pass.
-      if (justMoved.has(payment.id)) continue;
+    const done = new Set<number>(justMoved);
+    for (const payment of [...pending, ...batch]) {
+      // Its order was read a moment ago to complete it (or in this sweep): its refunds are read on the cursor's next pass.
+      if (done.has(payment.id)) continue;
+      done.add(payment.id);
       try {
         found.push(await this.read(payment));
       } catch (error) {
@@ -65,7 +71,7 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
     }
     // A short batch reached the window's end: the next sweep starts over from its beginning.
     const next = batch.length < limit ? 0 : batch[batch.length - 1].id;
-    return { payments: found, read: batch.length, bounded: batch.length === limit, commit: () => this.options.set(CURSOR_OPTION, next) };
+    return { payments: found, read: pending.length + batch.length, bounded: batch.length === limit, commit: () => this.options.set(CURSOR_OPTION, next) };
   }
 
   private async read(payment: PaymentRecord): Promise<PaymentAftermath> {

@@ -5,7 +5,7 @@ import { type GatewayRefunds, type ProviderRefund, ProviderRefundConflict, type 
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
 import { GatewayBError, GatewayBRefusedError } from '../client/gateway-b-errors.js';
 import { GatewayBFailures } from '../client/gateway-b-failures.js';
-import { fromGatewayBAmount, toGatewayBAmount } from '../client/gateway-b-money.js';
+import { fromGatewayBAmount, GATEWAY_B_WHOLE_UNIT_CURRENCIES, toGatewayBAmount } from '../client/gateway-b-money.js';
 import { GatewayBScope } from '../client/gateway-b-scope.js';
 import type { GatewayBRefund } from '../client/gateway-b-wire.js';
 
@@ -49,7 +49,7 @@ export class GatewayBRefunds implements GatewayRefunds {
     try {
       toGatewayBAmount(amount, target.currency);
     } catch (error) {
-      if (error instanceof MoneyFormatError) return { kind: 'amount', message: `amount is not an amount gateway B can refund in ${target.currency} (${target.currency === 'HUF' || target.currency === 'TWD' || target.currency === 'JPY' ? 'whole units only' : 'too many decimals'})` };
+      if (error instanceof MoneyFormatError) return { kind: 'amount', message: `amount is not an amount gateway B can refund in ${target.currency} (${GATEWAY_B_WHOLE_UNIT_CURRENCIES.includes(target.currency) ? 'whole units only' : 'too many decimals'})` };
       throw error;
     }
     return null;

@@ -133,22 +133,29 @@ export class GatewayBEventSource implements WebhookEventSource<GatewayBEvent> {
   }
 }
 
-/** The capture an aftermath event names, or null. */
+/**
+ * The capture an aftermath event names, or null. A refund's `up` link names its capture; a
+ * reversal names it either way (its resource a refund with that link, or the reversed capture
+ * itself): only the id is taken, the payment holding it is read again.
+ */
 function capturedNamed(event: GatewayBEvent): string | null {
   const resource = event.resource;
-  if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') return typeof resource.id === 'string' && CAPTURE_ID.test(resource.id) ? resource.id : null;
-  if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED') {
-    const links = Array.isArray(resource.links) ? (resource.links as unknown[]) : [];
-    for (const link of links) {
-      const { rel, href } = (link ?? {}) as { rel?: unknown; href?: unknown };
-      const match = rel === 'up' && typeof href === 'string' ? CAPTURE_LINK.exec(href) : null;
-      if (match) return match[1];
-    }
-    return null;
-  }
+  if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED') return upCapture(resource);
+  if (event.event_type === 'PAYMENT.CAPTURE.REVERSED') return upCapture(resource) ?? (typeof resource.id === 'string' && CAPTURE_ID.test(resource.id) ? resource.id : null);
   const transactions = Array.isArray(resource.disputed_transactions) ? (resource.disputed_transactions as unknown[]) : [];
   const first = (transactions[0] ?? {}) as { seller_transaction_id?: unknown };
   return typeof first.seller_transaction_id === 'string' && CAPTURE_ID.test(first.seller_transaction_id) ? first.seller_transaction_id : null;
+}
+
+/** The capture a resource's `up` link points to, or null. */
+function upCapture(resource: Record<string, unknown>): string | null {
+  const links = Array.isArray(resource.links) ? (resource.links as unknown[]) : [];
+  for (const link of links) {
+    const { rel, href } = (link ?? {}) as { rel?: unknown; href?: unknown };
+    const match = rel === 'up' && typeof href === 'string' ? CAPTURE_LINK.exec(href) : null;
+    if (match) return match[1];
+  }
+  return null;
 }
 
 function readCapture(resource: Record<string, unknown>): GatewayBEvent['capture'] {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../../common/clock/index.js';
 import { ConflictError, DomainError, InvalidParamsError, NotFoundError } from '../../../common/errors/index.js';
 import { GatewayRegistry, type GatewayRefunds, type ProviderRefund, ProviderRefundConflict, type RefundTarget } from '../../gateways/index.js';
 import type { AppliedRefund } from '../provider-aftermath.js';
@@ -55,6 +56,7 @@ export class RefundsService {
     private readonly registry: GatewayRegistry,
     private readonly aftermath: PaymentAftermathService,
     private readonly idempotency: IdempotencyService,
+    private readonly clock: Clock,
   ) {}
 
   /** POST /administration/payments/{id}/refunds, under the caller's `Idempotency-Key` when it sent one. */
@@ -80,7 +82,8 @@ export class RefundsService {
     if (refundable === 0) throw new ConflictError('checkout_invalid_state', 'Nothing is left to refund on this payment.');
     const amount = input.amount ?? refundable;
     if (amount > refundable) throw new InvalidParamsError({ amount: `amount must be at most ${refundable} (what is left to refund, in minor units)` });
-    const refusal = gateway.adapter.refusal(target, amount, new Date());
+    // The application's clock (as the sweeps read it), so the provider's time limit moves with it.
+    const refusal = gateway.adapter.refusal(target, amount, this.clock.now());
     if (refusal?.kind === 'amount') throw new InvalidParamsError({ amount: refusal.message });
     if (refusal) throw new ConflictError('checkout_invalid_state', refusal.message);
     if (!(await gateway.isConnected(target.mode))) {
