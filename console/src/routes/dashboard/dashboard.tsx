@@ -5,7 +5,8 @@ import { useSession } from '../../api/session';
 import type { components } from '../../../../clients/typescript/index';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
-import { label, when } from '../../format';
+import { label } from '../../format';
+import { Time } from '../../components/time';
 import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
@@ -174,7 +175,11 @@ function Upgrades({ upgrades }: { upgrades: Dashboard['upgrades'] }) {
           <li key={upgrade.task}>
             {label(upgrade.task)} ({upgrade.release}): <strong>{upgrade.status}</strong>, attempt {upgrade.attempts} of {upgrade.max_attempts}
             {upgrade.last_error ? ` — ${upgrade.last_error}` : ''}
-            {upgrade.finished_at ? `, finished ${when(upgrade.finished_at)}` : ''}
+            {upgrade.finished_at && (
+              <>
+                , finished <Time iso={upgrade.finished_at} />
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -5,7 +5,8 @@ import type { components } from '../../../../../clients/typescript/index';
 import { CANCEL_SUBSCRIPTIONS, REFUND_PAYMENTS } from '../../../api/capabilities';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
 import { paymentQuery } from '../../../api/payments';
-import { label, money, when } from '../../../format';
+import { label, money } from '../../../format';
+import { Time } from '../../../components/time';
 import { Page } from '../../../components/page';
 import { QueryView, Success } from '../../../components/status';
 import { useSession } from '../../../api/session';
@@ -108,7 +109,7 @@ export function PaymentDetailScreen() {
                 {payment.subscription?.cancels_at && payment.subscription.status !== 'canceled' && (
                   <>
                     <dt>Subscription</dt>
-                    <dd>Cancels on {when(payment.subscription.cancels_at)}</dd>
+                    <dd>Cancels on <Time iso={payment.subscription.cancels_at} /></dd>
                   </>
                 )}
                 {payment.parent_payment_id !== null && (
@@ -120,9 +121,9 @@ export function PaymentDetailScreen() {
                   </>
                 )}
                 <dt>Created</dt>
-                <dd>{when(payment.created_at)}</dd>
+                <dd><Time iso={payment.created_at} /></dd>
                 <dt>Updated</dt>
-                <dd>{when(payment.updated_at)}</dd>
+                <dd><Time iso={payment.updated_at} /></dd>
               </dl>
             </section>
             {payment.refunds.length > 0 && <RefundList payment={payment} you={session.state.status === 'signed-in' ? session.state.user.id : null} />}
@@ -162,7 +163,7 @@ export function PaymentDetailScreen() {
               <ol className="log">
                 {payment.log.map((line) => (
                   <li key={line.id} className={`log-line log-${line.level}`}>
-                    <span className="muted">{when(line.created_at)}</span> <strong>{line.event}</strong>: {line.message}
+                    <span className="muted"><Time iso={line.created_at} /></span> <strong>{line.event}</strong>: {line.message}
                     {line.context && Object.keys(line.context).length > 0 && <pre>{JSON.stringify(line.context, null, 2)}</pre>}
                   </li>
                 ))}
@@ -212,7 +213,11 @@ function DisputeBanner({ payment }: { payment: Payment }) {
       <p>
         {money(dispute.amount, payment.currency)} disputed
         {dispute.reason ? ` (${label(dispute.reason)})` : ''}.
-        {open && dispute.evidence_due_by ? ` Send your evidence at the provider by ${when(dispute.evidence_due_by)}.` : ''}
+        {open && dispute.evidence_due_by && (
+          <>
+            {' '}Send your evidence at the provider by <Time iso={dispute.evidence_due_by} />.
+          </>
+        )}
       </p>
       <p className="muted">
         Provider reference: <code>{dispute.provider_dispute_id}</code>
@@ -239,7 +244,7 @@ function RefundList({ payment, you }: { payment: Payment; you: number | null }) 
             <strong>{money(refund.amount, refund.currency)}</strong> <span className={`badge badge-refund-${refund.status}`}>{refundStatusWords(refund.status)}</span>
             <br />
             <span className="muted">
-              {when(refund.created_at)} · {refundSourceWords(refund.source)}
+              <Time iso={refund.created_at} /> · {refundSourceWords(refund.source)}
               {refund.created_by === null ? '' : refund.created_by === you ? ' · by you' : ` · by user #${refund.created_by}`} · {refundReasonWords(refund.reason)}
             </span>
             {refund.note && <p className="refund-note">Note: {refund.note}</p>}
@@ -263,7 +268,7 @@ function RenewalList({ payment }: { payment: Payment }) {
         {payment.renewals.map((renewal) => (
           <li key={renewal.id}>
             <Link to={`/payments/${renewal.id}`}>Payment #{renewal.id}</Link> · {money(renewal.amount, renewal.currency)} ·{' '}
-            <span className={`badge badge-${renewal.status}`}>{renewal.status}</span> <span className="muted">{when(renewal.created_at)}</span>
+            <span className={`badge badge-${renewal.status}`}>{renewal.status}</span> <span className="muted"><Time iso={renewal.created_at} /></span>
           </li>
         ))}
       </ul>
