@@ -7,6 +7,8 @@ import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
 import { label } from '../../format';
 import { Time } from '../../components/time';
+import { ForOperator } from '../../components/for-operator';
+import { isEnvironmentSetting } from '../../components/operator-facts';
 import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
@@ -72,11 +74,7 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
       {dashboard.notifications.map((notification) => (
         <div key={notification.id} className={`notice notice-${notification.severity}`} role={notification.severity === 'error' ? 'alert' : undefined}>
           <p>{notification.message}</p>
-          {notification.setting && (
-            <p className="muted">
-              Setting: <code>{notification.setting}</code>
-            </p>
-          )}
+          {isEnvironmentSetting(notification.setting) && <ForOperator setting={notification.setting} />}
           <button type="button" className="button button-quiet" disabled={dismiss.isPending} onClick={() => dismiss.mutate(notification.id)}>
             Dismiss<span className="visually-hidden"> “{notification.message}”</span>
           </button>
