@@ -16,7 +16,7 @@ import { label } from '../../../format';
 import { Time } from '../../../components/time';
 import { EVENT_FILTER_NAMES, eventQueryOf, filterFieldOfParam, GENERIC_PROVIDER, OUTCOME_MEANING, type WebhookEvent } from './event-list-model';
 
-const GENERIC_LABEL = 'Generic webhook (section B)';
+const GENERIC_LABEL = 'Generic webhook';
 const OUTCOME_OPTIONS = EVENT_OUTCOMES.map((outcome) => [outcome, label(outcome)] as const);
 
 /**
