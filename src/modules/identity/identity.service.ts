@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
@@ -109,6 +109,13 @@ export class IdentityService {
       this.users.create({ login: input.login, email: input.email, role: input.role, displayName: input.displayName ?? input.login, createdAt: new Date() }),
     );
   }
+
+  /** Display names by user id, for screens that say who did something; an unknown id is absent. */
+  readonly displayNames = async (ids: readonly number[]): Promise<ReadonlyMap<number, string>> => {
+    if (ids.length === 0) return new Map();
+    const rows = await this.users.find({ select: { id: true, displayName: true }, where: { id: In([...ids]) } });
+    return new Map(rows.map((row) => [row.id, row.displayName]));
+  };
 
   async findUserByLogin(login: string): Promise<UserEntity> {
     const user = await this.users.findOne({ where: { login } });
