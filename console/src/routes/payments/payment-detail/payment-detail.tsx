@@ -12,6 +12,7 @@ import { QueryView, Success } from '../../../components/status';
 import { useSession } from '../../../api/session';
 import { NotFound } from '../../not-found/not-found';
 import { disputeWords, failureWords, isDisputeOpen, moneyBadges, refundReasonWords, refundSourceWords, refundStatusWords } from '../common/money-after-model';
+import { type LogFacts, logSentence, userWords } from '../common/payment-log-model';
 import { CancelSubscriptionAction } from './cancel-subscription';
 import { RefundAction } from './refund-dialog';
 
@@ -25,11 +26,14 @@ export function PaymentDetailScreen() {
   const session = useSession();
   // What the last action did, said once above the payment (a live region: screen readers hear it).
   const [done, setDone] = useState<string>();
+  const you = session.state.status === 'signed-in' ? session.state.user.id : null;
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Payment #${id}`} actions={<Link to="/payments">All payments</Link>}>
       <QueryView query={query} what="the payment">
-        {(payment) => (
+        {(payment) => {
+          const logFacts: LogFacts = { payment, gatewayName: (gateway) => gatewayLabels[gateway] ?? gateway, methodName: methodLabel, you };
+          return (
           <div className="stack">
             {done && <Success>{done}</Success>}
             {payment.dispute && <DisputeBanner payment={payment} />}
@@ -126,7 +130,7 @@ export function PaymentDetailScreen() {
                 <dd><Time iso={payment.updated_at} /></dd>
               </dl>
             </section>
-            {payment.refunds.length > 0 && <RefundList payment={payment} you={session.state.status === 'signed-in' ? session.state.user.id : null} />}
+            {payment.refunds.length > 0 && <RefundList payment={payment} you={you} />}
             {payment.renewals_total > 0 && <RenewalList payment={payment} />}
             <section className="card" aria-labelledby="refs-title">
               <h2 id="refs-title">Provider references</h2>
@@ -163,14 +167,26 @@ export function PaymentDetailScreen() {
               <ol className="log">
                 {payment.log.map((line) => (
                   <li key={line.id} className={`log-line log-${line.level}`}>
-                    <span className="muted"><Time iso={line.created_at} /></span> <strong>{line.event}</strong>: {line.message}
-                    {line.context && Object.keys(line.context).length > 0 && <pre>{JSON.stringify(line.context, null, 2)}</pre>}
+                    <span className="muted">
+                      <Time iso={line.created_at} />
+                    </span>{' '}
+                    {logSentence(line, logFacts)}
+                    <details className="log-raw">
+                      <summary>
+                        Details<span className="visually-hidden"> of “{logSentence(line, logFacts)}”</span>
+                      </summary>
+                      <p>
+                        <code>{line.event}</code>: {line.message}
+                      </p>
+                      {line.context && Object.keys(line.context).length > 0 && <pre>{JSON.stringify(line.context, null, 2)}</pre>}
+                    </details>
                   </li>
                 ))}
               </ol>
             </section>
           </div>
-        )}
+          );
+        }}
       </QueryView>
     </Page>
   );
@@ -245,7 +261,7 @@ function RefundList({ payment, you }: { payment: Payment; you: number | null }) 
             <br />
             <span className="muted">
               <Time iso={refund.created_at} /> · {refundSourceWords(refund.source)}
-              {refund.created_by === null ? '' : refund.created_by === you ? ' · by you' : ` · by user #${refund.created_by}`} · {refundReasonWords(refund.reason)}
+              {refund.created_by === null ? '' : ` · by ${userWords(refund.created_by, { payment, you })}`} · {refundReasonWords(refund.reason)}
             </span>
             {refund.note && <p className="refund-note">Note: {refund.note}</p>}
           </li>
