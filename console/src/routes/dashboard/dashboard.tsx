@@ -13,6 +13,7 @@ import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
 import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
+import { useGatewayLabels } from '../../api/gateways';
 import { MoneySection } from './money/money-section';
 
 type Dashboard = components['schemas']['DashboardDto'];
@@ -118,6 +119,8 @@ function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
 }
 
 function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts>; manages: boolean }) {
+  // The names merchants know (the catalog's); the dashboard's own `label` is the interface's.
+  const names = useGatewayLabels();
   return (
     <section className="card" aria-labelledby="gateways-title">
       <h2 id="gateways-title">Gateways</h2>
@@ -135,7 +138,7 @@ function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts
           <tbody>
             {Object.entries(gateways).map(([id, gateway]) => (
               <tr key={id}>
-                <th scope="row">{label(gateway.label)}</th>
+                <th scope="row">{names[id] ?? label(gateway.label)}</th>
                 <td>
                   {gateway.mode}
                   {gateway.checkout_paused ? ' (checkout paused)' : ''}
