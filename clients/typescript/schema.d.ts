@@ -2079,7 +2079,10 @@ export interface components {
              * @enum {string}
              */
             id: "ccard" | "sepa" | "device_wallet_1" | "device_wallet_2" | "regional_wallet_1" | "regional_wallet_2" | "standard_checkout";
-            /** @example Card */
+            /**
+             * @description The method's name as payers know it (`Card`, `Apple Pay`)
+             * @example Card
+             */
             label: string;
             /** @description The method's saved settings, for a method that `has_settings` (null when never saved); absent for the others */
             settings?: components["schemas"]["DeviceWalletSettingsDto"] | (null);
@@ -2139,7 +2142,10 @@ export interface components {
              * @enum {string}
              */
             id: "gateway_a" | "gateway_b";
-            /** @example Gateway A */
+            /**
+             * @description The provider's name as merchants know it (the slice's display name)
+             * @example Stripe
+             */
             label: string;
             /** @enum {string} */
             kind: "card" | "wallet";
@@ -3860,6 +3866,15 @@ export interface components {
             refunds: components["schemas"]["RefundDto"][];
             /** @description How many lines the payment log has in all */
             log_total: number;
+            /**
+             * @description Display names of the users its refunds (`created_by`) and log lines (`context.user_id`) name, by user id: a console says who did what. A removed user is absent
+             * @example {
+             *       "1": "Ada Lovelace"
+             *     }
+             */
+            user_names: {
+                [key: string]: string;
+            };
             /** @description A subscription's first payment: its renewals (one per later invoice), newest first, at most 100 (see renewals_total); empty for any other payment */
             renewals: components["schemas"]["AdminPaymentDto"][];
             /** @description How many renewals the subscription has in all (0 for any payment but a subscription's first) */
@@ -15018,7 +15033,7 @@ export interface operations {
                      *         {
                      *           "id": "gateway_b.webhook_id_missing.test",
                      *           "severity": "warning",
-                     *           "message": "Gateway B is connected in test mode without a Webhook ID: its webhooks cannot be verified and are refused. Save the Webhook ID shown by the gateway.",
+                     *           "message": "PayPal is connected in test mode without its Webhook ID: its payment updates cannot be checked and are refused. Enter the Webhook ID PayPal shows for your webhook.",
                      *           "source": "gateway_b",
                      *           "route": "POST /payment-gateway/save-webhook-settings",
                      *           "setting": null,
@@ -15028,7 +15043,7 @@ export interface operations {
                      *         {
                      *           "id": "mail.outbox",
                      *           "severity": "warning",
-                     *           "message": "SMTP_URL is not set: payment emails are written as .eml files to the outbox instead of being sent.",
+                     *           "message": "Emails are not sent: no mail server is set up, so receipts and notifications to you and your payers are kept on the server instead.",
                      *           "source": "mail",
                      *           "route": null,
                      *           "setting": "SMTP_URL",

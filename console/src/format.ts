@@ -30,35 +30,69 @@ export function fromAmountInput(text: string, currency: string): { minor: number
   }
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-
-/** An ISO 8601 time of the API as a short UTC date and time ("26 Nov 2026, 15:48 UTC"). */
-export function when(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${dateTime.format(date)} UTC`;
+/** How a time is shown: `timeZone` is for tests (the viewer's own zone otherwise); `seconds` where they matter (a delivery log). */
+export interface WhenOptions {
+  timeZone?: string;
+  seconds?: boolean;
 }
 
-/** `gateway_a` → "Gateway A"; method ids as the API names them, made readable. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** One Intl formatter per (zone, seconds): building one costs more than formatting with it. */
+function dateTimeFormat(timeZone: string | undefined, seconds: boolean): Intl.DateTimeFormat {
+  const key = `${timeZone ?? ''}|${seconds}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+      ...(timeZone ? { timeZone } : {}),
+      // The zone's short name ("CET", "GMT+2"), except for UTC, which is said once below.
+      ...(timeZone === 'UTC' ? {} : { timeZoneName: 'short' }),
+    });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+function parse(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * An ISO 8601 time of the API in the viewer's own time zone, named ("28 Nov 2026, 12:48 CET");
+ * "—" for none, the text itself when it is not a time. Screens show it through `<Time>`
+ * (components/time.tsx), which adds the UTC time on hover.
+ */
+export function when(iso: string | null | undefined, options: WhenOptions = {}): string {
+  if (!iso) return '—';
+  const date = parse(iso);
+  return date ? dateTimeFormat(options.timeZone, options.seconds ?? false).format(date) : iso;
+}
+
+/** The same time in UTC with seconds ("28 Nov 2026, 11:48:03 UTC"): the hover title of `<Time>`, the API's own zone. */
+export function utcWhen(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? `${dateTimeFormat('UTC', true).format(date)} UTC` : (iso ?? '—');
+}
+
+const utcDayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** The UTC day of a time ("28 Nov 2026"), for figures the API counts in UTC days (the dashboard's money). */
+export function utcDay(iso: string | null | undefined): string {
+  const date = parse(iso);
+  return date ? utcDayFormat.format(date) : (iso ?? '—');
+}
+
+/** An id of the API made readable (`requested_by_customer` → "Requested by customer"): for words the API has no name for. Gateways and methods take the catalog's names. */
 export function label(id: string): string {
   return id.replace(/[_-]+/g, ' ').replace(/^\w/, (first) => first.toUpperCase());
-}
-
-const localDateTime = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'short',
-});
-
-/** An ISO 8601 time of the API in the viewer's own time zone, named ("28 Nov 2026, 12:48:03 CET"). */
-export function localWhen(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
 }
 
 /** The viewer's time zone as the browser names it ("Europe/Paris"), for a field that takes a local time. */

@@ -65,7 +65,7 @@ describe('admin console: a first payment from the browser', () => {
     // Gateway A in test mode with the merchant's own keys.
     await nav(page, 'Gateways');
     await heading(page, 'Gateways');
-    const testMode = page.getByRole('region', { name: 'Gateway A', exact: true }).getByRole('region', { name: /^Test mode/ });
+    const testMode = page.getByRole('region', { name: 'Stripe', exact: true }).getByRole('region', { name: /^Test mode/ });
     await testMode.getByText('Connect test mode with your own keys').click();
     await testMode.getByLabel('Publishable key').fill(PUBLISHABLE_KEY);
     await testMode.getByLabel('Secret key').fill(SECRET_KEY);

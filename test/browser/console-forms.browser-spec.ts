@@ -93,7 +93,7 @@ describe('admin console: forms', () => {
     const before = existsSync(outbox) ? readdirSync(outbox).length : 0;
     await page.getByLabel('Send the payer confirmation to').fill('payer@example.test');
     await page.getByRole('button', { name: 'Send a test email' }).click();
-    await page.getByText(/^Sent 2 test email\(s\)/).waitFor();
+    await page.getByText('Not sent: this service has no mail server yet, so the test emails were kept on the server.').waitFor();
     await page.getByText('to payer@example.test', { exact: false }).waitFor();
     expect(readdirSync(outbox).length).toBe(before + 2);
 

@@ -91,7 +91,7 @@ describe('admin console: gateways', () => {
       const { page, context, errors } = await openConsole(browser, app);
       await signIn(page);
       await openGateways(page);
-      const gatewayA = card(page, 'Gateway A');
+      const gatewayA = card(page, 'Stripe');
       const testMode = modePanel(gatewayA, 'Test');
       await testMode.getByText('Not connected').waitFor();
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -101,10 +101,10 @@ describe('admin console: gateways', () => {
         if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigations.push(req.url());
       });
       fakeA.clearRequests();
-      await testMode.getByRole('button', { name: 'Connect test mode with Gateway A' }).click();
+      await testMode.getByRole('button', { name: 'Connect test mode with Stripe' }).click();
       // Back in the console, on this screen, with the outcome shown and gone from the address.
       await page.waitForURL((url) => url.pathname === '/admin/gateways' && url.search === '');
-      await page.getByRole('status').filter({ hasText: 'Gateway A is connected in test mode. Its webhook endpoint is verified' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Stripe is connected in test mode. Its webhook endpoint is verified' }).waitFor();
       await testMode.getByText('Connected (test keys)').waitFor();
       await testMode.getByText('Verified', { exact: true }).waitFor();
 
@@ -134,10 +134,10 @@ describe('admin console: gateways', () => {
       await signIn(page);
       await openGateways(page);
       fakeA.oauthDecision = 'deny';
-      const liveMode = modePanel(card(page, 'Gateway A'), 'Live');
-      await liveMode.getByRole('button', { name: 'Connect live mode with Gateway A' }).click();
+      const liveMode = modePanel(card(page, 'Stripe'), 'Live');
+      await liveMode.getByRole('button', { name: 'Connect live mode with Stripe' }).click();
       await page.waitForURL((url) => url.pathname === '/admin/gateways' && url.search === '');
-      await page.getByRole('alert').filter({ hasText: 'Gateway A was not connected: the connection was declined on the gateway’s page.' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: 'Stripe was not connected: the connection was declined on the gateway’s page.' }).waitFor();
       await liveMode.getByText('Not connected').waitFor();
       expect((await dashboardOf(app)).payment_gateways.gateway_a.modes.live.is_connected).toBe(0);
       expect(errors).toEqual([]);
@@ -149,9 +149,9 @@ describe('admin console: gateways', () => {
       await signIn(page);
       await openGateways(page);
       await openAllDisclosures(page);
-      const gatewayA = card(page, 'Gateway A');
+      const gatewayA = card(page, 'Stripe');
       await modePanel(gatewayA, 'Test').getByText('your own keys are meant for the Pro plan').waitFor();
-      const sepa = gatewayA.getByRole('checkbox', { name: /SEPA bank debit/ });
+      const sepa = gatewayA.getByRole('checkbox', { name: /Bank debit \(SEPA or ACH\)/ });
       expect(await sepa.isDisabled()).toBe(true);
       expect(await gatewayA.getByText('needs the Pro plan').count()).toBe(1);
       expect(await overflowsHorizontally(page)).toBe(false);
@@ -173,7 +173,7 @@ describe('admin console: gateways', () => {
       const { page, context, errors } = await openConsole(browser, app);
       await signIn(page);
       await openGateways(page);
-      const testMode = modePanel(card(page, 'Gateway A'), 'Test');
+      const testMode = modePanel(card(page, 'Stripe'), 'Test');
       await testMode.getByText('Connect test mode with your own keys').click();
       const publishable = testMode.getByLabel('Publishable key');
       const secret = testMode.getByLabel('Secret key');
@@ -209,8 +209,8 @@ describe('admin console: gateways', () => {
       const { page, context, errors } = await openConsole(browser, app);
       await signIn(page);
       await openGateways(page);
-      const gatewayA = card(page, 'Gateway A');
-      const sepa = gatewayA.getByRole('checkbox', { name: /SEPA bank debit/ });
+      const gatewayA = card(page, 'Stripe');
+      const sepa = gatewayA.getByRole('checkbox', { name: /Bank debit \(SEPA or ACH\)/ });
       expect(await sepa.isDisabled()).toBe(false);
       await sepa.check();
       await gatewayA.getByRole('button', { name: 'Save payment methods' }).click();
@@ -218,17 +218,17 @@ describe('admin console: gateways', () => {
       const methods = (await catalogOf(app)).gateways[0].methods as Array<{ id: string; active: boolean; settings?: unknown }>;
       expect(methods.filter((method) => method.active).map((method) => method.id)).toEqual(['ccard', 'sepa']);
 
-      await gatewayA.getByText('Settings of Device wallet 1', { exact: true }).click();
-      const wallet = gatewayA.locator('details', { has: page.getByText('Settings of Device wallet 1', { exact: true }) });
+      await gatewayA.getByText('Settings of Apple Pay', { exact: true }).click();
+      const wallet = gatewayA.locator('details', { has: page.getByText('Settings of Apple Pay', { exact: true }) });
       const domains = wallet.getByLabel('Domains', { exact: true });
       await wallet.getByLabel('Domain verification is set up for these domains').check();
       await domains.fill('not a domain');
-      await wallet.getByRole('button', { name: 'Save settings of Device wallet 1' }).click();
+      await wallet.getByRole('button', { name: 'Save settings of Apple Pay' }).click();
       await wallet.getByText('each domain must be a host name').waitFor();
       expect(await domains.getAttribute('aria-invalid')).toBe('true');
       await domains.fill('Shop.Example.com\npay.example.com');
-      await wallet.getByRole('button', { name: 'Save settings of Device wallet 1' }).click();
-      await wallet.getByRole('status').filter({ hasText: 'Settings of Device wallet 1 saved.' }).waitFor();
+      await wallet.getByRole('button', { name: 'Save settings of Apple Pay' }).click();
+      await wallet.getByRole('status').filter({ hasText: 'Settings of Apple Pay saved.' }).waitFor();
       const after = (await catalogOf(app)).gateways[0].methods as Array<{ id: string; settings?: unknown }>;
       expect(after.find((method) => method.id === 'device_wallet_1')?.settings).toEqual({ domain_verification: true, domains: ['shop.example.com', 'pay.example.com'] });
       // The form starts from what is stored.
@@ -241,7 +241,7 @@ describe('admin console: gateways', () => {
       const { page, context, errors } = await openConsole(browser, app);
       await signIn(page);
       await openGateways(page);
-      const gatewayB = card(page, 'Gateway B');
+      const gatewayB = card(page, 'PayPal');
       const credentials = gatewayB.getByRole('region', { name: /^Credentials for test mode/ });
       const secret = credentials.getByLabel('Secret', { exact: true });
       expect(await secret.getAttribute('type')).toBe('password');
@@ -283,12 +283,12 @@ describe('admin console: gateways', () => {
       const { page, context, errors } = await openConsole(browser, app);
       await signIn(page);
       await openGateways(page);
-      const testMode = modePanel(card(page, 'Gateway A'), 'Test');
+      const testMode = modePanel(card(page, 'Stripe'), 'Test');
       const focused = () => page.evaluate('document.activeElement?.textContent') as Promise<string | undefined>;
       const disconnect = testMode.getByRole('button', { name: 'Disconnect test mode' });
       await disconnect.focus();
       await page.keyboard.press('Enter');
-      const dialog = page.getByRole('dialog', { name: 'Disconnect Gateway A in test mode?' });
+      const dialog = page.getByRole('dialog', { name: 'Disconnect Stripe in test mode?' });
       await dialog.waitFor();
       expect(await focused()).toBe('Cancel');
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -303,7 +303,7 @@ describe('admin console: gateways', () => {
       await page.keyboard.press('Tab');
       expect(await focused()).toBe('Disconnect test mode');
       await page.keyboard.press('Enter');
-      await testMode.getByRole('status').filter({ hasText: 'Gateway A is disconnected in test mode.' }).waitFor();
+      await testMode.getByRole('status').filter({ hasText: 'Stripe is disconnected in test mode.' }).waitFor();
       await testMode.getByText('Not connected').waitFor();
       // The button is gone: the mode's heading has focus.
       await waitForExpression(page, "document.activeElement?.id === 'gateway_a-test-title'", 5000);

@@ -116,6 +116,13 @@ describe('admin console: refunds', () => {
     await refunds.getByText('Refunded', { exact: true }).waitFor();
     await refunds.getByText(/This console · by you · The customer asked for it/).waitFor();
     await refunds.getByText('Note: Asked by phone').waitFor();
+    // The payment log says it in a sentence; the raw line is folded under Details.
+    const log = page.getByRole('region', { name: 'Payment log' });
+    await log.getByText('Refund of €12.50 by you.').waitFor();
+    const raw = log.locator('details', { has: page.getByText('Details of “Refund of €12.50 by you.”') });
+    expect(await raw.getByText('refund_requested', { exact: true }).isVisible()).toBe(false);
+    await raw.locator('summary').click();
+    await raw.getByText('refund_requested', { exact: true }).waitFor();
     await page.getByText('Partially refunded').first().waitFor();
     // The provider refunded once, the amount asked.
     expect(await refundedAtProvider(payment.intent)).toEqual([{ amount: 1250, status: 'succeeded' }]);

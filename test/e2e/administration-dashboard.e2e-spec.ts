@@ -100,7 +100,7 @@ describe('administration dashboard, notifications and quick setup', () => {
       {
         id: 'mail.outbox',
         severity: 'warning',
-        message: expect.stringContaining('SMTP_URL is not set'),
+        message: expect.stringContaining('Emails are not sent: no mail server is set up'),
         source: 'mail',
         route: null,
         setting: 'SMTP_URL',

@@ -190,7 +190,7 @@ describe('form builder: builder data, live preview, OpenAPI', () => {
       await t.app.get(GatewayStateService).setActiveMethods('gateway_a', ['ccard']);
       const res = await preview('get');
       expect(res.text).toMatch(/value="gateway_a:ccard" checked> Card<\/label>/);
-      expect(res.text).toMatch(/value="gateway_a:sepa" disabled> SEPA bank debit <small>\(not active on this site\)<\/small>/);
+      expect(res.text).toMatch(/value="gateway_a:sepa" disabled> Bank debit \(SEPA or ACH\) <small>\(not active on this site\)<\/small>/);
     });
 
     it('needs the admin capability and answers 404 in JSON for an unknown form', async () => {

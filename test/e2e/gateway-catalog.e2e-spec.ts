@@ -37,14 +37,14 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     expect(body.plan).toBe('pro');
     const [a, b] = body.gateways;
     expect(body.gateways.map((entry) => entry.id)).toEqual(['gateway_a', 'gateway_b']);
-    expect(a).toMatchObject({ label: 'Gateway A', kind: 'card', supports_recurring: true, mode: 'test' });
+    expect(a).toMatchObject({ label: 'Stripe', kind: 'card', supports_recurring: true, mode: 'test' });
     expect(a.methods).toEqual([
       { id: 'ccard', label: 'Card', pro_only: false, active: true, has_settings: false, hosted_page: true },
-      { id: 'sepa', label: 'SEPA bank debit', pro_only: true, active: false, has_settings: false, hosted_page: false },
-      { id: 'device_wallet_1', label: 'Device wallet 1', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
-      { id: 'device_wallet_2', label: 'Device wallet 2', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
-      { id: 'regional_wallet_1', label: 'Regional wallet 1', pro_only: false, active: false, has_settings: false, hosted_page: true },
-      { id: 'regional_wallet_2', label: 'Regional wallet 2', pro_only: false, active: false, has_settings: false, hosted_page: true },
+      { id: 'sepa', label: 'Bank debit (SEPA or ACH)', pro_only: true, active: false, has_settings: false, hosted_page: false },
+      { id: 'device_wallet_1', label: 'Apple Pay', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'device_wallet_2', label: 'Google Pay', pro_only: false, active: false, has_settings: true, hosted_page: true, settings: null },
+      { id: 'regional_wallet_1', label: 'Local payment methods', pro_only: false, active: false, has_settings: false, hosted_page: true },
+      { id: 'regional_wallet_2', label: 'More local payment methods', pro_only: false, active: false, has_settings: false, hosted_page: true },
     ]);
     expect(a.connect.map((kind) => [kind.kind, kind.route, kind.takes_mode])).toEqual([
       ['oauth', 'GET /payment-gateway/connect', true],
@@ -60,8 +60,8 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
       ['manual_configuration_complete', 'boolean', false],
     ]);
 
-    expect(b).toMatchObject({ label: 'Gateway B', kind: 'wallet', supports_recurring: false, mode: 'test' });
-    expect(b.methods).toEqual([{ id: 'standard_checkout', label: 'Wallet checkout', pro_only: false, active: true, has_settings: false, hosted_page: true }]);
+    expect(b).toMatchObject({ label: 'PayPal', kind: 'wallet', supports_recurring: false, mode: 'test' });
+    expect(b.methods).toEqual([{ id: 'standard_checkout', label: 'PayPal', pro_only: false, active: true, has_settings: false, hosted_page: true }]);
     expect(b.connect.map((kind) => [kind.kind, kind.takes_mode])).toEqual([
       ['credentials', false],
       ['webhook_settings', true],

@@ -125,6 +125,23 @@ describe('refunds at gateway A (POST /administration/payments/{id}/refunds)', ()
     expect(partialList.body.map((row: Json) => row.id)).not.toContain(payment.id);
   });
 
+  it('names the teammates its refunds were made by (user_names), and leaves out one who was removed', async () => {
+    const payment = await paid(1000);
+    expect((await detailOf(t, payment.id)).user_names).toEqual({});
+    const support = await t.createUser('support');
+    const leaver = await t.createUser('support');
+    const users = `${t.config.tablePrefix}users`;
+    await t.dataSource.query(`UPDATE ${users} SET display_name = ? WHERE id = ?`, ['Grace Hopper', support.id]);
+    expect((await refundOf(t, payment.id, { amount: 100 }, {}, support.auth)).status).toBe(201);
+    expect((await refundOf(t, payment.id, { amount: 200 }, {}, leaver.auth)).status).toBe(201);
+    const detail = await detailOf(t, payment.id);
+    expect(detail.refunds.map((refund: Json) => refund.created_by)).toEqual([leaver.id, support.id]);
+    expect(detail.user_names).toEqual({ [String(support.id)]: 'Grace Hopper', [String(leaver.id)]: leaver.login });
+
+    expect((await request(t.http).delete(`${t.base}/administration/users/${leaver.id}`).set('Authorization', t.admin.auth)).status).toBe(200);
+    expect((await detailOf(t, payment.id)).user_names).toEqual({ [String(support.id)]: 'Grace Hopper' });
+  });
+
   it('refuses bad input, missing rights and impossible states, and changes nothing', async () => {
     const payment = await paid(1000);
     const limited = await t.createUser('viewer');

@@ -166,11 +166,11 @@ describe('public form read (GET /payment/form/{form_id})', () => {
           supports_recurring: true,
           methods: [
             { id: 'ccard', label: 'Card' },
-            { id: 'sepa', label: 'SEPA bank debit' },
+            { id: 'sepa', label: 'Bank debit (SEPA or ACH)' },
           ],
           browser: { publishable_key: 'pk_test_1' },
         },
-        { gateway: 'gateway_b', label: 'gateway B', mode: 'test', supports_recurring: false, methods: [{ id: 'standard_checkout', label: 'Wallet checkout' }], browser: { client_id: 'client-test' } },
+        { gateway: 'gateway_b', label: 'gateway B', mode: 'test', supports_recurring: false, methods: [{ id: 'standard_checkout', label: 'PayPal' }], browser: { client_id: 'client-test' } },
       ],
     });
     expectNoSecret(res.text, await storedSecrets(t));

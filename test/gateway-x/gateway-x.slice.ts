@@ -11,6 +11,7 @@ import { GATEWAY_X_CONFIG } from './gateway-x.config.js';
 export const GATEWAY_X_SLICE: GatewaySliceDefinition = {
   catalog: {
     id: 'gateway_x',
+    label: 'Gateway X',
     kind: 'card',
     methods: [{ id: 'x_card', label: 'Test card X' }],
   },

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from './api-error';
 import { api } from './client';
-import { dashboardQuery } from './dashboard';
 
-/** The gateways: the catalog (each gateway's methods, labels, connect kinds) and section B's list. */
+/** The gateways: the catalog (each gateway's methods, the names payers know, connect kinds) and section B's list. */
 export const gatewayKeys = {
   catalog: ['gateway-catalog'] as const,
   /** Section B's gateway list: whether each gateway takes payments now */
@@ -15,16 +14,13 @@ export const catalogQuery = queryOptions({ queryKey: gatewayKeys.catalog, queryF
 
 export const gatewayListQuery = queryOptions({ queryKey: gatewayKeys.list, queryFn: async () => unwrap(await api.GET('/gateway/list')) });
 
-/** Gateway ids → the names the service gives them (never hard-coded here: the console learns gateways from the API). */
+/**
+ * Gateway ids → the names merchants know them by (`gateway_a` → "Stripe"), from the catalog the
+ * gateway slices register: never hard-coded here, and never the API's ids on screen.
+ */
 export function useGatewayLabels(): Record<string, string> {
-  const dashboard = useQuery(dashboardQuery);
-  const labels: Record<string, string> = {};
-  for (const [id, gateway] of Object.entries(dashboard.data?.payment_gateways ?? {})) labels[id] = capitalise(gateway.label);
-  return labels;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const catalog = useQuery(catalogQuery);
+  return Object.fromEntries((catalog.data?.gateways ?? []).map((gateway) => [gateway.id as string, gateway.label]));
 }
 
 /** `gateway id → method id → label`, from the gateway catalog (the service's own method names). */

@@ -1,6 +1,7 @@
 import { embedIframeSnippet, embedSnippet } from '../../../clients/typescript/index';
 import { hostedPageUrl } from '../api/forms';
 import { CopyField } from './copy-field';
+import { ForOperator } from './for-operator';
 
 /**
  * How a merchant shares a form: the link to its hosted page `/pay/{id}`, and the snippet that puts
@@ -27,10 +28,11 @@ export function EmbedSnippet({ formId, published }: { formId: number; published:
       <CopyField
         id="share-embed"
         label="Embed on your site"
-        help="Paste where the form should appear. It works only on sites whose origin the operator lists in EMBED_ORIGINS."
+        help="Paste where the form should appear on your site. It shows only on sites this service allows (below)."
         value={embedSnippet({ origin, formId })}
         multiline
       />
+      <ForOperator setting="EMBED_ORIGINS" />
       <details>
         <summary>Without a script (fixed height)</summary>
         <CopyField id="share-iframe" label="Embed as a plain iframe" value={embedIframeSnippet({ origin, formId })} multiline />

@@ -20,7 +20,7 @@ export function isGatewayMode(value: unknown): value is GatewayMode {
 /** One payment method of a gateway. Method ids are unique across gateways. */
 export interface GatewayMethodEntry {
   readonly id: string;
-  /** Display name, neutral as docs/interface.md names gateways (`Card`, `Wallet checkout`) */
+  /** Display name, as payers and merchants know the method (`Card`, `Apple Pay`, `PayPal`): consoles, emails and the payment page show it */
   readonly label: string;
   /** The method has settings of its own (device wallets: domain verification, save-payment-method-settings) */
   readonly hasSettings?: boolean;
@@ -29,6 +29,12 @@ export interface GatewayMethodEntry {
 /** What a slice registers about its gateway: its id, kind and methods (the first is what a gateway never configured offers). */
 export interface GatewayCatalogEntry {
   readonly id: string;
+  /**
+   * Display name, as merchants know the provider (`Stripe`, `PayPal`): what the admin console shows.
+   * The id stays the interface's neutral name; API messages name the gateway as the interface does
+   * (the adapter's `label`).
+   */
+  readonly label: string;
   readonly kind: 'card' | 'wallet';
   readonly methods: readonly [GatewayMethodEntry, ...GatewayMethodEntry[]];
 }

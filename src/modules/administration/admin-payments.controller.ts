@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
 import { CHECKOUT_REFUND_CAP } from '../../config/index.js';
+import { IdentityService } from '../identity/index.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
 import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
@@ -49,6 +50,7 @@ export class AdminPaymentsController {
     private readonly subscriptions: SubscriptionCancelService,
     private readonly refunds: RefundsService,
     private readonly idempotency: IdempotencyService,
+    private readonly identity: IdentityService,
   ) {}
 
   @Get()
@@ -139,7 +141,7 @@ export class AdminPaymentsController {
   @ApiOkResponse({ type: AdminPaymentDetailDto })
   @ApiErrorResponses(400, 404)
   detail(@IdParam('id') id: number): Promise<AdminPaymentDetailDto> {
-    return this.queries.adminDetail(id);
+    return this.queries.adminDetail(id, this.identity.displayNames);
   }
 
   @Post(':id/subscription/cancel')
@@ -207,6 +209,6 @@ export class AdminPaymentsController {
     const source = /^Basic /i.test(request.headers.authorization ?? '') ? 'api' : 'console';
     const outcome = await this.refunds.create(id, body, { userId: user.id, source }, idempotentRequest(call, body));
     if (call?.replayed) response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    return { refund: toRefundDto(outcome.refund), payment: await this.queries.adminDetail(id) };
+    return { refund: toRefundDto(outcome.refund), payment: await this.queries.adminDetail(id, this.identity.displayNames) };
   }
 }

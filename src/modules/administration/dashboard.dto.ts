@@ -248,7 +248,7 @@ export const DASHBOARD_EXAMPLE: DashboardDto = {
     {
       id: 'gateway_b.webhook_id_missing.test',
       severity: 'warning',
-      message: 'Gateway B is connected in test mode without a Webhook ID: its webhooks cannot be verified and are refused. Save the Webhook ID shown by the gateway.',
+      message: 'PayPal is connected in test mode without its Webhook ID: its payment updates cannot be checked and are refused. Enter the Webhook ID PayPal shows for your webhook.',
       source: 'gateway_b',
       route: 'POST /payment-gateway/save-webhook-settings',
       setting: null,
@@ -258,7 +258,7 @@ export const DASHBOARD_EXAMPLE: DashboardDto = {
     {
       id: 'mail.outbox',
       severity: 'warning',
-      message: 'SMTP_URL is not set: payment emails are written as .eml files to the outbox instead of being sent.',
+      message: 'Emails are not sent: no mail server is set up, so receipts and notifications to you and your payers are kept on the server instead.',
       source: 'mail',
       route: null,
       setting: 'SMTP_URL',

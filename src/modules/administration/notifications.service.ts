@@ -44,7 +44,8 @@ export class NotificationsService {
         source: 'mail',
         id: 'mail.outbox',
         severity: 'warning',
-        message: 'SMTP_URL is not set: payment emails are written as .eml files to the outbox instead of being sent.',
+        // In the merchant's words: what to ask the operator (SMTP_URL) is the console's disclosure, from `setting`.
+        message: 'Emails are not sent: no mail server is set up, so receipts and notifications to you and your payers are kept on the server instead.',
         setting: 'SMTP_URL',
         facts: { transport: 'outbox' },
       });

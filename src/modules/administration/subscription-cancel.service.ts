@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { NotFoundError } from '../../common/errors/index.js';
 import { GatewayRegistry } from '../gateways/index.js';
+import { IdentityService } from '../identity/index.js';
 import { InvalidPaymentStateError, type PaymentRecord, PaymentQueriesService } from '../payments/index.js';
 import type { AdminPaymentAnswerDto } from './subscription-cancel.dto.js';
 
@@ -18,6 +19,7 @@ export class SubscriptionCancelService {
   constructor(
     private readonly queries: PaymentQueriesService,
     private readonly registry: GatewayRegistry,
+    private readonly identity: IdentityService,
   ) {}
 
   async cancel(paymentId: number, atPeriodEnd: boolean, user: AuthenticatedUser): Promise<AdminPaymentAnswerDto> {
@@ -35,7 +37,7 @@ export class SubscriptionCancelService {
       throw new InvalidPaymentStateError(`This subscription is already set to cancel at the end of its period${on}; cancel it now to end it at once.`);
     }
     await cancellation.cancel({ id: first.id, mode: first.mode, provider_subscription_ref: subscriptionRef }, atPeriodEnd, `admin:${user.login}`);
-    return { payment: await this.queries.adminDetail(paymentId) };
+    return { payment: await this.queries.adminDetail(paymentId, this.identity.displayNames) };
   }
 }
 

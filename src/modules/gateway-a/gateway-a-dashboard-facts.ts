@@ -1,6 +1,10 @@
 import { GATEWAY_MODES, type GatewayDashboardFacts, type GatewayMode, type GatewayModeFacts, type GatewayNotice, type GatewayUpgradeFacts } from '../gateways/index.js';
+import { GATEWAY_A_SLICE } from './gateway-a.slice.js';
 import type { WebhookContractView } from './webhook/gateway-a-contract.service.js';
 import { WEBHOOK_UPGRADE_RELEASE, type WebhookUpgradeProgress } from './webhook/webhook-upgrade.task.js';
+
+/** How the dashboard's notices name the gateway: as merchants know it (the slice's display name). */
+const NAME = GATEWAY_A_SLICE.catalog.label;
 
 /** What kind of keys a mode holds: both `_live_`, both `_test_`, anything else, or nothing stored. */
 export type GatewayAKeyKind = 'live' | 'test' | 'mixed' | 'none';
@@ -71,9 +75,9 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
         id: `gateway_a.checkout_paused.${mode}`,
         severity: current ? 'error' : 'warning',
         message:
-          `Gateway A checkout is paused in ${mode} mode: the webhook contract is not verified` +
+          `Payers cannot pay with ${NAME} in ${mode} mode: checkout is paused until ${NAME} is confirmed to send this site its payment updates (the webhook)` +
           (contract.last_error ? ` (${contract.last_error})` : '') +
-          '. Connect the account again, or save the completed manual webhook configuration.',
+          `. Connect your ${NAME} account again, or finish setting up the webhook by hand.`,
         route: 'POST /payment-gateway/save-webhook-settings',
         facts: { mode, current, status: contract.status, management: contract.management, last_error: contract.last_error },
       });
@@ -89,8 +93,8 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
       id: 'gateway_a.live_mode_test_keys',
       severity: 'error',
       message:
-        'Gateway A is in live mode but only test keys are stored: live checkout cannot take real payments. ' +
-        'Connect the live account, or switch gateway A back to test mode.',
+        `${NAME} is in live mode but only test keys are stored: payers cannot pay real money. ` +
+        `Connect your live ${NAME} account, or switch ${NAME} back to test mode.`,
       route: 'GET /payment-gateway/connect?mode=live',
       facts: { live_keys: liveKind, live_connected: live.connected, test_keys: testKind },
     });
@@ -103,8 +107,8 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
       id: 'gateway_a.webhook_upgrade.pending',
       severity: retrying ? 'warning' : 'info',
       message: retrying
-        ? `The ${WEBHOOK_UPGRADE_RELEASE} update of gateway A's webhook endpoints failed attempt ${upgrade.attempts} of ${upgrade.max_attempts} (${upgrade.last_error ?? 'unknown error'}) and will retry at ${upgrade.next_attempt_at}.`
-        : `The ${WEBHOOK_UPGRADE_RELEASE} update of gateway A's webhook endpoints is in progress.`,
+        ? `The ${WEBHOOK_UPGRADE_RELEASE} update of ${NAME}'s webhooks failed attempt ${upgrade.attempts} of ${upgrade.max_attempts} (${upgrade.last_error ?? 'unknown error'}) and will retry at ${upgrade.next_attempt_at}.`
+        : `The ${WEBHOOK_UPGRADE_RELEASE} update of ${NAME}'s webhooks is in progress.`,
       facts: { scheduled_at: upgrade.scheduled_at },
     });
   } else if (upgrade?.status === 'failed') {
@@ -112,8 +116,8 @@ export function buildGatewayADashboardFacts(input: GatewayADashboardInput): Gate
       id: 'gateway_a.webhook_upgrade.failed',
       severity: 'error',
       message:
-        `The ${WEBHOOK_UPGRADE_RELEASE} update of gateway A's webhook endpoints gave up after ${upgrade.attempts} attempts (${upgrade.last_error ?? 'unknown error'}). ` +
-        'Checkout stays paused in an affected mode until you connect it again or complete the manual webhook configuration.',
+        `The ${WEBHOOK_UPGRADE_RELEASE} update of ${NAME}'s webhooks gave up after ${upgrade.attempts} attempts (${upgrade.last_error ?? 'unknown error'}). ` +
+        `Checkout stays paused in an affected mode until you connect ${NAME} again or finish setting up the webhook by hand.`,
       route: 'GET /payment-gateway/connect',
       facts: { scheduled_at: upgrade.scheduled_at, finished_at: upgrade.finished_at, last_error: upgrade.last_error },
     });

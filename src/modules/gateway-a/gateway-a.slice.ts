@@ -2,18 +2,21 @@ import type { GatewaySliceDefinition } from '../gateways/index.js';
 import { GATEWAY_A_CONNECT_COMMAND } from './connect/gateway-a-cli-connect.js';
 import { GATEWAY_A_CONFIG } from './gateway-a.config.js';
 
-/** Gateway A as the catalog knows it (the card gateway and its payment methods, docs/interface.md), with its own configuration and CLI connect. */
+/** Gateway A (Stripe) as the catalog knows it (the card gateway and its payment methods, docs/interface.md), with its own configuration and CLI connect. */
 export const GATEWAY_A_SLICE: GatewaySliceDefinition = {
   catalog: {
     id: 'gateway_a',
+    label: 'Stripe',
     kind: 'card',
     methods: [
       { id: 'ccard', label: 'Card' },
-      { id: 'sepa', label: 'SEPA bank debit' },
-      { id: 'device_wallet_1', label: 'Device wallet 1', hasSettings: true },
-      { id: 'device_wallet_2', label: 'Device wallet 2', hasSettings: true },
-      { id: 'regional_wallet_1', label: 'Regional wallet 1' },
-      { id: 'regional_wallet_2', label: 'Regional wallet 2' },
+      { id: 'sepa', label: 'Bank debit (SEPA or ACH)' },
+      // device_wallet_1/2 are Apple Pay and Google Pay (checkout/payment-method-types.ts).
+      { id: 'device_wallet_1', label: 'Apple Pay', hasSettings: true },
+      { id: 'device_wallet_2', label: 'Google Pay', hasSettings: true },
+      // Regional wallets pay with whatever local methods the merchant enabled in Stripe's dashboard (iDEAL, Bancontact, …).
+      { id: 'regional_wallet_1', label: 'Local payment methods' },
+      { id: 'regional_wallet_2', label: 'More local payment methods' },
     ],
   },
   config: GATEWAY_A_CONFIG,

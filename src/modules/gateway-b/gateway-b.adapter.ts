@@ -27,6 +27,7 @@ import { GatewayBCredentialsService } from './credentials/gateway-b-credentials.
 import { GatewayBDiagnostics } from './diagnose/gateway-b-diagnostics.js';
 import { GatewayBReconciler } from './reconcile/gateway-b-reconciler.js';
 import { GATEWAY_B_CONFIG, type GatewayBConfig } from './gateway-b.config.js';
+import { GATEWAY_B_SLICE } from './gateway-b.slice.js';
 import { GATEWAY_B_API_CREDENTIALS, GATEWAY_B_CREDENTIALS, gatewayBOption } from './gateway-b-options.js';
 
 /** Gateway B (the wallet gateway) behind the gateway port: standard one-time checkout only. */
@@ -119,7 +120,7 @@ export class GatewayBAdapter extends GatewayAdapterBase implements PaymentGatewa
         notices.push({
           id: `gateway_b.webhook_id_missing.${mode}`,
           severity: 'warning',
-          message: `Gateway B is connected in ${mode} mode without a Webhook ID: its webhooks cannot be verified and are refused. Save the Webhook ID shown by the gateway.`,
+          message: `${GATEWAY_B_SLICE.catalog.label} is connected in ${mode} mode without its Webhook ID: its payment updates cannot be checked and are refused. Enter the Webhook ID ${GATEWAY_B_SLICE.catalog.label} shows for your webhook.`,
           route: 'POST /payment-gateway/save-webhook-settings',
           facts: { mode },
         });

@@ -2,12 +2,13 @@ import type { GatewaySliceDefinition } from '../gateways/index.js';
 import { GATEWAY_B_CONNECT_COMMAND } from './credentials/gateway-b-cli-connect.js';
 import { GATEWAY_B_CONFIG } from './gateway-b.config.js';
 
-/** Gateway B as the catalog knows it (the wallet gateway, with its standard checkout only), with its own configuration and CLI connect. */
+/** Gateway B (PayPal) as the catalog knows it (the wallet gateway, with its standard checkout only), with its own configuration and CLI connect. */
 export const GATEWAY_B_SLICE: GatewaySliceDefinition = {
   catalog: {
     id: 'gateway_b',
+    label: 'PayPal',
     kind: 'wallet',
-    methods: [{ id: 'standard_checkout', label: 'Wallet checkout' }],
+    methods: [{ id: 'standard_checkout', label: 'PayPal' }],
   },
   config: GATEWAY_B_CONFIG,
   connect: GATEWAY_B_CONNECT_COMMAND,

@@ -12,6 +12,7 @@ export class GatewayCatalogMethodDto {
   @ApiProperty({ enum: PAYMENT_METHOD_IDS, example: 'ccard', type: 'string' })
   id: string;
 
+  /** The method's name as payers know it (`Card`, `Apple Pay`) */
   @ApiProperty({ example: 'Card' })
   label: string;
 
@@ -83,7 +84,8 @@ export class GatewayCatalogEntryDto {
   @ApiProperty({ enum: CHECKOUT_GATEWAYS, example: 'gateway_a', type: 'string' })
   id: CheckoutGateway;
 
-  @ApiProperty({ example: 'Gateway A' })
+  /** The provider's name as merchants know it (the slice's display name) */
+  @ApiProperty({ example: 'Stripe' })
   label: string;
 
   @ApiProperty({ enum: ['card', 'wallet'] })

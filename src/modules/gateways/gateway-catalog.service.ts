@@ -46,7 +46,7 @@ export class GatewayCatalogService {
     }
     return {
       id: adapter.id,
-      label: adapter.label.charAt(0).toUpperCase() + adapter.label.slice(1),
+      label: entry.label,
       kind: entry.kind,
       supports_recurring: adapter.supportsRecurring,
       mode: await this.state.getMode(adapter.id),

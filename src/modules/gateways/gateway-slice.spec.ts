@@ -12,7 +12,7 @@ class SliceYService {
   constructor(@Inject(SLICE_CONFIG.token) readonly config: { retries: number }) {}
 }
 
-@GatewaySlice({ catalog: { id: 'gateway_y', kind: 'card', methods: [{ id: 'y_card', label: 'Y card' }] }, config: SLICE_CONFIG, connect: CONNECT })
+@GatewaySlice({ catalog: { id: 'gateway_y', label: 'Gateway Y', kind: 'card', methods: [{ id: 'y_card', label: 'Y card' }] }, config: SLICE_CONFIG, connect: CONNECT })
 @Module({ providers: [SliceYService] })
 class SliceYModule {}
 

@@ -127,6 +127,13 @@ export class IdentityService {
     );
   }
 
+  /** Display names by user id, for screens that say who did something; an unknown id is absent. */
+  readonly displayNames = async (ids: readonly number[]): Promise<ReadonlyMap<number, string>> => {
+    if (ids.length === 0) return new Map();
+    const rows = await this.users.find({ select: { id: true, displayName: true }, where: { id: In([...ids]) } });
+    return new Map(rows.map((row) => [row.id, row.displayName]));
+  };
+
   async findUserByLogin(login: string): Promise<UserEntity> {
     const user = await this.users.findOne({ where: { login } });
     if (!user) throw new UserNotFoundError();

@@ -47,7 +47,7 @@ describe('buildPaymentEmails', () => {
       subject: 'New $12.34 / month from Ada Lovelace (42)',
     });
     expect(admin.text).toContain('Flavour: Lemon');
-    expect(admin.text).toContain('Payment method: Wallet checkout');
+    expect(admin.text).toContain('Payment method: PayPal');
     expect(payer).toMatchObject({ kind: 'payer', to: 'payer@example.test', replyTo: 'owner@example.test', subject: 'Thanks for Bake <sale>' });
     expect(payer.text).toContain('Hi Ada,');
     expect(payer.text).toContain('See you Saturday.');

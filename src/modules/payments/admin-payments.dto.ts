@@ -263,6 +263,14 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
   log_total: number;
 
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "Display names of the users its refunds (`created_by`) and log lines (`context.user_id`) name, by user id: a console says who did what. A removed user is absent",
+    example: { '1': 'Ada Lovelace' },
+  })
+  user_names: Record<string, string>;
+
+  @ApiProperty({
     type: [AdminPaymentDto],
     description: `A subscription's first payment: its renewals (one per later invoice), newest first, at most ${PAYMENT_RENEWALS_TAIL} (see renewals_total); empty for any other payment`,
   })

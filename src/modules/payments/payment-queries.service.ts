@@ -27,7 +27,7 @@ import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
 import { type LedgerSums, type PaymentListFilter, PaymentRepository } from './payment.repository.js';
 import { netAmount } from './provider-aftermath.js';
-import { toRefundDto } from './refunds/refund.dto.js';
+import { type RefundDto, toRefundDto } from './refunds/refund.dto.js';
 import { RefundRepository } from './refunds/refund.repository.js';
 import { refundableAmount } from './refunds/refundable.js';
 
@@ -102,25 +102,32 @@ export class PaymentQueriesService {
     return sums.map((row) => ({ day: row.day ?? '', ...toTotals(row) })).sort((a, b) => a.day.localeCompare(b.day) || byModeAndCurrency(a, b));
   }
 
-  /** GET /administration/payments/{id}: the record without its secrets, its provider ids and the tail of its log. */
-  async adminDetail(id: number): Promise<AdminPaymentDetailDto> {
+  /**
+   * GET /administration/payments/{id}: the record without its secrets, its provider ids, the tail
+   * of its log, and the names of the users it mentions (`userNames`: identity's lookup, which the
+   * caller passes: payments does not read the users table).
+   */
+  async adminDetail(id: number, userNames: UserNames): Promise<AdminPaymentDetailDto> {
     const row = await this.payments.findById(id);
     if (!row) throw new NotFoundError('Payment');
     const { entries, total } = await this.logs.tailOf(id, PAYMENT_LOG_TAIL);
-    return { ...(await this.adminFields(row)), log: entries.map(toLogEntry), log_total: total };
+    const fields = await this.adminFields(row);
+    const log = entries.map(toLogEntry);
+    const names = await userNames(mentionedUsers(fields.refunds, log));
+    return { ...fields, log, log_total: total, user_names: Object.fromEntries([...names].map(([userId, name]) => [String(userId), name])) };
   }
 
   /**
    * The admin detail without its log, read through `manager` (a mover's transaction sees its own
    * move): an outgoing event's `data.payment`. No secrets or tokens are in it.
    */
-  async adminSnapshot(manager: EntityManager, id: number): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+  async adminSnapshot(manager: EntityManager, id: number): Promise<Omit<AdminPaymentDetailDto, DetailOnly>> {
     const row = await manager.findOne(PaymentEntity, { where: { id } });
     if (!row) throw new NotFoundError('Payment');
     return this.adminFields(row, manager);
   }
 
-  private async adminFields(row: PaymentEntity, manager?: EntityManager): Promise<Omit<AdminPaymentDetailDto, 'log' | 'log_total'>> {
+  private async adminFields(row: PaymentEntity, manager?: EntityManager): Promise<Omit<AdminPaymentDetailDto, DetailOnly>> {
     const form = row.formId === null ? null : await this.forms.findById(row.formId);
     const record = toPaymentRecord(row);
     // Renewals hang under the subscription's first payment (their parent_payment_id).
@@ -385,6 +392,23 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** What the admin detail has that an outgoing event's `data.payment` has not: the log and the users' names. */
+type DetailOnly = 'log' | 'log_total' | 'user_names';
+
+/** Display names of users by id; an id that is no user (any more) is absent. */
+export type UserNames = (ids: readonly number[]) => Promise<ReadonlyMap<number, string>>;
+
+/** The users a payment's refunds and log lines name (`created_by`, `context.user_id`), each once. */
+function mentionedUsers(refunds: readonly RefundDto[], log: readonly PaymentLogEntryDto[]): number[] {
+  const ids = new Set<number>();
+  for (const refund of refunds) if (refund.created_by !== null) ids.add(refund.created_by);
+  for (const line of log) {
+    const userId = line.context?.user_id;
+    if (typeof userId === 'number' && Number.isInteger(userId)) ids.add(userId);
+  }
+  return [...ids];
 }
 
 function toLogEntry(row: PaymentLogEntity): PaymentLogEntryDto {

@@ -5,11 +5,15 @@ import { useSession } from '../../api/session';
 import type { components } from '../../../../clients/typescript/index';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
-import { label, when } from '../../format';
+import { label } from '../../format';
+import { Time } from '../../components/time';
+import { ForOperator } from '../../components/for-operator';
+import { isEnvironmentSetting } from '../../components/operator-facts';
 import { Page } from '../../components/page';
 import { TableScroll } from '../../components/table-scroll';
 import { ErrorNotice, QueryView } from '../../components/status';
 import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
+import { useGatewayLabels } from '../../api/gateways';
 import { MoneySection } from './money/money-section';
 
 type Dashboard = components['schemas']['DashboardDto'];
@@ -71,11 +75,7 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
       {dashboard.notifications.map((notification) => (
         <div key={notification.id} className={`notice notice-${notification.severity}`} role={notification.severity === 'error' ? 'alert' : undefined}>
           <p>{notification.message}</p>
-          {notification.setting && (
-            <p className="muted">
-              Setting: <code>{notification.setting}</code>
-            </p>
-          )}
+          {isEnvironmentSetting(notification.setting) && <ForOperator setting={notification.setting} />}
           <button type="button" className="button button-quiet" disabled={dismiss.isPending} onClick={() => dismiss.mutate(notification.id)}>
             Dismiss<span className="visually-hidden"> “{notification.message}”</span>
           </button>
@@ -119,6 +119,8 @@ function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
 }
 
 function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts>; manages: boolean }) {
+  // The names merchants know (the catalog's); the dashboard's own `label` is the interface's.
+  const names = useGatewayLabels();
   return (
     <section className="card" aria-labelledby="gateways-title">
       <h2 id="gateways-title">Gateways</h2>
@@ -136,7 +138,7 @@ function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts
           <tbody>
             {Object.entries(gateways).map(([id, gateway]) => (
               <tr key={id}>
-                <th scope="row">{label(gateway.label)}</th>
+                <th scope="row">{names[id] ?? label(gateway.label)}</th>
                 <td>
                   {gateway.mode}
                   {gateway.checkout_paused ? ' (checkout paused)' : ''}
@@ -174,7 +176,11 @@ function Upgrades({ upgrades }: { upgrades: Dashboard['upgrades'] }) {
           <li key={upgrade.task}>
             {label(upgrade.task)} ({upgrade.release}): <strong>{upgrade.status}</strong>, attempt {upgrade.attempts} of {upgrade.max_attempts}
             {upgrade.last_error ? ` — ${upgrade.last_error}` : ''}
-            {upgrade.finished_at ? `, finished ${when(upgrade.finished_at)}` : ''}
+            {upgrade.finished_at && (
+              <>
+                , finished <Time iso={upgrade.finished_at} />
+              </>
+            )}
           </li>
         ))}
       </ul>

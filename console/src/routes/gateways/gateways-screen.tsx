@@ -8,7 +8,6 @@ import { MODES } from '../../api/vocabulary';
 import { Page } from '../../components/page';
 import { Empty, QueryView } from '../../components/status';
 import { TableScroll } from '../../components/table-scroll';
-import { label } from '../../format';
 import { FieldsForm } from './fields-form';
 import { saveConnectKind } from './gateway-calls';
 import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, type Plan } from './gateway-logic';
@@ -122,38 +121,43 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
   );
 }
 
-/** Section B's gateway list: whether each gateway takes payments now, as API clients see it. */
+/**
+ * Whether each provider takes payments now (section B's gateway list). That list also holds bank
+ * debit under an id of its own (`gateway_c`), which is Stripe's bank-debit method: it shows among
+ * that gateway's payment methods above, so only the catalog's gateways are listed here.
+ */
 function GatewayListTable({ gateways }: { gateways: readonly CatalogGateway[] }) {
   const list = useQuery(gatewayListQuery);
-  const labels = Object.fromEntries(gateways.map((gateway) => [gateway.id as string, gateway.label]));
+  const labels = new Map(gateways.map((gateway) => [gateway.id as string, gateway.label]));
   return (
     <section className="card" aria-labelledby="gateway-list-title">
       <h2 id="gateway-list-title">Taking payments now</h2>
-      <p className="field-help">The gateway list API clients read (section B’s GET /gateway/list).</p>
+      <p className="field-help">Whether payers can pay with each provider right now, in the mode it is in.</p>
       <QueryView query={list} what="the gateway list">
-        {(entries) => (
-          <TableScroll label="Gateway list">
-            <table>
-              <caption className="visually-hidden">Gateways and whether each is enabled</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Gateway</th>
-                  <th scope="col">Enabled</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.gateway}>
-                    <th scope="row">
-                      {labels[entry.gateway] ?? label(entry.gateway)} <code>{entry.gateway}</code>
-                    </th>
-                    <td>{entry.enabled ? 'Yes' : 'No'}</td>
+        {(all) => {
+          const entries = all.filter((entry) => labels.has(entry.gateway));
+          return (
+            <TableScroll label="Gateway list">
+              <table>
+                <caption className="visually-hidden">Gateways and whether each is enabled</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Gateway</th>
+                    <th scope="col">Enabled</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
+                </thead>
+                <tbody>
+                  {entries.map((entry) => (
+                    <tr key={entry.gateway}>
+                      <th scope="row">{labels.get(entry.gateway)}</th>
+                      <td>{entry.enabled ? 'Yes' : 'No'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          );
+        }}
       </QueryView>
     </section>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { components } from '../../../../clients/typescript/index';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorNotice, Success } from '../../components/status';
-import { when } from '../../format';
+import { Time } from '../../components/time';
 import { FieldsForm } from './fields-form';
 import { authorizeUrl, disconnect, saveConnectKind } from './gateway-calls';
 import { type CatalogGateway, connectKind, type Mode, modeName, modeState, otherMode, type Plan } from './gateway-logic';
@@ -58,7 +58,7 @@ export function ModePanel({ gateway, mode, facts, plan }: { gateway: CatalogGate
           {state.verifiedAt && (
             <div className="facts-row">
               <dt>Verified on</dt>
-              <dd>{when(state.verifiedAt)}</dd>
+              <dd><Time iso={state.verifiedAt} /></dd>
             </div>
           )}
           {state.lastError && (

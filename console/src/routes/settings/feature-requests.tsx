@@ -4,7 +4,7 @@ import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
 import { formErrorsOf } from '../../api/field-errors';
 import { type AreaSlug, tagKeys, taggingAreaQuery } from '../../api/tags';
-import { when } from '../../format';
+import { Time } from '../../components/time';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
 import { Page } from '../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../components/status';
@@ -122,7 +122,13 @@ function AreaForm({ area }: { area: TaggingArea }) {
           <FieldError id={`${prefix}-last_name`} message={errors.fields.last_name} />
         </label>
       </div>
-      <p className="muted">{area.applied_at ? `You last answered on ${when(area.applied_at)}.` : 'You have not answered here yet.'}</p>
+      <p className="muted">{area.applied_at ? (
+          <>
+            You last answered on <Time iso={area.applied_at} />.
+          </>
+        ) : (
+          'You have not answered here yet.'
+        )}</p>
       <button type="submit" className="button button-primary" disabled={apply.isPending}>
         {apply.isPending ? 'Saving…' : area.submit_text}
       </button>

@@ -1,4 +1,4 @@
-import { answerOf, draftOf, type Settings, settingsChanges, tickedInCatalogOrder } from './settings-model';
+import { answerOf, defaultGatewayChoices, draftOf, type Settings, settingsChanges, tickedInCatalogOrder } from './settings-model';
 
 const stored: Settings = { currency: 'USD', payment_gateway: 'gateway_a', api_key: 'sk_test_…4242', debug_mode: false };
 
@@ -43,5 +43,29 @@ describe('feature requests answer', () => {
       first_name: 'Ada',
     });
     expect(answerOf(area, new Set(), { email_address: 'owner@example.com', first_name: '', last_name: '' }).tags).toEqual([]);
+  });
+});
+
+describe('default gateway choices', () => {
+  const list = [
+    { gateway: 'gateway_a' as const, enabled: true },
+    { gateway: 'gateway_b' as const, enabled: false },
+    { gateway: 'gateway_c' as const, enabled: false },
+  ];
+  const labels = { gateway_a: 'Stripe', gateway_b: 'PayPal' };
+
+  it('offers the catalog gateways by their names, not bank debit’s own id', () => {
+    expect(defaultGatewayChoices(list, labels, 'gateway_a')).toEqual([
+      { value: 'gateway_a', label: 'Stripe', enabled: true },
+      { value: 'gateway_b', label: 'PayPal', enabled: false },
+    ]);
+  });
+
+  it('keeps a choice an app made that the catalog does not hold, in words', () => {
+    expect(defaultGatewayChoices(list, labels, 'gateway_c').at(-1)).toEqual({ value: 'gateway_c', label: 'Chosen by an app through the API', enabled: true });
+  });
+
+  it('still shows the current choice before the list is read', () => {
+    expect(defaultGatewayChoices([], labels, 'gateway_b')).toEqual([{ value: 'gateway_b', label: 'PayPal', enabled: true }]);
   });
 });

@@ -46,3 +46,36 @@ export function answerOf(area: Pick<TaggingArea, 'slug' | 'features'>, ticked: R
   if (person.last_name.trim()) answer.last_name = person.last_name.trim();
   return answer;
 }
+
+/** The general settings' fields (`POST /settings`), as the API names them in a refusal. */
+export const SETTINGS_FIELD_NAMES = ['currency', 'payment_gateway', 'api_key', 'debug_mode'] as const;
+
+/** What each general setting is for, in the merchant's words (the screen shows it under the field). */
+export const SETTING_HELP = {
+  currency: 'The currency apps and plugins connected to this service take as your default. Each form has its own currency: this changes none of them.',
+  payment_gateway: 'The provider apps and plugins connected to this service use when they do not name one. Payers choose among the methods of each form.',
+  api_key: 'A key an app or plugin connected to this service asks you to keep here. It is stored encrypted and never shown again in full.',
+  debug_mode: 'For troubleshooting: apps and plugins that read it record more detail. It changes nothing for your payers.',
+} as const satisfies Record<(typeof SETTINGS_FIELD_NAMES)[number], string>;
+
+
+export interface GatewayChoice {
+  value: Settings['payment_gateway'];
+  label: string;
+  enabled: boolean;
+}
+
+/**
+ * The default gateway's choices: the gateways of the catalog, by the names merchants know, in the
+ * order of the gateway list. That list also holds bank debit under an id of its own (`gateway_c`,
+ * a method of a catalog gateway): it is not offered, and shown only when an app already chose it.
+ */
+export function defaultGatewayChoices(
+  list: readonly { gateway: Settings['payment_gateway']; enabled: boolean }[],
+  labels: Readonly<Record<string, string>>,
+  current: Settings['payment_gateway'],
+): GatewayChoice[] {
+  const choices: GatewayChoice[] = list.filter((entry) => labels[entry.gateway] !== undefined).map((entry) => ({ value: entry.gateway, label: labels[entry.gateway], enabled: entry.enabled }));
+  if (!choices.some((choice) => choice.value === current)) choices.push({ value: current, label: labels[current] ?? 'Chosen by an app through the API', enabled: true });
+  return choices;
+}

@@ -8,15 +8,14 @@ import { formErrorsOf } from '../../api/field-errors';
 import { gatewayListQuery, useGatewayLabels } from '../../api/gateways';
 import { settingsKeys, settingsQuery } from '../../api/settings';
 import { tagKeys, tagsQuery } from '../../api/tags';
-import { label } from '../../format';
 import { Page } from '../../components/page';
-import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
+import { FieldError, useFocusFirstInvalid } from '../../components/fields';
 import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
 import { TableScroll } from '../../components/table-scroll';
 import { FeatureRequestsScreen } from './feature-requests';
 import { NotFound } from '../not-found/not-found';
 import { SettingsNav } from './settings-nav';
-import { draftOf, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
+import { defaultGatewayChoices, draftOf, SETTING_HELP, SETTINGS_FIELD_NAMES, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
 
 /** `/settings/*`: section B's general settings, the tag vocabulary and the feature-request areas. */
 export function SettingsScreens() {
@@ -30,7 +29,6 @@ export function SettingsScreens() {
   );
 }
 
-const SETTINGS_FIELDS = ['currency', 'payment_gateway', 'api_key', 'debug_mode'] as const;
 
 function GeneralSettingsScreen() {
   const settings = useQuery(settingsQuery);
@@ -72,7 +70,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
       return queries.invalidateQueries({ queryKey: settingsKeys.all });
     },
   });
-  const errors = formErrorsOf(save.error, SETTINGS_FIELDS);
+  const errors = formErrorsOf(save.error, SETTINGS_FIELD_NAMES);
   useFocusFirstInvalid(save.error, errors.first, 'settings');
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -82,7 +80,12 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
     if (body) save.mutate(body);
   }
 
-  const gatewayOptions = gateways.data ?? [{ gateway: current.payment_gateway, enabled: true }];
+  const gatewayOptions = defaultGatewayChoices(gateways.data ?? [], gatewayLabels, draft.payment_gateway);
+  // Each field's explanation, then its error when the API refused it.
+  const describe = (field: (typeof SETTINGS_FIELD_NAMES)[number]) => ({
+    'aria-describedby': [`settings-${field}-help`, errors.fields[field] ? `settings-${field}-error` : ''].filter(Boolean).join(' '),
+    'aria-invalid': errors.fields[field] ? (true as const) : undefined,
+  });
   return (
     <form className="card" onSubmit={submit} aria-labelledby="general-title" noValidate>
       <h2 id="general-title">General</h2>
@@ -93,7 +96,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           id="settings-currency"
           value={draft.currency}
           onChange={(event) => setDraft({ ...draft, currency: event.target.value })}
-          {...invalid(errors.fields.currency, 'settings-currency')}
+          {...describe('currency')}
         >
           {!CURRENCY_CODES.includes(draft.currency) && <option value={draft.currency}>{draft.currency}</option>}
           {CURRENCY_CODES.map((code) => (
@@ -102,6 +105,9 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
             </option>
           ))}
         </select>
+        <span className="field-help" id="settings-currency-help">
+          {SETTING_HELP.currency}
+        </span>
         <FieldError id="settings-currency" message={errors.fields.currency} />
       </label>
       <label className="field">
@@ -110,18 +116,21 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           id="settings-payment_gateway"
           value={draft.payment_gateway}
           onChange={(event) => {
-            const chosen = gatewayOptions.find((option) => option.gateway === event.target.value);
-            if (chosen) setDraft({ ...draft, payment_gateway: chosen.gateway });
+            const chosen = gatewayOptions.find((option) => option.value === event.target.value);
+            if (chosen) setDraft({ ...draft, payment_gateway: chosen.value });
           }}
-          {...invalid(errors.fields.payment_gateway, 'settings-payment_gateway')}
+          {...describe('payment_gateway')}
         >
           {gatewayOptions.map((option) => (
-            <option key={option.gateway} value={option.gateway}>
-              {gatewayLabels[option.gateway] ?? label(option.gateway)}
+            <option key={option.value} value={option.value}>
+              {option.label}
               {option.enabled ? '' : ' (not set up)'}
             </option>
           ))}
         </select>
+        <span className="field-help" id="settings-payment_gateway-help">
+          {SETTING_HELP.payment_gateway}
+        </span>
         {gateways.isError && <span className="field-help">The list of gateways could not be read: {gateways.error.message}</span>}
         <FieldError id="settings-payment_gateway" message={errors.fields.payment_gateway} />
       </label>
@@ -136,16 +145,16 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           maxLength={255}
           value={draft.api_key}
           onChange={(event) => setDraft({ ...draft, api_key: event.target.value })}
-          aria-describedby={['settings-api_key-help', errors.fields.api_key ? 'settings-api_key-error' : ''].filter(Boolean).join(' ')}
-          aria-invalid={errors.fields.api_key ? true : undefined}
+          {...describe('api_key')}
         />
         <span className="field-help" id="settings-api_key-help">
+          {SETTING_HELP.api_key}{' '}
           {current.api_key ? (
             <>
-              Stored: <code>{current.api_key}</code> (only ever shown masked). Type a new key to replace it; leave empty to keep it.
+              Stored: <code>{current.api_key}</code>. Type a new key to replace it; leave empty to keep it.
             </>
           ) : (
-            'None stored. It is write-only: once saved it is only ever shown masked.'
+            'None stored.'
           )}
         </span>
         <FieldError id="settings-api_key" message={errors.fields.api_key} />
@@ -156,10 +165,13 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           type="checkbox"
           checked={draft.debug_mode}
           onChange={(event) => setDraft({ ...draft, debug_mode: event.target.checked })}
-          {...invalid(errors.fields.debug_mode, 'settings-debug_mode')}
+          {...describe('debug_mode')}
         />
         Debug mode
       </label>
+      <p className="field-help" id="settings-debug_mode-help">
+        {SETTING_HELP.debug_mode}
+      </p>
       <FieldError id="settings-debug_mode" message={errors.fields.debug_mode} />
       {unchanged && (
         <p className="muted" role="status">

@@ -4,7 +4,7 @@ import { deliveryPageQuery, resendWebhookDelivery, type WebhookDelivery, type We
 import { Pager } from '../../components/list/pager';
 import { useListState } from '../../components/list/use-list-state';
 import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
-import { localWhen } from '../../format';
+import { Time } from '../../components/time';
 import { deliveryOutcome, durationText } from './webhook-model';
 
 /**
@@ -70,7 +70,7 @@ function DeliveryCard({ delivery, busy, onResend }: { delivery: WebhookDelivery;
       </div>
       <dl className="facts">
         <dt>{delivery.last_attempt_at ? 'Sent' : 'Queued'}</dt>
-        <dd>{localWhen(delivery.last_attempt_at ?? delivery.created_at)}</dd>
+        <dd><Time iso={delivery.last_attempt_at ?? delivery.created_at} seconds /></dd>
         <dt>Status code</dt>
         <dd>{delivery.status_code ?? '—'}</dd>
         <dt>Duration</dt>

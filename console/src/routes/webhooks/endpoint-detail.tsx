@@ -14,7 +14,7 @@ import {
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../components/status';
-import { localWhen } from '../../format';
+import { Time } from '../../components/time';
 import { NotFound } from '../not-found/not-found';
 import { DeliveryLog } from './delivery-log';
 import { EndpointForm } from './endpoint-form';
@@ -107,11 +107,11 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
             <EndpointStatus endpoint={endpoint} />
           </dd>
           <dt>Added</dt>
-          <dd>{localWhen(endpoint.created_at)}</dd>
+          <dd><Time iso={endpoint.created_at} seconds /></dd>
           {previousSigns && (
             <>
               <dt>Previous secret</dt>
-              <dd>Still signs beside the new one until {localWhen(endpoint.previous_secret_expires_at)}</dd>
+              <dd>Still signs beside the new one until <Time iso={endpoint.previous_secret_expires_at} seconds /></dd>
             </>
           )}
         </dl>
@@ -216,7 +216,7 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
       {rotated && (
         <SecretReveal title="New signing secret" secret={rotated.secret} onDone={() => setRotated(null)}>
           <p>
-            The old secret keeps signing until {localWhen(rotated.previous_secret_expires_at)}. Put the new one in your receiver before then.
+            The old secret keeps signing until <Time iso={rotated.previous_secret_expires_at} seconds />. Put the new one in your receiver before then.
           </p>
         </SecretReveal>
       )}

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { createWebhookEndpoint, lastDeliveryQuery, type WebhookEndpoint, type WebhookEndpointWithSecret, webhookEndpointKeys, webhookEndpointListQuery } from '../../api/webhook-endpoints';
 import { Page } from '../../components/page';
 import { Empty, QueryView, Success } from '../../components/status';
-import { localWhen } from '../../format';
+import { Time } from '../../components/time';
 import { EndpointForm } from './endpoint-form';
 import { SecretReveal } from './secret-reveal';
 import { createBody, deliveryOutcome, draftOf, eventsText } from './webhook-model';
@@ -119,7 +119,7 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
               {last.data && (
                 <span className="muted">
                   {' '}
-                  <code>{last.data.event_type}</code>, {localWhen(last.data.last_attempt_at ?? last.data.created_at)}
+                  <code>{last.data.event_type}</code>, <Time iso={last.data.last_attempt_at ?? last.data.created_at} seconds />
                 </span>
               )}
             </>

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { dashboardMoneyQuery } from '../../../api/payments';
 import { Empty, QueryView } from '../../../components/status';
-import { money, when } from '../../../format';
+import { money, utcDay } from '../../../format';
+import { Time } from '../../../components/time';
 import { DailyChart } from './daily-chart';
 import { type DashboardMoney, dailySeries, figureLinks, type MoneyTotals, orderedGroups, paymentsLink, periodFilters } from './money-model';
 
@@ -28,7 +29,7 @@ export function MoneySection() {
           ) : (
             <div className="stack">
               <p className="muted">
-                {when(data.from)} to today, in UTC days. Net is what you keep: received, less refunds, platform fees and lost disputes.
+                {utcDay(data.from)} to today, in UTC days. Net is what you keep: received, less refunds, platform fees and lost disputes.
               </p>
               <div className="money-groups">
                 {orderedGroups(data.totals).map((group) => (
@@ -107,7 +108,7 @@ function LatestPayments({ title, rows, all, empty }: { title: string; rows: Paym
               </Link>{' '}
               {row.mode === 'test' && <span className="badge badge-test">test</span>} <span className="muted">{[row.first_name, row.last_name].filter(Boolean).join(' ') || row.email_address || 'No payer details'}</span>
               <br />
-              <span className="muted">{when(row.created_at)}</span>
+              <span className="muted"><Time iso={row.created_at} /></span>
               {row.failure_reason?.message && <span className="latest-reason"> · {row.failure_reason.message}</span>}
             </li>
           ))}

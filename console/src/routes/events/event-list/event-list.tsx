@@ -12,10 +12,11 @@ import { useListState } from '../../../components/list/use-list-state';
 import { Page } from '../../../components/page';
 import { Empty, QueryView } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import { label, when } from '../../../format';
+import { label } from '../../../format';
+import { Time } from '../../../components/time';
 import { EVENT_FILTER_NAMES, eventQueryOf, filterFieldOfParam, GENERIC_PROVIDER, OUTCOME_MEANING, type WebhookEvent } from './event-list-model';
 
-const GENERIC_LABEL = 'Generic webhook (section B)';
+const GENERIC_LABEL = 'Generic webhook';
 const OUTCOME_OPTIONS = EVENT_OUTCOMES.map((outcome) => [outcome, label(outcome)] as const);
 
 /**
@@ -107,7 +108,7 @@ function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName
                     {providerName(event.gateway)}
                     {event.mode && <span className={`badge badge-mode badge-${event.mode}`}> {event.mode}</span>}
                   </td>
-                  <td>{when(event.received_at)}</td>
+                  <td><Time iso={event.received_at} /></td>
                 </tr>
                 <tr id={detailsId} hidden={!expanded} className="details-row">
                   <td colSpan={6}>{expanded && <EventDetails event={event} providerName={providerName} />}</td>
@@ -157,9 +158,9 @@ function EventDetails({ event, providerName }: { event: WebhookEvent; providerNa
           )}
         </dd>
         <dt>Received</dt>
-        <dd>{when(event.received_at)}</dd>
+        <dd><Time iso={event.received_at} /></dd>
         <dt>Outcome stored</dt>
-        <dd>{event.processed_at ? when(event.processed_at) : 'Not yet'}</dd>
+        <dd>{event.processed_at ? <Time iso={event.processed_at} /> : 'Not yet'}</dd>
         <dt>Local id</dt>
         <dd>{event.id}</dd>
       </dl>

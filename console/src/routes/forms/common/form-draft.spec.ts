@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BuilderRules } from './builder-rules';
-import { draftFingerprint, draftFromForm, draftReducer, type FormDraft, missingCoreFields, type PaymentForm, toFormBody } from './form-draft';
+import { draftFingerprint, draftFromForm, draftReducer, type FormDraft, isPlaceholderAddress, missingCoreFields, type PaymentForm, toFormBody } from './form-draft';
 
 const GATEWAY = 'card_gateway';
 const WALLET = 'wallet_gateway';
@@ -204,5 +204,15 @@ describe('form draft', () => {
     expect(draftFingerprint(changed)).not.toBe(draftFingerprint(a));
     const renumbered = { ...a, nextId: 99, plans: a.plans.map((p) => ({ ...p, id: p.id + 50 })) };
     expect(draftFingerprint(renumbered)).toBe(draftFingerprint(a));
+  });
+});
+
+describe('notification address', () => {
+  it('flags the stand-ins no mail reaches', () => {
+    for (const email of ['admin@localhost', 'owner@example.com', 'a@shop.localhost', 'a@shop.test', 'a@x.invalid']) expect(isPlaceholderAddress(email)).toBe(true);
+  });
+
+  it('takes a real address as it is', () => {
+    for (const email of ['owner@shop.com', 'ada@example.co.uk', 'me@localhost.shop.com', '']) expect(isPlaceholderAddress(email)).toBe(false);
   });
 });

@@ -234,6 +234,15 @@ export function missingCoreFields(draft: Pick<FormDraft, 'fields'>): string[] {
   return CORE_FIELDS.filter((name) => !present.has(name));
 }
 
+/**
+ * An address no mail reaches (`admin@localhost`, the first administrator's stand-in, or a
+ * template's `@example.com`): the builder says so at the notification address.
+ */
+export function isPlaceholderAddress(email: string): boolean {
+  const domain = email.trim().toLowerCase().split('@')[1] ?? '';
+  return domain === 'localhost' || domain === 'example.com' || domain.endsWith('.localhost') || domain.endsWith('.example') || domain.endsWith('.invalid') || domain.endsWith('.test');
+}
+
 export function isCoreField(name: string): boolean {
   return (CORE_FIELDS as readonly string[]).includes(name);
 }

@@ -8,6 +8,7 @@ import {
   type FormDraft,
   type Frequency,
   isCoreField,
+  isPlaceholderAddress,
   missingCoreFields,
   type NewItemDefaults,
   ONE_TIME,
@@ -223,7 +224,7 @@ export function FieldsSection({ draft, dispatch, rules }: EditorProps) {
             <Group key={field.id} path={at} legend={`Field ${f + 1}: ${field.label || field.name}`} className="payer-field">
               {core ? (
                 <p className="muted">
-                  Standard field <code>{field.name}</code> ({label(field.type)})
+                  Built-in field: {label(field.name)}. Its name and type are fixed; its label and whether it is required are yours.
                 </p>
               ) : (
                 <div className="field-row">
@@ -336,7 +337,21 @@ export function EmailSection({ draft, dispatch, rules }: EditorProps) {
       <p className="field-help">
         Subjects may use <code>{'{form_title}'}</code>, <code>{'{amount}'}</code>, <code>{'{payer_name}'}</code>, <code>{'{payer_email}'}</code> and <code>{'{payment_id}'}</code>.
       </p>
-      <TextInput path="settings.email.email_to" label="Send the notification to" type="email" inputMode="email" required maxLength={rules.maxLength(RULE_KEYS.emailTo)} value={draft.email.email_to} onChange={(email_to) => set({ email_to })} />
+      <TextInput
+        path="settings.email.email_to"
+        label="Send the notification to"
+        type="email"
+        inputMode="email"
+        required
+        maxLength={rules.maxLength(RULE_KEYS.emailTo)}
+        value={draft.email.email_to}
+        onChange={(email_to) => set({ email_to })}
+        help={
+          isPlaceholderAddress(draft.email.email_to)
+            ? 'This address cannot receive mail (it is a stand-in): enter the address where you want to hear about each payment.'
+            : 'You get an email here for each payment.'
+        }
+      />
       <TextInput path="settings.email.admin_subject" label="Notification subject" required maxLength={rules.maxLength(RULE_KEYS.adminSubject)} value={draft.email.admin_subject} onChange={(admin_subject) => set({ admin_subject })} />
       <TextInput path="settings.email.payer_subject" label="Payer confirmation subject" required maxLength={rules.maxLength(RULE_KEYS.payerSubject)} value={draft.email.payer_subject} onChange={(payer_subject) => set({ payer_subject })} />
       <TextInput path="settings.email.from_name" label="Sender name" required maxLength={rules.maxLength(RULE_KEYS.fromName)} value={draft.email.from_name} onChange={(from_name) => set({ from_name })} />

@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmbedSnippet } from '../../../components/embed-snippet';
 import { Page } from '../../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../../components/status';
-import { when } from '../../../format';
+import { Time } from '../../../components/time';
 import { BuilderRules } from '../common/builder-rules';
 import { type PlacedErrors, placeErrors } from '../common/field-paths';
 import { type DraftAction, draftFingerprint, draftFromForm, draftReducer, type FormBody, type FormStatus, toFormBody } from '../common/form-draft';
@@ -133,7 +133,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     <FieldErrors.Provider value={errors?.byPath ?? {}}>
       <div className="builder-head">
         <p>
-          <strong>{form.title}</strong> <StatusBadge status={form.status} /> <span className="muted">Updated {when(form.updated_at)}</span>
+          <strong>{form.title}</strong> <StatusBadge status={form.status} /> <span className="muted">Updated <Time iso={form.updated_at} /></span>
         </p>
         <div className="button-row">
           {published ? (

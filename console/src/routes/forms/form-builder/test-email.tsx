@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
 import { ErrorNotice, Success } from '../../../components/status';
+import { ForOperator } from '../../../components/for-operator';
 
 /** Sends the emails a completed payment of the saved form would send, for a sample payment. */
 export function TestEmail({ formId, unsaved }: { formId: number; unsaved: boolean }) {
@@ -38,7 +39,16 @@ export function TestEmail({ formId, unsaved }: { formId: number; unsaved: boolea
       {send.isError && <ErrorNotice error={send.error} />}
       {send.isSuccess && (
         <div>
-          <Success>{send.data.message}</Success>
+          {send.data.transport === 'outbox' ? (
+            <div className="notice notice-warning" role="status">
+              <p>Not sent: this service has no mail server yet, so the test emails were kept on the server.</p>
+              <ForOperator setting="SMTP_URL" />
+            </div>
+          ) : (
+            <Success>
+              Sent {send.data.emails.length} test email{send.data.emails.length === 1 ? '' : 's'}.
+            </Success>
+          )}
           <ul className="plain-list">
             {send.data.emails.map((email) => (
               <li key={email.message_id}>

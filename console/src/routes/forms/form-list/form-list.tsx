@@ -11,7 +11,7 @@ import { Pager } from '../../../components/list/pager';
 import { useListState } from '../../../components/list/use-list-state';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import { when } from '../../../format';
+import { Time } from '../../../components/time';
 import { priceText } from '../common/price-text';
 
 type PaymentForm = components['schemas']['PaymentFormDto'];
@@ -117,8 +117,8 @@ function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: 
                 <StatusBadge status={form.status} />
               </td>
               <td>{priceSummary(form)}</td>
-              <td>{when(form.created_at)}</td>
-              <td>{when(form.updated_at)}</td>
+              <td><Time iso={form.created_at} /></td>
+              <td><Time iso={form.updated_at} /></td>
               <td>
                 <div className="row-actions">
                   <Link to={`/forms/${form.id}`} aria-label={`Edit ${form.title}`}>

@@ -5,12 +5,14 @@ import type { components } from '../../../../../clients/typescript/index';
 import { CANCEL_SUBSCRIPTIONS, REFUND_PAYMENTS } from '../../../api/capabilities';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
 import { paymentQuery } from '../../../api/payments';
-import { label, money, when } from '../../../format';
+import { label, money } from '../../../format';
+import { Time } from '../../../components/time';
 import { Page } from '../../../components/page';
 import { QueryView, Success } from '../../../components/status';
 import { useSession } from '../../../api/session';
 import { NotFound } from '../../not-found/not-found';
 import { disputeWords, failureWords, isDisputeOpen, moneyBadges, refundReasonWords, refundSourceWords, refundStatusWords } from '../common/money-after-model';
+import { type LogFacts, logSentence, userWords } from '../common/payment-log-model';
 import { CancelSubscriptionAction } from './cancel-subscription';
 import { RefundAction } from './refund-dialog';
 
@@ -24,152 +26,167 @@ export function PaymentDetailScreen() {
   const session = useSession();
   // What the last action did, said once above the payment (a live region: screen readers hear it).
   const [done, setDone] = useState<string>();
+  const you = session.state.status === 'signed-in' ? session.state.user.id : null;
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Payment #${id}`} actions={<Link to="/payments">All payments</Link>}>
       <QueryView query={query} what="the payment">
-        {(payment) => (
-          <div className="stack">
-            {done && <Success>{done}</Success>}
-            {payment.dispute && <DisputeBanner payment={payment} />}
-            {payment.status === 'failed' && payment.failure_reason && (
-              <div className="notice notice-error" role="note">
-                <p className="notice-title">Why the payment failed</p>
-                <p>{failureWords(payment.failure_reason)}</p>
-              </div>
-            )}
-            <PaymentActions
-              payment={payment}
-              canRefund={session.can(REFUND_PAYMENTS)}
-              canCancel={session.can(CANCEL_SUBSCRIPTIONS)}
-              onDone={setDone}
-            />
-            <section className="card" aria-labelledby="summary-title">
-              <h2 id="summary-title">Summary</h2>
-              <dl className="facts">
-                <dt>Status</dt>
-                <dd>
-                  <span className={`badge badge-${payment.status}`}>{payment.status}</span>
-                  {payment.mode === 'test' && <span className="badge badge-test">test mode</span>}
-                  {moneyBadges(payment).map((badge) => (
-                    <span key={badge.kind} className={`badge badge-${badge.kind}`}>
-                      {badge.text}
-                    </span>
-                  ))}
-                </dd>
-                <dt>Amount</dt>
-                <dd>
-                  {money(payment.amount, payment.currency)}
-                  {payment.frequency && payment.frequency !== 'one-time' ? ` (${label(payment.frequency)})` : ''}
-                </dd>
-                {payment.amount_received !== null && (
-                  <>
-                    <dt>Received</dt>
-                    <dd>{money(payment.amount_received, payment.currency)}</dd>
-                  </>
-                )}
-                {payment.amount_refunded > 0 && (
-                  <>
-                    <dt>Refunded</dt>
-                    <dd>{money(payment.amount_refunded, payment.currency)}</dd>
-                  </>
-                )}
-                {payment.status === 'completed' && (
-                  <>
-                    <dt>Refundable</dt>
-                    <dd>{money(payment.refundable_amount, payment.currency)}</dd>
-                  </>
-                )}
-                {payment.setup_amount !== null && payment.setup_amount > 0 && (
-                  <>
-                    <dt>Setup fee</dt>
-                    <dd>{money(payment.setup_amount, payment.currency)}</dd>
-                  </>
-                )}
-                {payment.application_fee_amount !== null && (
-                  <>
-                    <dt>Platform fee</dt>
-                    <dd>{money(payment.application_fee_amount, payment.currency)}</dd>
-                  </>
-                )}
-                <dt>Payer</dt>
-                <dd>
-                  {[payment.first_name, payment.last_name].filter(Boolean).join(' ') || '—'} {payment.email_address ? `<${payment.email_address}>` : ''}
-                </dd>
-                <dt>Form</dt>
-                <dd>
-                  {payment.form_id === null ? '—' : <Link to={`/forms/${payment.form_id}`}>{payment.form_title ?? 'Deleted form'}</Link>}
-                  {payment.plan_title ? ` · ${payment.plan_title}` : ''}
-                </dd>
-                <dt>Gateway</dt>
-                <dd>
-                  {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {methodLabel(payment.gateway, payment.payment_method)}
-                </dd>
-                {payment.subscription?.cancels_at && payment.subscription.status !== 'canceled' && (
-                  <>
-                    <dt>Subscription</dt>
-                    <dd>Cancels on {when(payment.subscription.cancels_at)}</dd>
-                  </>
-                )}
-                {payment.parent_payment_id !== null && (
-                  <>
-                    <dt>Renewal of</dt>
-                    <dd>
-                      <Link to={`/payments/${payment.parent_payment_id}`}>Payment #{payment.parent_payment_id}</Link>
-                    </dd>
-                  </>
-                )}
-                <dt>Created</dt>
-                <dd>{when(payment.created_at)}</dd>
-                <dt>Updated</dt>
-                <dd>{when(payment.updated_at)}</dd>
-              </dl>
-            </section>
-            {payment.refunds.length > 0 && <RefundList payment={payment} you={session.state.status === 'signed-in' ? session.state.user.id : null} />}
-            {payment.renewals_total > 0 && <RenewalList payment={payment} />}
-            <section className="card" aria-labelledby="refs-title">
-              <h2 id="refs-title">Provider references</h2>
-              <dl className="facts">
-                {Object.entries(payment.provider_references).map(([name, value]) => (
-                  <div key={name} className="facts-row">
-                    <dt>{label(name)}</dt>
-                    <dd>{value ? <code>{value}</code> : '—'}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-            {payment.custom_fields && Object.keys(payment.custom_fields).length > 0 && (
-              <section className="card" aria-labelledby="fields-title">
-                <h2 id="fields-title">Custom fields</h2>
+        {(payment) => {
+          const logFacts: LogFacts = { payment, gatewayName: (gateway) => gatewayLabels[gateway] ?? gateway, methodName: methodLabel, you };
+          return (
+            <div className="stack">
+              {done && <Success>{done}</Success>}
+              {payment.dispute && <DisputeBanner payment={payment} />}
+              {payment.status === 'failed' && payment.failure_reason && (
+                <div className="notice notice-error" role="note">
+                  <p className="notice-title">Why the payment failed</p>
+                  <p>{failureWords(payment.failure_reason)}</p>
+                </div>
+              )}
+              <PaymentActions
+                payment={payment}
+                canRefund={session.can(REFUND_PAYMENTS)}
+                canCancel={session.can(CANCEL_SUBSCRIPTIONS)}
+                onDone={setDone}
+              />
+              <section className="card" aria-labelledby="summary-title">
+                <h2 id="summary-title">Summary</h2>
                 <dl className="facts">
-                  {Object.entries(payment.custom_fields).map(([name, value]) => (
+                  <dt>Status</dt>
+                  <dd>
+                    <span className={`badge badge-${payment.status}`}>{payment.status}</span>
+                    {payment.mode === 'test' && <span className="badge badge-test">test mode</span>}
+                    {moneyBadges(payment).map((badge) => (
+                      <span key={badge.kind} className={`badge badge-${badge.kind}`}>
+                        {badge.text}
+                      </span>
+                    ))}
+                  </dd>
+                  <dt>Amount</dt>
+                  <dd>
+                    {money(payment.amount, payment.currency)}
+                    {payment.frequency && payment.frequency !== 'one-time' ? ` (${label(payment.frequency)})` : ''}
+                  </dd>
+                  {payment.amount_received !== null && (
+                    <>
+                      <dt>Received</dt>
+                      <dd>{money(payment.amount_received, payment.currency)}</dd>
+                    </>
+                  )}
+                  {payment.amount_refunded > 0 && (
+                    <>
+                      <dt>Refunded</dt>
+                      <dd>{money(payment.amount_refunded, payment.currency)}</dd>
+                    </>
+                  )}
+                  {payment.status === 'completed' && (
+                    <>
+                      <dt>Refundable</dt>
+                      <dd>{money(payment.refundable_amount, payment.currency)}</dd>
+                    </>
+                  )}
+                  {payment.setup_amount !== null && payment.setup_amount > 0 && (
+                    <>
+                      <dt>Setup fee</dt>
+                      <dd>{money(payment.setup_amount, payment.currency)}</dd>
+                    </>
+                  )}
+                  {payment.application_fee_amount !== null && (
+                    <>
+                      <dt>Platform fee</dt>
+                      <dd>{money(payment.application_fee_amount, payment.currency)}</dd>
+                    </>
+                  )}
+                  <dt>Payer</dt>
+                  <dd>
+                    {[payment.first_name, payment.last_name].filter(Boolean).join(' ') || '—'} {payment.email_address ? `<${payment.email_address}>` : ''}
+                  </dd>
+                  <dt>Form</dt>
+                  <dd>
+                    {payment.form_id === null ? '—' : <Link to={`/forms/${payment.form_id}`}>{payment.form_title ?? 'Deleted form'}</Link>}
+                    {payment.plan_title ? ` · ${payment.plan_title}` : ''}
+                  </dd>
+                  <dt>Gateway</dt>
+                  <dd>
+                    {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {methodLabel(payment.gateway, payment.payment_method)}
+                  </dd>
+                  {payment.subscription?.cancels_at && payment.subscription.status !== 'canceled' && (
+                    <>
+                      <dt>Subscription</dt>
+                      <dd>Cancels on <Time iso={payment.subscription.cancels_at} /></dd>
+                    </>
+                  )}
+                  {payment.parent_payment_id !== null && (
+                    <>
+                      <dt>Renewal of</dt>
+                      <dd>
+                        <Link to={`/payments/${payment.parent_payment_id}`}>Payment #{payment.parent_payment_id}</Link>
+                      </dd>
+                    </>
+                  )}
+                  <dt>Created</dt>
+                  <dd><Time iso={payment.created_at} /></dd>
+                  <dt>Updated</dt>
+                  <dd><Time iso={payment.updated_at} /></dd>
+                </dl>
+              </section>
+              {payment.refunds.length > 0 && <RefundList payment={payment} you={you} />}
+              {payment.renewals_total > 0 && <RenewalList payment={payment} />}
+              <section className="card" aria-labelledby="refs-title">
+                <h2 id="refs-title">Provider references</h2>
+                <dl className="facts">
+                  {Object.entries(payment.provider_references).map(([name, value]) => (
                     <div key={name} className="facts-row">
-                      <dt>{name}</dt>
-                      <dd>{String(value)}</dd>
+                      <dt>{label(name)}</dt>
+                      <dd>{value ? <code>{value}</code> : '—'}</dd>
                     </div>
                   ))}
                 </dl>
               </section>
-            )}
-            <section className="card" aria-labelledby="log-title">
-              <h2 id="log-title">Payment log</h2>
-              <p><Link to={`/events?payment_id=${payment.id}`}>Provider events of this payment</Link></p>
-              {payment.log_total > payment.log.length && (
-                <p className="muted">
-                  The newest {payment.log.length} of {payment.log_total} lines.
-                </p>
+              {payment.custom_fields && Object.keys(payment.custom_fields).length > 0 && (
+                <section className="card" aria-labelledby="fields-title">
+                  <h2 id="fields-title">Custom fields</h2>
+                  <dl className="facts">
+                    {Object.entries(payment.custom_fields).map(([name, value]) => (
+                      <div key={name} className="facts-row">
+                        <dt>{name}</dt>
+                        <dd>{String(value)}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                </section>
               )}
-              <ol className="log">
-                {payment.log.map((line) => (
-                  <li key={line.id} className={`log-line log-${line.level}`}>
-                    <span className="muted">{when(line.created_at)}</span> <strong>{line.event}</strong>: {line.message}
-                    {line.context && Object.keys(line.context).length > 0 && <pre>{JSON.stringify(line.context, null, 2)}</pre>}
-                  </li>
-                ))}
-              </ol>
-            </section>
-          </div>
-        )}
+              <section className="card" aria-labelledby="log-title">
+                <h2 id="log-title">Payment log</h2>
+                <p><Link to={`/events?payment_id=${payment.id}`}>Provider events of this payment</Link></p>
+                {payment.log_total > payment.log.length && (
+                  <p className="muted">
+                    The newest {payment.log.length} of {payment.log_total} lines.
+                  </p>
+                )}
+                <ol className="log">
+                  {payment.log.map((line) => (
+                    <li key={line.id} className={`log-line log-${line.level}`}>
+                      <span className="muted">
+                        <Time iso={line.created_at} />
+                      </span>{' '}
+                      {logSentence(line, logFacts)}
+                      <details className="log-raw">
+                        <summary>
+                          Details<span className="visually-hidden"> of “{logSentence(line, logFacts)}”</span>
+                        </summary>
+                        <p>
+                          <code>{line.event}</code>: {line.message}
+                        </p>
+                        {line.context && Object.keys(line.context).length > 0 && <pre>{JSON.stringify(line.context, null, 2)}</pre>}
+                      </details>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            </div>
+          );
+        }}
       </QueryView>
     </Page>
   );
@@ -212,7 +229,11 @@ function DisputeBanner({ payment }: { payment: Payment }) {
       <p>
         {money(dispute.amount, payment.currency)} disputed
         {dispute.reason ? ` (${label(dispute.reason)})` : ''}.
-        {open && dispute.evidence_due_by ? ` Send your evidence at the provider by ${when(dispute.evidence_due_by)}.` : ''}
+        {open && dispute.evidence_due_by && (
+          <>
+            {' '}Send your evidence at the provider by <Time iso={dispute.evidence_due_by} />.
+          </>
+        )}
       </p>
       <p className="muted">
         Provider reference: <code>{dispute.provider_dispute_id}</code>
@@ -239,8 +260,8 @@ function RefundList({ payment, you }: { payment: Payment; you: number | null }) 
             <strong>{money(refund.amount, refund.currency)}</strong> <span className={`badge badge-refund-${refund.status}`}>{refundStatusWords(refund.status)}</span>
             <br />
             <span className="muted">
-              {when(refund.created_at)} · {refundSourceWords(refund.source)}
-              {refund.created_by === null ? '' : refund.created_by === you ? ' · by you' : ` · by user #${refund.created_by}`} · {refundReasonWords(refund.reason)}
+              <Time iso={refund.created_at} /> · {refundSourceWords(refund.source)}
+              {refund.created_by === null ? '' : ` · by ${userWords(refund.created_by, { payment, you })}`} · {refundReasonWords(refund.reason)}
             </span>
             {refund.note && <p className="refund-note">Note: {refund.note}</p>}
           </li>
@@ -263,7 +284,7 @@ function RenewalList({ payment }: { payment: Payment }) {
         {payment.renewals.map((renewal) => (
           <li key={renewal.id}>
             <Link to={`/payments/${renewal.id}`}>Payment #{renewal.id}</Link> · {money(renewal.amount, renewal.currency)} ·{' '}
-            <span className={`badge badge-${renewal.status}`}>{renewal.status}</span> <span className="muted">{when(renewal.created_at)}</span>
+            <span className={`badge badge-${renewal.status}`}>{renewal.status}</span> <span className="muted"><Time iso={renewal.created_at} /></span>
           </li>
         ))}
       </ul>

@@ -11,7 +11,8 @@ import { useListState } from '../../../components/list/use-list-state';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import { label, money, when } from '../../../format';
+import { label, money } from '../../../format';
+import { Time } from '../../../components/time';
 import { moneyBadges } from '../common/money-after-model';
 import { DISPUTED_OPTIONS, PAYMENT_FILTER_NAMES, paymentQueryOf, REFUNDED_OPTIONS } from './payment-list-model';
 import { PaymentTotals } from './payment-totals';
@@ -104,7 +105,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
                 <br />
                 <span className="muted">{methodLabel(row.gateway, row.payment_method)}</span>
               </td>
-              <td>{when(row.created_at)}</td>
+              <td><Time iso={row.created_at} /></td>
             </tr>
           ))}
         </tbody>

@@ -9,7 +9,7 @@ import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/f
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import { when } from '../../../format';
+import { Time } from '../../../components/time';
 import { invitationText } from '../team-model';
 
 /** `/team`: who works in the console, with which role, when they last signed in, and who is still invited. */
@@ -60,7 +60,7 @@ function Members({ users }: { users: TeamUser[] }) {
                     <span className="muted"> {user.login}</span>
                   </th>
                   <td>{user.role}</td>
-                  <td>{user.last_sign_in_at ? when(user.last_sign_in_at) : 'Never'}</td>
+                  <td>{user.last_sign_in_at ? <Time iso={user.last_sign_in_at} /> : 'Never'}</td>
                   <td>{invitationText(user.invitation)}</td>
                 </tr>
               ))}

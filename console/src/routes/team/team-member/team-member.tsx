@@ -11,7 +11,7 @@ import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/f
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
-import { when } from '../../../format';
+import { Time } from '../../../components/time';
 import { NotFound } from '../../not-found/not-found';
 import { RoleSelect } from '../team-list/team-list';
 import { invitationText } from '../team-model';
@@ -88,7 +88,7 @@ function EditMember({ member, onDone }: { member: TeamUser; onDone: (message: st
     <form className="card" aria-labelledby="member-title" noValidate onSubmit={submit}>
       <h2 id="member-title">Details and role</h2>
       <p>
-        Login <strong>{member.login}</strong>; member since {when(member.created_at)}; last sign-in {member.last_sign_in_at ? when(member.last_sign_in_at) : 'never'}.
+        Login <strong>{member.login}</strong>; member since <Time iso={member.created_at} />; last sign-in {member.last_sign_in_at ? <Time iso={member.last_sign_in_at} /> : 'never'}.
       </p>
       {errors.notice && save.isError && <ErrorNotice error={save.error} />}
       <label className="field">
@@ -208,8 +208,15 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
                   {list.map((password) => (
                     <tr key={password.uuid}>
                       <th scope="row">{password.name}</th>
-                      <td>{when(password.created_at)}</td>
-                      <td>{password.last_used_at ? `${when(password.last_used_at)}${password.last_ip ? ` from ${password.last_ip}` : ''}` : 'Never'}</td>
+                      <td><Time iso={password.created_at} /></td>
+                      <td>{password.last_used_at ? (
+                          <>
+                            <Time iso={password.last_used_at} />
+                            {password.last_ip ? ` from ${password.last_ip}` : ''}
+                          </>
+                        ) : (
+                          'Never'
+                        )}</td>
                       <td className="number">
                         <button type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => setRevoking(password)}>
                           Revoke<span className="visually-hidden"> “{password.name}”</span>

@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import { operatorAsk } from './operator-facts';
+
+/**
+ * Facts for whoever deployed the service (environment variables, files on the server), folded
+ * away from the merchant's words: the summary says who they are for, the text what to ask for.
+ */
+export function ForOperator({ setting, children }: { setting?: string; children?: ReactNode }) {
+  const ask = setting ? operatorAsk(setting) : null;
+  return (
+    <details className="disclosure for-operator">
+      <summary>For the person who runs this service</summary>
+      {ask && (
+        <>
+          <p>{ask.ask}</p>
+          <p className="muted">{ask.detail}</p>
+        </>
+      )}
+      {children}
+    </details>
+  );
+}

@@ -1,0 +1,130 @@
+import type { components } from '../../../../../clients/typescript/index';
+import { label, money } from '../../../format';
+
+/** Pure logic of the payment log (no DOM, no React: unit-tested in payment-log-model.spec.ts). */
+
+type Payment = components['schemas']['AdminPaymentDetailDto'];
+export type LogLine = components['schemas']['PaymentLogEntryDto'];
+
+/** What a sentence needs besides its line: the payment, the catalog's names, and who is reading. */
+export interface LogFacts {
+  payment: Pick<Payment, 'amount' | 'amount_received' | 'currency' | 'gateway' | 'payment_method' | 'refunds' | 'user_names'>;
+  /** A gateway id → the name merchants know it by ("Stripe") */
+  gatewayName: (gateway: string) => string;
+  /** A method id of a gateway → the name payers know it by ("Card", "Apple Pay") */
+  methodName: (gateway: string, method: string) => string;
+  /** The signed-in user's id: their own actions read "by you" */
+  you: number | null;
+}
+
+type Context = NonNullable<LogLine['context']>;
+
+const num = (context: Context, key: string): number | null => (typeof context[key] === 'number' ? (context[key] as number) : null);
+const str = (context: Context, key: string): string | null => (typeof context[key] === 'string' ? (context[key] as string) : null);
+
+/** "with a card", "with Apple Pay": how a payment was paid, in the payer's words. */
+function withMethod(facts: LogFacts, gateway: string, method: string): string {
+  const name = facts.methodName(gateway, method);
+  return name.toLowerCase() === 'card' ? 'with a card' : `with ${name}`;
+}
+
+/** A user the payment's detail names, as the reader knows them. */
+export function userWords(userId: number | null, facts: Pick<LogFacts, 'payment' | 'you'>): string | null {
+  if (userId === null) return null;
+  if (userId === facts.you) return 'you';
+  return facts.payment.user_names[String(userId)] ?? 'a former teammate';
+}
+
+/** Who reported a move, when it was not the payer's own browser: `webhook:gateway_a` → "reported by Stripe". */
+function sourceWords(source: string | null, facts: LogFacts): string {
+  if (!source) return '';
+  const [kind, gateway] = source.split(':');
+  if (kind === 'webhook' && gateway) return ` (reported by ${facts.gatewayName(gateway)})`;
+  if (kind === 'reconcile') return ' (read back from the provider)';
+  return '';
+}
+
+function statusSentence(context: Context, facts: LogFacts): string | null {
+  const to = str(context, 'to');
+  const { payment } = facts;
+  const by = sourceWords(str(context, 'source'), facts);
+  switch (to) {
+    case 'completed':
+      return `Paid ${money(payment.amount_received ?? payment.amount, payment.currency)} ${withMethod(facts, payment.gateway, payment.payment_method)}${by}.`;
+    case 'failed': {
+      const reason = str(context, 'reason');
+      return `The payment failed${reason ? `: ${reason}` : ''}${by}.`;
+    }
+    case 'processing':
+      return `The payment is being processed by ${facts.gatewayName(payment.gateway)}${by}.`;
+    case 'pending':
+      return str(context, 'from') === 'failed' ? 'The payer is trying again.' : `Waiting for the payer${by}.`;
+    case 'refunded':
+      return `Refunded in full${by}.`;
+    case null:
+      return null;
+    default:
+      return `The payment is now ${label(to).toLowerCase()}${by}.`;
+  }
+}
+
+function refundById(facts: LogFacts, refundId: number | null) {
+  return refundId === null ? undefined : facts.payment.refunds.find((refund) => refund.id === refundId);
+}
+
+/**
+ * One line of the payment log as a sentence the merchant reads ("Paid $25.00 with a card",
+ * "Refund of $4.00 by Grace Hopper"), from its machine name and details; a line without words of
+ * its own keeps the service's message. The raw details stay available beside it (folded).
+ */
+export function logSentence(line: LogLine, facts: LogFacts): string {
+  const context: Context = line.context ?? {};
+  const { payment } = facts;
+  const currency = str(context, 'currency') ?? payment.currency;
+  const amount = num(context, 'amount');
+  switch (line.event) {
+    case 'payment_created': {
+      const userId = num(context, 'user_id');
+      if (userId !== null && amount !== null) return `Charge of ${money(amount, currency)} started by ${userWords(userId, facts)}.`;
+      const gateway = str(context, 'gateway') ?? payment.gateway;
+      const method = str(context, 'payment_method') ?? payment.payment_method;
+      return amount === null ? 'Checkout started.' : `Checkout started: ${money(amount, currency)} ${withMethod(facts, gateway, method)}.`;
+    }
+    case 'status_changed':
+      return statusSentence(context, facts) ?? line.message;
+    case 'refund_requested': {
+      const refund = refundById(facts, num(context, 'refund_id'));
+      const who = userWords(refund?.created_by ?? null, facts);
+      const through = str(context, 'source') === 'api' ? ' through the API' : '';
+      if (amount === null) return line.message;
+      return `Refund of ${money(amount, currency)}${who ? ` by ${who}` : ''}${through}.`;
+    }
+    case 'refund_recorded':
+      return amount === null ? line.message : `Refund of ${money(amount, currency)} made at ${facts.gatewayName(payment.gateway)}: ${str(context, 'status') ?? 'recorded'}.`;
+    case 'refund_updated': {
+      const refund = refundById(facts, num(context, 'refund_id'));
+      const status = str(context, 'status');
+      if (!refund || !status) return line.message;
+      return `The refund of ${money(refund.amount, refund.currency)} is ${status === 'succeeded' ? 'complete' : status}.`;
+    }
+    case 'refund_email_sent':
+      return 'Refund email sent to the payer.';
+    case 'emails_sent': {
+      const kinds = Array.isArray(context.kinds) ? context.kinds : [];
+      const parts = [kinds.includes('payer') ? 'the receipt to the payer' : null, kinds.includes('admin') ? 'the notification to you' : null].filter(Boolean);
+      return parts.length > 0 ? `Emailed ${parts.join(' and ')}.` : line.message;
+    }
+    case 'renewal_created': {
+      const parent = num(context, 'parent_payment_id');
+      const status = str(context, 'status');
+      if (amount === null || parent === null) return line.message;
+      return `Renewal of ${money(amount, currency)} for the subscription of payment #${parent}${status ? ` (${label(status).toLowerCase()})` : ''}.`;
+    }
+    case 'checkout_changed':
+      return 'The payer changed their details before paying.';
+    case 'provider_details':
+      return `Details received from ${facts.gatewayName(payment.gateway)}.`;
+    default:
+      return line.message;
+  }
+}
