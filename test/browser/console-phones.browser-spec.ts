@@ -82,6 +82,7 @@ describe('admin console: phones and accessibility', () => {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       await page.locator('.loading').first().waitFor({ state: 'detached' }); // first(): a screen may show several at once
       const problems = [...(await seriousA11yViolations(page)), ...(await landmarkAndNameViolations(page))];
+      if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: `${process.env.CONSOLE_SCREENSHOTS}/phones-${width}${path.replace(/\W+/g, '-').replace(/-$/, '')}.png`, fullPage: true });
       if (problems.length > 0 || (await overflowsHorizontally(page))) found.push({ path, overflows: await overflowsHorizontally(page), problems });
     }
     expect(found).toEqual([]);
