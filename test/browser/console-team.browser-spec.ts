@@ -27,7 +27,10 @@ describe('admin console: team and roles', () => {
     await app?.close();
   });
 
-  const navigation = async (page: Page): Promise<string[]> => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  const navigation = async (page: Page): Promise<string[]> => {
+    await openMenu(page);
+    return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  };
 
   it.each([1280, 375])('lists the team, invites a teammate and makes and revokes an application password (%i px)', async (width) => {
     const { page, context, errors } = await openConsole(browser, app, width);
