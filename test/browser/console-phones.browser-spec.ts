@@ -82,7 +82,7 @@ describe('admin console: phones and accessibility', () => {
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       await page.locator('.loading').first().waitFor({ state: 'detached' }); // first(): a screen may show several at once
       const problems = [...(await seriousA11yViolations(page)), ...(await landmarkAndNameViolations(page))];
-      if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: `${process.env.CONSOLE_SCREENSHOTS}/phones-${width}${path.replace(/\W+/g, '-').replace(/-$/, '')}.png`, fullPage: true });
+      if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: `${process.env.CONSOLE_SCREENSHOTS}/phones-${width}${path === '/' ? '-dashboard' : path.replace(/\W+/g, '-').replace(/-$/, '')}.png`, fullPage: true });
       if (problems.length > 0 || (await overflowsHorizontally(page))) found.push({ path, overflows: await overflowsHorizontally(page), problems });
     }
     expect(found).toEqual([]);
@@ -112,6 +112,13 @@ describe('admin console: phones and accessibility', () => {
     await nav.getByRole('link', { name: 'Payments' }).click();
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    // The filters fold behind their button, so the list comes first; the button unfolds them.
+    const filters = page.getByRole('button', { name: 'Filters', exact: true });
+    expect(await page.getByRole('form', { name: 'Filter payments' }).isVisible()).toBe(false);
+    await filters.click();
+    expect(await filters.getAttribute('aria-expanded')).toBe('true');
+    await page.getByLabel('Status').waitFor();
 
     // The payment's card: its amount, status and date on screen, without scrolling sideways.
     const card = page.getByRole('row', { name: new RegExp(`#${paymentId}\\b`) });

@@ -105,6 +105,12 @@ export async function openMenu(page: Page): Promise<void> {
   if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) !== 'true') await button.click();
 }
 
+/** Unfolds a list's filters: on a narrow screen they sit behind their "Filters" button. */
+export async function openFilters(page: Page): Promise<void> {
+  const button = page.getByRole('button', { name: 'Filters', exact: true });
+  if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 /** True when the page scrolls sideways at its current width (a 375 px screen must not). */
 export async function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1') as Promise<boolean>;
