@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AccountService } from '../../src/modules/identity/index.js';
 import { base32Decode, hotp, totpStep } from '../../src/modules/identity/accounts/totp.js';
 import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, startConsoleApp } from './support/console.js';
 
 /**
  * Accounts in the console (issue 30): the forced choice of an account password after signing in
@@ -55,6 +55,7 @@ describe('admin console: accounts', () => {
       await page.getByLabel('Repeat the password').fill('my new console password');
       await page.getByRole('button', { name: 'Save and continue' }).click();
       await dashboard(page);
+      await openMenu(page);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await fillSignIn(page, user.login, 'my new console password');
       await dashboard(page);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { type FakeGatewayA, startFakeGatewayA } from '../fakes/gateway-a/index.js';
 import { type FakeGatewayB, startFakeGatewayB } from '../fakes/gateway-b/index.js';
 import { launchChromium, waitForExpression } from './support/chromium.js';
-import { type ConsoleApp, freePort, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, freePort, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 const OWN_SECRET_KEY = 'sk_test_consoleBrowserOwnKey1234567890';
 const OWN_PUBLISHABLE_KEY = 'pk_test_consoleBrowserOwnKey1234567890';
@@ -14,6 +14,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 async function openGateways(page: Page): Promise<void> {
+  await openMenu(page);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Gateways', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Gateways' }).waitFor();
   // The heading shows at once; the gateways once the catalog and the dashboard are read.

@@ -8,7 +8,7 @@ import { createPaymentForm } from '../support/payment-fixtures.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { AccountService } from '../../src/modules/identity/index.js';
 import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, openConsole, openFilters, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 /**
  * The console's money after the payment (issue 29): a partial refund through the Refund dialog of
@@ -147,6 +147,7 @@ describe('admin console: refunds', () => {
     // The list, filtered to partially refunded payments through the list kit, shows the badge.
     await page.goto(`${app.origin}/admin/payments`);
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    await openFilters(page);
     await page.getByLabel('Refunds').selectOption('partial');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/refunded=partial/);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 /**
  * The admin console in chromium (issue 22): signing in and out, the cookie + nonce defence as a
@@ -92,6 +92,7 @@ describe('admin console: session', () => {
     await signIn(page);
     expect(await overflowsHorizontally(page)).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await openMenu(page);
     await page.getByRole('link', { name: 'Payments' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
     await page.getByText('No payments yet').waitFor();

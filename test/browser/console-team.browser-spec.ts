@@ -5,7 +5,7 @@ import request from 'supertest';
 import { AccountService } from '../../src/modules/identity/index.js';
 import { OutboxWorker } from '../../src/modules/outbox/index.js';
 import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 /**
  * The team in the console (issue 30): the Team screen (members, roles, last sign-in, invitations;
@@ -27,11 +27,15 @@ describe('admin console: team and roles', () => {
     await app?.close();
   });
 
-  const navigation = async (page: Page): Promise<string[]> => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  const navigation = async (page: Page): Promise<string[]> => {
+    await openMenu(page);
+    return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  };
 
   it.each([1280, 375])('lists the team, invites a teammate and makes and revokes an application password (%i px)', async (width) => {
     const { page, context, errors } = await openConsole(browser, app, width);
     await signIn(page);
+    await openMenu(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
     const members = page.getByRole('table', { name: 'Team members' });

@@ -7,7 +7,7 @@ import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { PaymentLedgerService } from '../../src/modules/payments/index.js';
 import { connectGateway, createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -114,6 +114,7 @@ describe('admin console: webhooks', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
     await signIn(page);
 
+    await openMenu(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await page.getByText('No endpoints yet.').waitFor();

@@ -86,6 +86,31 @@ export async function seriousA11yViolations(page: Page | Frame): Promise<AxeViol
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * The landmark rules axe counts as best practice (two landmarks of one role and name, a second
+ * banner or main) and its experimental check that a control's name holds its visible words
+ * (`label-content-name-mismatch`, WCAG 2.5.3): none of them is in `seriousA11yViolations`' tags.
+ */
+export async function landmarkAndNameViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const rules = ['landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-main', 'landmark-no-duplicate-contentinfo', 'landmark-one-main', 'label-content-name-mismatch'];
+  return (await page.evaluate(`axe
+    .run(document, { runOnly: { type: 'rule', values: ${JSON.stringify(rules)} } })
+    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as AxeViolation[];
+}
+
+/** Opens the navigation: on a narrow screen it sits behind the menu button (a wide one shows it). */
+export async function openMenu(page: Page): Promise<void> {
+  const button = page.getByRole('button', { name: 'Menu' });
+  if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
+/** Unfolds a list's filters: on a narrow screen they sit behind their "Filters" button. */
+export async function openFilters(page: Page): Promise<void> {
+  const button = page.getByRole('button', { name: 'Filters', exact: true });
+  if ((await button.isVisible()) && (await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 /** True when the page scrolls sideways at its current width (a 375 px screen must not). */
 export async function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1') as Promise<boolean>;

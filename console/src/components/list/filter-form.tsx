@@ -1,4 +1,4 @@
-import { createContext, type FormEvent, type InputHTMLAttributes, type ReactNode, useContext, useEffect, useRef } from 'react';
+import { createContext, type FormEvent, type InputHTMLAttributes, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react';
 import { useGatewayLabels } from '../../api/gateways';
 import { MODES } from '../../api/vocabulary';
 import { label } from '../../format';
@@ -17,7 +17,8 @@ const Filters = createContext<FilterContext>({ values: {}, errors: {}, idPrefix:
 /**
  * The filter form of a list screen: its fields start from the address, "Apply filters" writes the
  * form back to it (page 1). A filter the API refused is shown at its field (`errors`, from
- * formErrorsOf) and focus goes there once.
+ * formErrorsOf) and focus goes there once. On a phone the form folds behind a "Filters" button
+ * (styles.css), open from the start when a filter is set or refused, so the list comes first.
  */
 export function FilterForm<N extends string>({
   list,
@@ -34,6 +35,9 @@ export function FilterForm<N extends string>({
 }) {
   const first = errors?.first ?? null;
   const focused = useRef<string | null>(null);
+  const [unfolded, setUnfolded] = useState(list.filtered);
+  const formId = useId();
+  const shown = unfolded || first !== null;
   useEffect(() => {
     if (first && focused.current !== first) document.getElementById(`${idPrefix}-${first}`)?.focus();
     focused.current = first;
@@ -48,14 +52,19 @@ export function FilterForm<N extends string>({
   }
 
   return (
-    <form className="card filters" onSubmit={apply} aria-label={formLabel} key={list.version}>
-      <Filters.Provider value={{ values: list.values, errors: errors?.fields ?? {}, idPrefix }}>{children}</Filters.Provider>
-      <div className="field">
-        <button type="submit" className="button button-primary">
-          Apply filters
-        </button>
-      </div>
-    </form>
+    <>
+      <button type="button" className="button filters-toggle" aria-expanded={shown} aria-controls={formId} onClick={() => setUnfolded(!shown)}>
+        Filters
+      </button>
+      <form id={formId} className={shown ? 'card filters' : 'card filters filters-folded'} onSubmit={apply} aria-label={formLabel} key={list.version}>
+        <Filters.Provider value={{ values: list.values, errors: errors?.fields ?? {}, idPrefix }}>{children}</Filters.Provider>
+        <div className="field">
+          <button type="submit" className="button button-primary">
+            Apply filters
+          </button>
+        </div>
+      </form>
+    </>
   );
 }
 

@@ -125,7 +125,7 @@ function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts
     <section className="card" aria-labelledby="gateways-title">
       <h2 id="gateways-title">Gateways</h2>
       <TableScroll label="Gateways per mode">
-        <table>
+        <table className="list-table">
           <caption className="visually-hidden">Gateways per mode</caption>
           <thead>
             <tr>
@@ -139,12 +139,12 @@ function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts
             {Object.entries(gateways).map(([id, gateway]) => (
               <tr key={id}>
                 <th scope="row">{names[id] ?? label(gateway.label)}</th>
-                <td>
+                <td data-label="Mode in use">
                   {gateway.mode}
                   {gateway.checkout_paused ? ' (checkout paused)' : ''}
                 </td>
-                <td>{modeSummary(gateway.modes.test)}</td>
-                <td>{modeSummary(gateway.modes.live)}</td>
+                <td data-label="Test mode">{modeSummary(gateway.modes.test)}</td>
+                <td data-label="Live mode">{modeSummary(gateway.modes.live)}</td>
               </tr>
             ))}
           </tbody>

@@ -102,7 +102,7 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
         ))}
       </div>
       {credentials && (
-        <section className="credentials" aria-labelledby={`${gateway.id}-credentials-title`}>
+        <section className="credentials" aria-labelledby={`${gateway.id}-credentials-title ${gateway.id}-title`}>
           <h3 id={`${gateway.id}-credentials-title`}>Credentials for {modeName(gateway.mode).toLowerCase()} (the mode in use)</h3>
           <FieldsForm
             idPrefix={`${gateway.id}-credentials`}

@@ -27,7 +27,7 @@ export function PaymentMethods({ gateway, plan }: { gateway: CatalogGateway; pla
 
   const apiError = mutation.error instanceof ApiError ? mutation.error : null;
   return (
-    <section className="methods" aria-labelledby={`${prefix}-title`}>
+    <section className="methods" aria-labelledby={`${prefix}-title ${gateway.id}-title`}>
       <h3 id={`${prefix}-title`}>Payment methods</h3>
       <form onSubmit={submit}>
         <fieldset aria-describedby={apiError?.params.methods ? `${prefix}-error` : undefined}>

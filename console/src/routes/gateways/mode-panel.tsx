@@ -37,7 +37,7 @@ export function ModePanel({ gateway, mode, facts, plan }: { gateway: CatalogGate
   }, [connected]);
 
   return (
-    <section className="mode-panel" aria-labelledby={`${prefix}-title`}>
+    <section className="mode-panel" aria-labelledby={`${prefix}-title ${gateway.id}-title`}>
       <h3 id={`${prefix}-title`} ref={heading} tabIndex={-1}>
         {name} {inUse && <span className="badge badge-in-use">in use</span>}
       </h3>

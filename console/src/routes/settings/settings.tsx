@@ -304,7 +304,7 @@ function TagsScreen() {
                 <Empty>No tags yet. Add the first one above.</Empty>
               ) : (
                 <TableScroll label="Tags">
-                  <table>
+                  <table className="list-table">
                     <caption className="visually-hidden">Tags, oldest first</caption>
                     <thead>
                       <tr>
@@ -319,7 +319,7 @@ function TagsScreen() {
                       {list.map((tag) => (
                         <tr key={tag.tag_id}>
                           <th scope="row">{tag.tag}</th>
-                          <td>{tag.tag_id}</td>
+                          <td data-label="Id">{tag.tag_id}</td>
                           <td className="number">
                             <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => remove.mutate(tag)}>
                               Delete<span className="visually-hidden"> tag “{tag.tag}”</span>

@@ -75,7 +75,7 @@ function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName
   const [open, setOpen] = useState<number | null>(null);
   return (
     <TableScroll label="Provider events">
-      <table className="card events-table">
+      <table className="card events-table list-table">
         <caption className="visually-hidden">Provider events, newest first</caption>
         <thead>
           <tr>
@@ -99,16 +99,16 @@ function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName
                       {event.event_type}
                     </button>
                   </th>
-                  <td>
+                  <td data-label="Outcome">
                     <span className={`badge badge-${event.outcome}`}>{event.outcome}</span>
                   </td>
-                  <td className="reason">{event.reason ?? '—'}</td>
-                  <td>{event.payment_id === null ? '—' : <Link to={`/payments/${event.payment_id}`}>#{event.payment_id}</Link>}</td>
-                  <td>
+                  <td data-label="Reason" className="reason">{event.reason ?? '—'}</td>
+                  <td data-label="Payment">{event.payment_id === null ? '—' : <Link to={`/payments/${event.payment_id}`}>#{event.payment_id}</Link>}</td>
+                  <td data-label="Provider">
                     {providerName(event.gateway)}
                     {event.mode && <span className={`badge badge-mode badge-${event.mode}`}> {event.mode}</span>}
                   </td>
-                  <td><Time iso={event.received_at} /></td>
+                  <td data-label="Received"><Time iso={event.received_at} /></td>
                 </tr>
                 <tr id={detailsId} hidden={!expanded} className="details-row">
                   <td colSpan={6}>{expanded && <EventDetails event={event} providerName={providerName} />}</td>

@@ -62,6 +62,8 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
   const [errors, setErrors] = useState<PlacedErrors | null>(null);
   const [notice, setNotice] = useState<string | null>((location.state as { created?: boolean } | null)?.created ? 'Created from the template as a draft. Change what you need, save, then publish it.' : null);
   const summary = useRef<HTMLDivElement>(null);
+  // On a narrow screen the form and its preview take turns (styles.css shows one pane there).
+  const [pane, setPane] = useState<'form' | 'preview'>('form');
   const dirty = draftFingerprint(draft) !== savedFingerprint;
   const current = useMemo(() => toFormBody(draft, rules), [draft, rules]);
 
@@ -83,6 +85,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
       void queries.invalidateQueries({ queryKey: formKeys.builderData(form.id), refetchType: 'none' });
     },
     onError: (error) => {
+      setPane('form');
       setNotice(null);
       if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, gatewayLabels));
       else setErrors({ byPath: {}, summary: [] });
@@ -94,6 +97,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     save.reset();
     const result = toFormBody(draft, rules);
     if (result.problems) {
+      setPane('form'); // what the summary points at is in the form
       setNotice(null);
       setErrors(placeErrors(result.problems, draft, gatewayLabels));
       return;
@@ -165,8 +169,16 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
           notice && <Success>{notice}</Success>
         )}
       </div>
-      <div className="split builder">
-        <form className="stack builder-form" onSubmit={onSubmit} noValidate aria-label="Form settings">
+      <div className="pane-switch" role="group" aria-label="Show">
+        <button type="button" className="button" aria-pressed={pane === 'form'} aria-controls="builder-form" onClick={() => setPane('form')}>
+          Form
+        </button>
+        <button type="button" className="button" aria-pressed={pane === 'preview'} aria-controls="builder-aside" onClick={() => setPane('preview')}>
+          Preview
+        </button>
+      </div>
+      <div className={`split builder show-${pane}`}>
+        <form id="builder-form" className="stack builder-form" onSubmit={onSubmit} noValidate aria-label="Form settings">
           <GeneralSection draft={draft} dispatch={change} rules={rules} />
           <PlansSection draft={draft} dispatch={change} rules={rules} />
           <MethodsSection draft={draft} dispatch={change} catalog={catalog} />
@@ -181,7 +193,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
             <span className="muted">{dirty ? 'You have unsaved changes.' : 'All changes are saved.'}</span>
           </div>
         </form>
-        <div className="stack builder-aside">
+        <div id="builder-aside" className="stack builder-aside">
           <LivePreview formId={form.id} body={current.body ?? null} problem={current.problems ? Object.values(current.problems)[0] : undefined} />
           <EmbedSnippet formId={form.id} published={published} />
           <TestEmail formId={form.id} unsaved={dirty} />

@@ -91,7 +91,7 @@ export function FormsScreen() {
 function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: PaymentForm) => void }) {
   return (
     <TableScroll label="Forms">
-      <table className="card">
+      <table className="card list-table">
         <caption className="visually-hidden">Payment forms, newest first</caption>
         <thead>
           <tr>
@@ -113,20 +113,20 @@ function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: 
                 <br />
                 <span className="muted">#{form.id}</span>
               </th>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={form.status} />
               </td>
-              <td>{priceSummary(form)}</td>
-              <td><Time iso={form.created_at} /></td>
-              <td><Time iso={form.updated_at} /></td>
+              <td data-label="Price">{priceSummary(form)}</td>
+              <td data-label="Created"><Time iso={form.created_at} /></td>
+              <td data-label="Updated"><Time iso={form.updated_at} /></td>
               <td>
                 <div className="row-actions">
                   <Link to={`/forms/${form.id}`} aria-label={`Edit ${form.title}`}>
                     Edit
                   </Link>
                   {form.status === 'publish' ? (
-                    <a href={hostedPageUrl(form.id)} target="_blank" rel="noopener" aria-label={`Open the page of ${form.title} (new tab)`}>
-                      Open page
+                    <a href={hostedPageUrl(form.id)} target="_blank" rel="noopener">
+                      Open page<span className="visually-hidden"> of {form.title} (new tab)</span>
                     </a>
                   ) : (
                     <span className="muted">Not published</span>

@@ -63,7 +63,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
   const methodLabel = useMethodLabels();
   return (
     <TableScroll label="Payments">
-      <table className="card">
+      <table className="card list-table">
         <caption className="visually-hidden">Payments, newest first</caption>
         <thead>
           <tr>
@@ -85,14 +85,14 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
                 <Link to={`/payments/${row.id}`}>#{row.id}</Link>
                 {row.mode === 'test' && <span className="badge badge-test"> test</span>}
               </th>
-              <td>
+              <td data-label="Payer" className="cell-later">
                 {[row.first_name, row.last_name].filter(Boolean).join(' ') || '—'}
                 <br />
                 <span className="muted">{row.email_address ?? 'no email yet'}</span>
               </td>
-              <td>{row.form_id === null ? '—' : `${row.form_title ?? 'Deleted form'} (#${row.form_id})`}</td>
-              <td className="number">{money(row.amount, row.currency)}</td>
-              <td>
+              <td data-label="Form" className="cell-later">{row.form_id === null ? '—' : `${row.form_title ?? 'Deleted form'} (#${row.form_id})`}</td>
+              <td data-label="Amount" className="number">{money(row.amount, row.currency)}</td>
+              <td data-label="Status">
                 <span className={`badge badge-${row.status}`}>{row.status}</span>
                 {moneyBadges(row).map((badge) => (
                   <span key={badge.kind} className={`badge badge-${badge.kind}`}>
@@ -100,12 +100,12 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
                   </span>
                 ))}
               </td>
-              <td>
+              <td data-label="Gateway" className="cell-later">
                 {gatewayLabels[row.gateway] ?? label(row.gateway)}
                 <br />
                 <span className="muted">{methodLabel(row.gateway, row.payment_method)}</span>
               </td>
-              <td><Time iso={row.created_at} /></td>
+              <td data-label="Created"><Time iso={row.created_at} /></td>
             </tr>
           ))}
         </tbody>

@@ -42,7 +42,7 @@ function Members({ users }: { users: TeamUser[] }) {
         <Empty>Nobody yet.</Empty>
       ) : (
         <TableScroll label="Team members">
-          <table>
+          <table className="list-table">
             <caption className="visually-hidden">Team members, oldest first</caption>
             <thead>
               <tr>
@@ -59,9 +59,9 @@ function Members({ users }: { users: TeamUser[] }) {
                     <Link to={`/team/${user.id}`}>{user.display_name}</Link>
                     <span className="muted"> {user.login}</span>
                   </th>
-                  <td>{user.role}</td>
-                  <td>{user.last_sign_in_at ? <Time iso={user.last_sign_in_at} /> : 'Never'}</td>
-                  <td>{invitationText(user.invitation)}</td>
+                  <td data-label="Role">{user.role}</td>
+                  <td data-label="Last sign-in">{user.last_sign_in_at ? <Time iso={user.last_sign_in_at} /> : 'Never'}</td>
+                  <td data-label="Invitation">{invitationText(user.invitation)}</td>
                 </tr>
               ))}
             </tbody>

@@ -192,7 +192,7 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
             <Empty>No application passwords.</Empty>
           ) : (
             <TableScroll label="Application passwords">
-              <table>
+              <table className="list-table">
                 <caption className="visually-hidden">Application passwords of {member.display_name}</caption>
                 <thead>
                   <tr>
@@ -208,8 +208,8 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
                   {list.map((password) => (
                     <tr key={password.uuid}>
                       <th scope="row">{password.name}</th>
-                      <td><Time iso={password.created_at} /></td>
-                      <td>{password.last_used_at ? (
+                      <td data-label="Created"><Time iso={password.created_at} /></td>
+                      <td data-label="Last used">{password.last_used_at ? (
                           <>
                             <Time iso={password.last_used_at} />
                             {password.last_ip ? ` from ${password.last_ip}` : ''}
