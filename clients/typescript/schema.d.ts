@@ -2151,6 +2151,11 @@ export interface components {
             methods: components["schemas"]["GatewayCatalogMethodDto"][];
             /** @description How it is connected and configured, in the order an admin UI offers them */
             connect: components["schemas"]["GatewayConnectKindDto"][];
+            /**
+             * @description How a payer pays in test mode (the provider's test card or sandbox account: no money moves), for a merchant's first test payment; null when the gateway does not say
+             * @example the test card 4242 4242 4242 4242, any future expiry date, any CVC
+             */
+            test_payment: string | null;
             /** @description False when it takes one-time prices only (a recurring price cannot be paid with it) */
             supports_recurring: boolean;
         };

@@ -15,6 +15,7 @@ export const GATEWAY_A_SLICE: GatewaySliceDefinition = {
       { id: 'regional_wallet_1', label: 'Regional wallet 1' },
       { id: 'regional_wallet_2', label: 'Regional wallet 2' },
     ],
+    testPayment: 'the test card 4242 4242 4242 4242, any future expiry date, any CVC',
   },
   config: GATEWAY_A_CONFIG,
   connect: GATEWAY_A_CONNECT_COMMAND,

@@ -6,24 +6,20 @@ import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
 import { dashboardKeys, dashboardQuery } from '../../../api/dashboard';
 import { hostedPageUrl } from '../../../api/forms';
+import { catalogQuery } from '../../../api/gateways';
 import { ErrorNotice } from '../../../components/status';
 
 type Dashboard = components['schemas']['DashboardDto'];
 type Step = components['schemas']['QuickSetupProgressStepDto'];
 type StepId = Step['id'];
 type GatewayId = Step['gateways'][number];
+type CatalogEntry = components['schemas']['GatewayCatalogEntryDto'];
 
 const TITLES: Record<StepId, string> = {
   connect_test_mode: 'Connect a gateway in test mode',
   create_form: 'Create a payment form',
   publish_form: 'Publish the form',
   make_test_payment: 'Make a test payment',
-};
-
-/** What a payer uses to pay in each gateway's test mode (the providers' own test means: no money moves). */
-const TEST_MEANS: Record<GatewayId, string> = {
-  gateway_a: 'Stripe test card: 4242 4242 4242 4242, any future expiry date, any CVC.',
-  gateway_b: 'PayPal sandbox: sign in with a sandbox personal account (in your PayPal developer dashboard, under Sandbox accounts), not your own PayPal login.',
 };
 
 /** How often the panel looks for the test payment while the payer's tab is open elsewhere. */
@@ -64,7 +60,7 @@ export function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
         {steps.map((step) => (
           <li key={step.id} className={step.done ? 'step step-done' : 'step'}>
             <span className="step-state">{step.done ? 'Done' : 'To do'}</span> {TITLES[step.id]}
-            <StepDetail step={step} steps={byId} gateways={dashboard.payment_gateways} onOpenPage={() => setWaiting(true)} />
+            <StepDetail step={step} steps={byId} onOpenPage={() => setWaiting(true)} />
           </li>
         ))}
       </ol>
@@ -81,8 +77,11 @@ export function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
   );
 }
 
-function StepDetail({ step, steps, gateways, onOpenPage }: { step: Step; steps: Record<StepId, Step>; gateways: Dashboard['payment_gateways']; onOpenPage: () => void }) {
-  const name = (id: GatewayId) => gateways[id]?.label ?? id;
+function StepDetail({ step, steps, onOpenPage }: { step: Step; steps: Record<StepId, Step>; onOpenPage: () => void }) {
+  // Gateways' names and their test means (the provider's test card or sandbox account) are the catalog's.
+  const catalog = useQuery(catalogQuery);
+  const entry = (id: GatewayId): CatalogEntry | undefined => catalog.data?.gateways.find((gateway) => gateway.id === id);
+  const name = (id: GatewayId) => entry(id)?.label ?? id;
   switch (step.id) {
     case 'connect_test_mode':
       return step.done ? <> ({step.gateways.map(name).join(', ')})</> : <p><Link to="/gateways">Connect test mode on the Gateways screen</Link></p>;
@@ -110,7 +109,7 @@ function StepDetail({ step, steps, gateways, onOpenPage }: { step: Step; steps: 
           <ul>
             {step.gateways.map((id) => (
               <li key={id}>
-                {name(id)}: {TEST_MEANS[id]}
+                {name(id)}: pay with {entry(id)?.test_payment ?? 'the test means its dashboard gives you'}.
               </li>
             ))}
           </ul>
