@@ -1196,7 +1196,7 @@ export interface paths {
         };
         /**
          * Dashboard: quick-setup steps, gateways with their modes and webhook contracts, plan, upgrade tasks, notifications, templates
-         * @description Every fact is computed from the current state. `notifications` leaves out what the caller dismissed for the same fingerprint. Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, `gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox`, `outbox.failed`, `payments.dispute.{payment id}` (an open dispute; `link` is the provider's page for it) (docs/administration.md).
+         * @description Every fact is computed from the current state. `quick_setup_steps` are the interface's four steps; `quick_setup_progress` is the console's quick setup up to a completed test payment (`connect_test_mode`, `create_form`, `publish_form`, `make_test_payment`), each `done` only while its fact holds. `notifications` leaves out what the caller dismissed for the same fingerprint. Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, `gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox`, `outbox.failed`, `payments.dispute.{payment id}` (an open dispute; `link` is the provider's page for it) (docs/administration.md).
          */
         get: operations["administrationGetDashboard"];
         put?: never;
@@ -2157,6 +2157,11 @@ export interface components {
             methods: components["schemas"]["GatewayCatalogMethodDto"][];
             /** @description How it is connected and configured, in the order an admin UI offers them */
             connect: components["schemas"]["GatewayConnectKindDto"][];
+            /**
+             * @description How a payer pays in test mode (the provider's test card or sandbox account: no money moves), for a merchant's first test payment; null when the gateway does not say
+             * @example the test card 4242 4242 4242 4242, any future expiry date, any CVC
+             */
+            test_payment: string | null;
             /** @description False when it takes one-time prices only (a recurring price cannot be paid with it) */
             supports_recurring: boolean;
         };
@@ -3009,6 +3014,29 @@ export interface components {
             active_payment_methods: string[];
             modes: components["schemas"]["DashboardGatewayModesDto"];
         };
+        QuickSetupProgressStepDto: {
+            /** @enum {string} */
+            id: "connect_test_mode" | "create_form" | "publish_form" | "make_test_payment";
+            /**
+             * @description `connect_test_mode`: the gateways that can take test payments (connected in test mode, checkout not paused);
+             *     `make_test_payment`: those of them whose site mode is test now, so the hosted page takes test payments through them;
+             *     other steps: empty
+             */
+            gateways: ("gateway_a" | "gateway_b")[];
+            /**
+             * @description `create_form`: the newest form; `publish_form` and `make_test_payment`: the newest published
+             *     form (the one to pay on its hosted page `/pay/{form_id}`); null when there is none
+             */
+            form_id: number | null;
+            /** @description `make_test_payment`: the newest completed test payment (to see in Payments); null otherwise */
+            payment_id: number | null;
+            /**
+             * @description `connect_test_mode`: a gateway is connected in test mode and its checkout is not paused there;
+             *     `create_form`: a payment form exists; `publish_form`: a published form exists;
+             *     `make_test_payment`: a payment made in test mode is completed
+             */
+            done: boolean;
+        };
         QuickSetupStepDto: {
             /** @enum {string} */
             id: "connect_payment_gateway" | "connect_gateway_a_test_gateway" | "connect_gateway_a_live_gateway" | "select_template";
@@ -3097,6 +3125,8 @@ export interface components {
         DashboardDto: {
             /** @enum {number} */
             skipped_quick_setup: 0 | 1;
+            /** @description The console's quick setup, in order, up to a completed test payment (an addition to the interface's payload) */
+            quick_setup_progress: components["schemas"]["QuickSetupProgressStepDto"][];
             /** @description One entry per gateway, keyed by gateway id (`gateway_a`, `gateway_b`) */
             payment_gateways: {
                 [key: string]: components["schemas"]["DashboardGatewayDto"];
@@ -14946,6 +14976,42 @@ export interface operations {
                      *         {
                      *           "id": "select_template",
                      *           "is_complete": 1
+                     *         }
+                     *       ],
+                     *       "quick_setup_progress": [
+                     *         {
+                     *           "id": "connect_test_mode",
+                     *           "done": true,
+                     *           "gateways": [
+                     *             "gateway_a",
+                     *             "gateway_b"
+                     *           ],
+                     *           "form_id": null,
+                     *           "payment_id": null
+                     *         },
+                     *         {
+                     *           "id": "create_form",
+                     *           "done": true,
+                     *           "gateways": [],
+                     *           "form_id": 12,
+                     *           "payment_id": null
+                     *         },
+                     *         {
+                     *           "id": "publish_form",
+                     *           "done": true,
+                     *           "gateways": [],
+                     *           "form_id": 12,
+                     *           "payment_id": null
+                     *         },
+                     *         {
+                     *           "id": "make_test_payment",
+                     *           "done": false,
+                     *           "gateways": [
+                     *             "gateway_a",
+                     *             "gateway_b"
+                     *           ],
+                     *           "form_id": 12,
+                     *           "payment_id": null
                      *         }
                      *       ],
                      *       "payment_gateways": {

@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { AccountService } from '../../src/modules/identity/index.js';
 import { base32Decode, hotp, totpStep } from '../../src/modules/identity/accounts/totp.js';
-import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, startConsoleApp } from './support/console.js';
+import { openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, useConsoleSuite } from './support/console.js';
 
 /**
  * Accounts in the console (issue 30): the forced choice of an account password after signing in
@@ -10,19 +9,8 @@ import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA
  * at 1280 and 375 px, with axe-core and no console error (the strict CSP holds).
  */
 describe('admin console: accounts', () => {
-  let browser: Browser;
-  let app: ConsoleApp;
-  const accounts = () => app.t.app.get(AccountService);
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    app = await startConsoleApp();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = useConsoleSuite();
+  const accounts = () => suite.app.t.app.get(AccountService);
 
   async function fillSignIn(page: Page, login: string, password: string): Promise<void> {
     await page.getByLabel('Login').fill(login);
@@ -39,8 +27,8 @@ describe('admin console: accounts', () => {
 
   for (const width of [1280, 375]) {
     it(`asks a user who signed in with an application password to choose an account password first (${width} px)`, async () => {
-      const user = await app.t.createUser('administrator');
-      const { page, context, errors } = await openConsole(browser, app, width);
+      const user = await suite.app.t.createUser('administrator');
+      const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
       await page.getByRole('heading', { name: 'Sign in to Checkout' }).waitFor();
       await expectAccessible(page, width);
       await fillSignIn(page, user.login, user.password);
@@ -64,12 +52,12 @@ describe('admin console: accounts', () => {
     });
 
     it(`asks for the authenticator code when two-factor sign-in is on (${width} px)`, async () => {
-      const user = await app.t.createUser('administrator');
+      const user = await suite.app.t.createUser('administrator');
       await accounts().setPassword(user.id, 'a two factor password');
       const { secret } = await accounts().startTwoFactor((await accounts().findUser(user.id))!);
       const step = totpStep(Date.now());
       await accounts().confirmTwoFactor((await accounts().findUser(user.id))!, hotp(base32Decode(secret), step));
-      const { page, context, errors } = await openConsole(browser, app, width);
+      const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
       await fillSignIn(page, user.login, 'a two factor password');
       await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
       await expectAccessible(page, width);
@@ -82,10 +70,10 @@ describe('admin console: accounts', () => {
     });
 
     it(`sets a password from an invitation link and signs in with it (${width} px)`, async () => {
-      const user = await app.t.createUser('administrator');
+      const user = await suite.app.t.createUser('administrator');
       const { token } = await accounts().issueToken(user.id, 'invite');
-      const { page, context, errors } = await openConsole(browser, app, width);
-      await page.goto(`${app.origin}/admin/set-password#token=${token}`);
+      const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
+      await page.goto(`${suite.app.origin}/admin/set-password#token=${token}`);
       await page.getByRole('heading', { name: 'Welcome to Checkout' }).waitFor();
       await expectAccessible(page, width);
       await page.getByLabel('Your name').fill('Grace Hopper');
@@ -95,7 +83,7 @@ describe('admin console: accounts', () => {
       await dashboard(page);
       expect(new URL(page.url()).hash).toBe('');
       // The link worked once.
-      await page.goto(`${app.origin}/admin/set-password#token=${token}`);
+      await page.goto(`${suite.app.origin}/admin/set-password#token=${token}`);
       await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
       expect(errors.filter((e) => !e.includes('400'))).toEqual([]);
       await context.close();
@@ -103,9 +91,9 @@ describe('admin console: accounts', () => {
   }
 
   it('changes the password and turns two-factor sign-in on and off on the account screen', async () => {
-    const user = await app.t.createUser('administrator');
+    const user = await suite.app.t.createUser('administrator');
     await accounts().setPassword(user.id, 'the first password here');
-    const { page, context, errors } = await openConsole(browser, app);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await fillSignIn(page, user.login, 'the first password here');
     await dashboard(page);
     await page.getByRole('link', { name: 'Your account' }).click();

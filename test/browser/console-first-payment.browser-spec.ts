@@ -18,8 +18,9 @@ const heading = (page: Page, name: string | RegExp) => page.getByRole('heading',
 /**
  * The whole first payment from the browser, as a new merchant does it (issue 22 item 6): sign in,
  * connect gateway A in test mode with the merchant's own keys (Pro plan), create a form from a
- * template, change its price in the builder, publish it, pay it on the hosted page, then find the
- * payment completed in the payments list and its provider event in the events view; sign out.
+ * template, change its price in the builder, publish it, pay it on the hosted page opened from the
+ * dashboard's quick setup (which counts its steps done as they are), then find the payment
+ * completed in the payments list and its provider event in the events view; sign out.
  * Against the local fakes, with a stand-in of the Payment Element; no API call of the test's own
  * changes anything the console should have done.
  */
@@ -62,6 +63,12 @@ describe('admin console: a first payment from the browser', () => {
     const { page, context, errors } = await openConsole(browser, app);
     await signIn(page);
 
+    // Quick setup starts with nothing done (issue 30 item 6: it ends in a test payment).
+    await nav(page, 'Dashboard');
+    await heading(page, 'Dashboard');
+    const setup = page.getByRole('region', { name: 'Quick setup: your first test payment' });
+    await setup.getByText('0 of 4 steps done').waitFor();
+
     // Gateway A in test mode with the merchant's own keys.
     await nav(page, 'Gateways');
     await heading(page, 'Gateways');
@@ -92,10 +99,14 @@ describe('admin console: a first payment from the browser', () => {
     await page.frameLocator('iframe[title="Live preview of the payment form"]').locator('.price-label').first().waitFor();
     await screenshot(page, 'form-builder');
 
-    // The payer: the hosted page, the card, the confirmation.
-    const payer = await browser.newPage();
+    // Quick setup names the test card and opens the published form's page in a new tab.
+    await nav(page, 'Dashboard');
+    await heading(page, 'Dashboard');
+    await setup.getByText('3 of 4 steps done').waitFor();
+    await setup.getByText(/4242 4242 4242 4242, any future expiry date, any CVC/).waitFor();
+    const [payer] = await Promise.all([context.waitForEvent('page'), setup.getByRole('link', { name: /^Open the payment page in test mode/ }).click()]);
     const payerErrors = collectPageErrors(payer);
-    await payer.goto(`${app.origin}/pay/${formId}`);
+    await payer.waitForURL(`${app.origin}/pay/${formId}`);
     await payer.fill('#field-email_address', 'payer@example.test');
     await payer.fill('#field-first_name', 'Ada');
     if (await payer.$('#field-last_name')) await payer.fill('#field-last_name', 'Lovelace');
@@ -114,6 +125,11 @@ describe('admin console: a first payment from the browser', () => {
     const [endpoint] = fakeA.resources.list('webhook_endpoint');
     const event = signedEvent('payment_intent.succeeded', intent, fakeA.resources.secrets.get(endpoint.id as string)!);
     await request(app.t.http).post(`${app.t.base}/webhook/gateway-a-callback/test`).set('Stripe-Signature', event.signature).set('Content-Type', 'application/json').send(event.body).expect(200);
+
+    // The dashboard, still open, sees the test payment completed and leads to it.
+    await setup.getByText('4 of 4 steps done').waitFor();
+    await setup.getByRole('link', { name: `see payment #${payment.id} in Payments` }).click();
+    await heading(page, `Payment #${payment.id}`);
 
     // The merchant finds the payment completed, and the event.
     await nav(page, 'Payments');

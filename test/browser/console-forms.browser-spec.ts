@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { launchChromium, waitForExpression } from './support/chromium.js';
-import { type ConsoleApp, openConsole, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { waitForExpression } from './support/chromium.js';
+import { openConsole, overflowsHorizontally, seriousA11yViolations, signIn, useConsoleSuite } from './support/console.js';
 
 const PREVIEW_FRAME = 'iframe[title="Live preview of the payment form"]';
 
@@ -15,26 +15,15 @@ const PREVIEW_FRAME = 'iframe[title="Live preview of the payment form"]';
  * 375 px and the keyboard on each screen, and no console error (the strict CSP holds).
  */
 describe('admin console: forms', () => {
-  let browser: Browser;
-  let app: ConsoleApp;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    app = await startConsoleApp();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = useConsoleSuite();
 
   async function formRow(id: number): Promise<{ title: string; status: string; settings: string } | undefined> {
-    const [row] = await app.t.dataSource.query(`SELECT title, status, settings FROM ${app.t.config.tablePrefix}checkout_forms WHERE id = ?`, [id]);
+    const [row] = await suite.app.t.dataSource.query(`SELECT title, status, settings FROM ${suite.app.t.config.tablePrefix}checkout_forms WHERE id = ?`, [id]);
     return row as { title: string; status: string; settings: string } | undefined;
   }
 
   async function importTemplate(slug: string): Promise<number> {
-    const answer = await request(app.t.http).post(`${app.t.base}/administration/import-template`).set('Authorization', app.t.admin.auth).send({ type: 'form_template', slug }).expect(201);
+    const answer = await request(suite.app.t.http).post(`${suite.app.t.base}/administration/import-template`).set('Authorization', suite.app.t.admin.auth).send({ type: 'form_template', slug }).expect(201);
     return answer.body.form_id as number;
   }
 
@@ -42,7 +31,7 @@ describe('admin console: forms', () => {
   const previewPrice = (page: Page) => page.frameLocator(PREVIEW_FRAME).locator('.price-label').first();
 
   it('creates a form from the simple-payment template, changes its price with the live preview following, publishes it, opens its page and sends a test email', async () => {
-    const { page, context, errors } = await openConsole(browser, app);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
     await page.getByRole('link', { name: 'Forms' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Forms' }).waitFor();
@@ -52,7 +41,7 @@ describe('admin console: forms', () => {
     const picture = page.getByRole('img', { name: 'Preview of the Simple payment form' });
     await picture.waitFor();
     await waitForExpression(page, `((images) => images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0))([...document.querySelectorAll('.gallery img')])`);
-    expect(await picture.getAttribute('src')).toBe(`${app.t.base}/bundled-templates/simple-payment/preview.svg`);
+    expect(await picture.getAttribute('src')).toBe(`${suite.app.t.base}/bundled-templates/simple-payment/preview.svg`);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Use Simple payment' }).click();
@@ -82,14 +71,14 @@ describe('admin console: forms', () => {
 
     // The hosted page, opened from the builder in a new tab, charges the new price.
     // The snippet that embeds it on a merchant's page (the client's embedSnippet, on this origin).
-    expect(await page.getByLabel('Embed on your site').inputValue()).toBe(`<script src="${app.origin}/pay/embed.js" data-form-id="${id}" async></script>`);
+    expect(await page.getByLabel('Embed on your site').inputValue()).toBe(`<script src="${suite.app.origin}/pay/embed.js" data-form-id="${id}" async></script>`);
     const [payPage] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Open the payment page/ }).first().click()]);
     await payPage.waitForLoadState();
     expect(new URL(payPage.url()).pathname).toBe(`/pay/${id}`);
     expect(await payPage.textContent('.price-label')).toBe('$12.50');
     await payPage.close();
 
-    const outbox = join(app.t.config.dataDir, 'outbox');
+    const outbox = join(suite.app.t.config.dataDir, 'outbox');
     const before = existsSync(outbox) ? readdirSync(outbox).length : 0;
     await page.getByLabel('Send the payer confirmation to').fill('payer@example.test');
     await page.getByRole('button', { name: 'Send a test email' }).click();
@@ -108,9 +97,9 @@ describe('admin console: forms', () => {
   it("shows the API's validation error at its field, with focus on the summary that links to it, and saves nothing", async () => {
     const id = await importTemplate('donation');
     const saved = await formRow(id);
-    const { page, context, errors } = await openConsole(browser, app);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
-    await page.goto(`${app.origin}/admin/forms/${id}`);
+    await page.goto(`${suite.app.origin}/admin/forms/${id}`);
     await page.getByRole('heading', { level: 1, name: `Edit form #${id}` }).waitFor();
     await previewPrice(page).waitFor();
 
@@ -150,10 +139,10 @@ describe('admin console: forms', () => {
   it('deletes another form after an accessible confirmation, by keyboard', async () => {
     const keep = await importTemplate('tip-jar');
     const doomed = await importTemplate('invoice');
-    await request(app.t.http).put(`${app.t.base}/administration/payment-forms/${doomed}`).set('Authorization', app.t.admin.auth).send({ title: 'Old invoice' }).expect(200);
-    const { page, context, errors } = await openConsole(browser, app);
+    await request(suite.app.t.http).put(`${suite.app.t.base}/administration/payment-forms/${doomed}`).set('Authorization', suite.app.t.admin.auth).send({ title: 'Old invoice' }).expect(200);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
-    await page.goto(`${app.origin}/admin/forms`);
+    await page.goto(`${suite.app.origin}/admin/forms`);
     await page.getByRole('heading', { level: 1, name: 'Forms' }).waitFor();
     const deleteButton = page.getByRole('button', { name: 'Delete Old invoice' });
     await deleteButton.focus();
@@ -184,9 +173,9 @@ describe('admin console: forms', () => {
 
   it('edits and saves a price by keyboard alone', async () => {
     const id = await importTemplate('subscription');
-    const { page, context, errors } = await openConsole(browser, app);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
-    await page.goto(`${app.origin}/admin/forms/${id}`);
+    await page.goto(`${suite.app.origin}/admin/forms/${id}`);
     await page.getByRole('heading', { level: 1, name: `Edit form #${id}` }).waitFor();
     expect(await focusedId(page)).toBe('page-title');
     for (let i = 0; i < 40 && (await focusedId(page)) !== 'f-settings-plans-0-prices-0-amount'; i++) await page.keyboard.press('Tab');
@@ -221,14 +210,14 @@ describe('admin console: forms', () => {
 
   it.each([375, 1280])('lays the list, the gallery and the builder out at %i px without sideways scrolling, axe-clean', async (width) => {
     const id = await importTemplate('membership');
-    const { page, context, errors } = await openConsole(browser, app, width);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
     await signIn(page);
     for (const [path, heading] of [
       ['/admin/forms', 'Forms'],
       ['/admin/forms/new', 'New form'],
       [`/admin/forms/${id}`, `Edit form #${id}`],
     ] as const) {
-      await page.goto(`${app.origin}${path}`);
+      await page.goto(`${suite.app.origin}${path}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       if (path.endsWith(String(id))) {
         // Below 60rem the builder shows the form or its preview: the preview is a tap away.
@@ -245,10 +234,10 @@ describe('admin console: forms', () => {
   });
 
   it('shows an empty list with the way to the gallery', async () => {
-    await app.t.dataSource.query(`DELETE FROM ${app.t.config.tablePrefix}checkout_forms`);
-    const { page, context, errors } = await openConsole(browser, app);
+    await suite.app.t.dataSource.query(`DELETE FROM ${suite.app.t.config.tablePrefix}checkout_forms`);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
-    await page.goto(`${app.origin}/admin/forms`);
+    await page.goto(`${suite.app.origin}/admin/forms`);
     await page.getByText('No forms yet.').waitFor();
     await page.getByRole('link', { name: 'Start from a template in the gallery' }).click();
     await page.getByRole('heading', { level: 1, name: 'New form' }).waitFor();

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { AccountService } from '../../src/modules/identity/index.js';
 import { OutboxWorker } from '../../src/modules/outbox/index.js';
-import { launchChromium } from './support/chromium.js';
-import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, startConsoleApp } from './support/console.js';
+import { openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, signIn, useConsoleSuite } from './support/console.js';
 
 /**
  * The team in the console (issue 30): the Team screen (members, roles, last sign-in, invitations;
@@ -14,18 +13,7 @@ import { type ConsoleApp, openConsole, openMenu, overflowsHorizontally, seriousA
  * link to another section shows the no-access screen.
  */
 describe('admin console: team and roles', () => {
-  let browser: Browser;
-  let app: ConsoleApp;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    app = await startConsoleApp();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = useConsoleSuite();
 
   const navigation = async (page: Page): Promise<string[]> => {
     await openMenu(page);
@@ -33,7 +21,7 @@ describe('admin console: team and roles', () => {
   };
 
   it.each([1280, 375])('lists the team, invites a teammate and makes and revokes an application password (%i px)', async (width) => {
-    const { page, context, errors } = await openConsole(browser, app, width);
+    const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
     await signIn(page);
     await openMenu(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
@@ -57,13 +45,13 @@ describe('admin console: team and roles', () => {
     expect(await row.textContent()).toContain('Never');
 
     // The invitation email's link opens the console's set-password screen, as an invitation.
-    await app.t.app.get(OutboxWorker).drain();
-    const outbox = join(app.t.config.dataDir, 'outbox');
+    await suite.app.t.app.get(OutboxWorker).drain();
+    const outbox = join(suite.app.t.config.dataDir, 'outbox');
     const email = readdirSync(outbox).map((file) => readFileSync(join(outbox, file), 'utf8')).find((text) => text.includes(`To: ${login}@shop.example`));
     const link = /set-password#token=([A-Za-z0-9_-]{43})/.exec((email ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '='));
     expect(link).not.toBeNull();
-    const invitee = await openConsole(browser, app, width);
-    await invitee.page.goto(`${app.origin}/admin/set-password#token=${link![1]}`);
+    const invitee = await openConsole(suite.browser, suite.app, width);
+    await invitee.page.goto(`${suite.app.origin}/admin/set-password#token=${link![1]}`);
     await invitee.page.getByRole('heading', { name: 'Welcome to Checkout' }).waitFor();
     expect(invitee.errors).toEqual([]);
     await invitee.context.close();
@@ -80,12 +68,12 @@ describe('admin console: team and roles', () => {
     expect(await overflowsHorizontally(page)).toBe(false);
     // It works, for this user's role.
     const basic = `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
-    expect((await request(app.t.http).get(`${app.t.base}/administration/payments`).set('Authorization', basic)).status).toBe(200);
+    expect((await request(suite.app.t.http).get(`${suite.app.t.base}/administration/payments`).set('Authorization', basic)).status).toBe(200);
 
     await page.getByRole('button', { name: 'Revoke “Accounting export”' }).click();
     await page.getByRole('dialog', { name: 'Revoke “Accounting export”?' }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
-    expect((await request(app.t.http).get(`${app.t.base}/administration/payments`).set('Authorization', basic)).status).toBe(401);
+    expect((await request(suite.app.t.http).get(`${suite.app.t.base}/administration/payments`).set('Authorization', basic)).status).toBe(401);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -98,10 +86,10 @@ describe('admin console: team and roles', () => {
 
   for (const width of [1280, 375]) {
     it.each(ROLES)(`shows a $role their own sections and a no-access screen elsewhere (${width} px)`, async ({ role, home, sections, refused }) => {
-      const user = await app.t.createUser(role);
+      const user = await suite.app.t.createUser(role);
       // With an account password: one without is asked to choose one first (console-accounts.browser-spec.ts).
-      await app.t.app.get(AccountService).setPassword(user.id, `the ${role} account password`);
-      const { page, context, errors } = await openConsole(browser, app, width);
+      await suite.app.t.app.get(AccountService).setPassword(user.id, `the ${role} account password`);
+      const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
       await page.getByLabel('Login').fill(user.login);
       await page.getByLabel('Password', { exact: true }).fill(`the ${role} account password`);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -110,7 +98,7 @@ describe('admin console: team and roles', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
       expect(await overflowsHorizontally(page)).toBe(false);
 
-      await page.goto(`${app.origin}${refused}`);
+      await page.goto(`${suite.app.origin}${refused}`);
       await page.getByRole('heading', { level: 1, name: 'No access to this page' }).waitFor();
       expect(await page.textContent('main')).toContain(role);
       expect(await seriousA11yViolations(page)).toEqual([]);

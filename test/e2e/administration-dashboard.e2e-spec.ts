@@ -1,7 +1,11 @@
 import request from 'supertest';
 import { GatewayAContractService, GatewayAWebhookUpgradeTask, gatewayAOption, type WebhookUpgradeProgress } from '../../src/modules/gateway-a/index.js';
 import { gatewayBOption } from '../../src/modules/gateway-b/index.js';
+import { FormsService } from '../../src/modules/forms/index.js';
+import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
+import { createIntent, createRecord, finishCheckout } from '../support/gateway-a-checkout.js';
+import { connectGateway } from '../support/payment-fixtures.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { validSettings } from '../support/form-fixtures.js';
 import { expectWpError } from '../support/http.js';
@@ -65,9 +69,12 @@ describe('administration dashboard, notifications and quick setup', () => {
 
   it('answers the whole payload of a fresh site', async () => {
     const body = await dashboard();
-    expect(Object.keys(body).sort()).toEqual(['notifications', 'payment_gateways', 'plan', 'quick_setup_steps', 'skipped_quick_setup', 'templates', 'upgrades']);
+    expect(Object.keys(body).sort()).toEqual(['notifications', 'payment_gateways', 'plan', 'quick_setup_progress', 'quick_setup_steps', 'skipped_quick_setup', 'templates', 'upgrades']);
     expect(body.skipped_quick_setup).toBe(0);
     expect(body.quick_setup_steps).toEqual(STEP_IDS.map((id) => ({ id, is_complete: 0 })));
+    expect(body.quick_setup_progress).toEqual(
+      ['connect_test_mode', 'create_form', 'publish_form', 'make_test_payment'].map((id) => ({ id, done: false, gateways: [], form_id: null, payment_id: null })),
+    );
     expect(Object.keys(body.payment_gateways)).toEqual(['gateway_a', 'gateway_b']);
     const paused = { state: 'paused', status: 'unconfigured', management: null, last_error: null, verified_at: null };
     expect(body.payment_gateways.gateway_a).toEqual({
@@ -388,6 +395,101 @@ describe('administration dashboard, notifications and quick setup', () => {
     expect(schemas.NotificationDto.properties.severity.enum).toEqual(['info', 'warning', 'error']);
     expect(schemas.DismissNotificationDto.properties.id).toMatchObject({ type: 'string', maxLength: 100, example: 'mail.outbox' });
     expect(schemas.DismissNotificationResultDto.properties.fingerprint.type).toBe('string');
+  });
+});
+
+/**
+ * The console's quick setup (issue 30 item 6) walked as a merchant does it, through the real routes
+ * and the gateway-A fake: each step turns done only when its fact holds, and the interface's four
+ * steps keep their own meaning beside it.
+ */
+describe('quick_setup_progress: a test payment at the end of quick setup', () => {
+  let bed: GatewayATestBed;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    bed = await startGatewayATestBed({ RATE_LIMIT_NEW_PAYMENT: '10000', RATE_LIMIT_PUBLIC_PAYMENT: '10000' });
+    t = bed.t;
+  });
+  afterAll(() => bed.close());
+
+  interface ProgressStep {
+    id: string;
+    done: boolean;
+    gateways: string[];
+    form_id: number | null;
+    payment_id: number | null;
+  }
+  const body = async () => (await request(t.http).get(`${t.base}/administration/dashboard`).set('Authorization', t.admin.auth).expect(200)).body;
+  const progress = async () => Object.fromEntries(((await body()).quick_setup_progress as ProgressStep[]).map(({ id, ...rest }) => [id, rest]));
+  const done = async () => Object.fromEntries(((await body()).quick_setup_progress as ProgressStep[]).map((step) => [step.id, step.done]));
+  const interfaceSteps = async () => Object.fromEntries((await body()).quick_setup_steps.map((step: { id: string; is_complete: number }) => [step.id, step.is_complete]));
+  let formId: number;
+
+  it('counts test mode as connected only once its checkout is not paused', async () => {
+    // Credentials stored but no verified webhook endpoint: the gateway refuses checkout in test mode.
+    await connectGateway(t, 'gateway_a', 'test');
+    expect((await progress()).connect_test_mode).toEqual({ done: false, gateways: [], form_id: null, payment_id: null });
+    // The interface's step keeps its own meaning: the credentials are stored.
+    expect((await interfaceSteps()).connect_gateway_a_test_gateway).toBe(1);
+
+    await connectThroughProxy(bed, 'test');
+    expect((await progress()).connect_test_mode).toEqual({ done: true, gateways: ['gateway_a'], form_id: null, payment_id: null });
+    expect(await done()).toEqual({ connect_test_mode: true, create_form: false, publish_form: false, make_test_payment: false });
+  });
+
+  it('has a form created once one exists, and published only once one is published', async () => {
+    const created = await request(t.http).post(`${t.base}/administration/payment-forms`).set('Authorization', t.admin.auth).send({ title: 'First form', settings: validSettings({ fields: [{ name: 'email_address', type: 'email', label: 'Email', required: true }] }) });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe('draft');
+    formId = created.body.id;
+    const steps = await progress();
+    expect(steps.create_form).toEqual({ done: true, gateways: [], form_id: formId, payment_id: null });
+    expect(steps.publish_form).toEqual({ done: false, gateways: [], form_id: null, payment_id: null });
+    // A form built by hand is not the interface's select_template.
+    expect((await interfaceSteps()).select_template).toBe(0);
+
+    const published = await request(t.http).put(`${t.base}/administration/payment-forms/${formId}`).set('Authorization', t.admin.auth).send({ status: 'publish' });
+    expect(published.status).toBe(200);
+    const after = await progress();
+    expect(after.publish_form).toEqual({ done: true, gateways: [], form_id: formId, payment_id: null });
+    // The test payment is to be made on that form's hosted page, through the gateway in test mode.
+    expect(after.make_test_payment).toEqual({ done: false, gateways: ['gateway_a'], form_id: formId, payment_id: null });
+  });
+
+  it('has a test payment made only once one is completed, not while it is pending', async () => {
+    const form = await t.app.get(FormsService).getById(formId);
+    const record = await createRecord(t, form);
+    const intent = await createIntent(t, record);
+    expect(intent.status).toBe(200);
+    expect((await progress()).make_test_payment.done).toBe(false);
+
+    bed.fake.resources.setIntentStatus(intent.body.intent_id, 'succeeded');
+    expect((await finishCheckout(t, record, { intent_id: intent.body.intent_id })).body.status).toBe('completed');
+    expect((await progress()).make_test_payment).toEqual({ done: true, gateways: ['gateway_a'], form_id: formId, payment_id: record.sync.payment_id });
+    expect(await done()).toEqual({ connect_test_mode: true, create_form: true, publish_form: true, make_test_payment: true });
+    expect(await interfaceSteps()).toEqual({ connect_payment_gateway: 1, connect_gateway_a_test_gateway: 1, connect_gateway_a_live_gateway: 0, select_template: 0 });
+  });
+
+  it('names no gateway for a test payment while the gateway is in live mode, and counts no live payment', async () => {
+    await t.app.get(GatewayStateService).setMode('gateway_a', 'live');
+    const steps = await progress();
+    expect(steps.make_test_payment.gateways).toEqual([]);
+    // Test mode stays connected (its credentials and contract did not change).
+    expect(steps.connect_test_mode).toEqual({ done: true, gateways: ['gateway_a'], form_id: null, payment_id: null });
+    await t.app.get(GatewayStateService).setMode('gateway_a', 'test');
+
+    // Only a completed payment made in test mode counts.
+    await t.dataSource.query(`UPDATE ${t.config.tablePrefix}checkout_payments SET mode = 'live'`);
+    expect((await progress()).make_test_payment).toEqual({ done: false, gateways: ['gateway_a'], form_id: formId, payment_id: null });
+    await t.dataSource.query(`UPDATE ${t.config.tablePrefix}checkout_payments SET mode = 'test'`);
+  });
+
+  it('reopens steps whose facts are gone', async () => {
+    const unpublished = await request(t.http).put(`${t.base}/administration/payment-forms/${formId}`).set('Authorization', t.admin.auth).send({ status: 'draft' });
+    expect(unpublished.status).toBe(200);
+    expect(await done()).toEqual({ connect_test_mode: true, create_form: true, publish_form: false, make_test_payment: true });
+    expect((await progress()).make_test_payment.form_id).toBeNull();
   });
 });
 

@@ -37,7 +37,7 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
     expect(body.plan).toBe('pro');
     const [a, b] = body.gateways;
     expect(body.gateways.map((entry) => entry.id)).toEqual(['gateway_a', 'gateway_b']);
-    expect(a).toMatchObject({ label: 'Stripe', kind: 'card', supports_recurring: true, mode: 'test' });
+    expect(a).toMatchObject({ label: 'Stripe', kind: 'card', supports_recurring: true, mode: 'test', test_payment: 'the test card 4242 4242 4242 4242, any future expiry date, any CVC' });
     expect(a.methods).toEqual([
       { id: 'ccard', label: 'Card', pro_only: false, active: true, has_settings: false, hosted_page: true },
       { id: 'sepa', label: 'Bank debit (SEPA or ACH)', pro_only: true, active: false, has_settings: false, hosted_page: false },
@@ -60,7 +60,7 @@ describe('gateway catalog (GET /payment-gateway/catalog)', () => {
       ['manual_configuration_complete', 'boolean', false],
     ]);
 
-    expect(b).toMatchObject({ label: 'PayPal', kind: 'wallet', supports_recurring: false, mode: 'test' });
+    expect(b).toMatchObject({ label: 'PayPal', kind: 'wallet', supports_recurring: false, mode: 'test', test_payment: expect.stringMatching(/^a sandbox personal account/) });
     expect(b.methods).toEqual([{ id: 'standard_checkout', label: 'PayPal', pro_only: false, active: true, has_settings: false, hosted_page: true }]);
     expect(b.connect.map((kind) => [kind.kind, kind.takes_mode])).toEqual([
       ['credentials', false],

@@ -37,6 +37,8 @@ export interface GatewayCatalogEntry {
   readonly label: string;
   readonly kind: 'card' | 'wallet';
   readonly methods: readonly [GatewayMethodEntry, ...GatewayMethodEntry[]];
+  /** How a payer pays in the gateway's test mode (the provider's test card or sandbox account), for a merchant's first test payment */
+  readonly testPayment?: string;
 }
 
 const GATEWAY_ID = /^[a-z][a-z0-9_]{0,31}$/;

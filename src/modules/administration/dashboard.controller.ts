@@ -17,7 +17,8 @@ export class DashboardController {
     operationId: 'administrationGetDashboard',
     summary: 'Dashboard: quick-setup steps, gateways with their modes and webhook contracts, plan, upgrade tasks, notifications, templates',
     description:
-      'Every fact is computed from the current state. `notifications` leaves out what the caller dismissed for the same fingerprint. ' +
+      'Every fact is computed from the current state. `quick_setup_steps` are the interface\'s four steps; `quick_setup_progress` is the console\'s quick setup up to a completed test payment ' +
+      '(`connect_test_mode`, `create_form`, `publish_form`, `make_test_payment`), each `done` only while its fact holds. `notifications` leaves out what the caller dismissed for the same fingerprint. ' +
       'Notification ids: `gateway_a.checkout_paused.{mode}`, `gateway_a.live_mode_test_keys`, `gateway_a.webhook_upgrade.pending`, ' +
       '`gateway_a.webhook_upgrade.failed`, `gateway_b.webhook_id_missing.{mode}`, `mail.outbox`, `outbox.failed`, `payments.dispute.{payment id}` (an open dispute; `link` is the provider\'s page for it) (docs/administration.md).',
   })

@@ -1,9 +1,13 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { Trim } from '../../common/validation/index.js';
+import { CHECKOUT_GATEWAYS, type CheckoutGateway } from '../gateways/index.js';
 
 export const QUICK_SETUP_STEP_IDS = ['connect_payment_gateway', 'connect_gateway_a_test_gateway', 'connect_gateway_a_live_gateway', 'select_template'] as const;
 export type QuickSetupStepId = (typeof QUICK_SETUP_STEP_IDS)[number];
+/** The console's quick setup, in order: it ends in a completed test payment (going live is a later, separate section). */
+export const QUICK_SETUP_PROGRESS_STEP_IDS = ['connect_test_mode', 'create_form', 'publish_form', 'make_test_payment'] as const;
+export type QuickSetupProgressStepId = (typeof QUICK_SETUP_PROGRESS_STEP_IDS)[number];
 export const NOTIFICATION_SEVERITIES = ['info', 'warning', 'error'] as const;
 
 export class QuickSetupStepDto {
@@ -11,6 +15,37 @@ export class QuickSetupStepDto {
   id: QuickSetupStepId;
   @ApiProperty({ enum: [0, 1] })
   is_complete: number;
+}
+
+/**
+ * One step of the console's quick setup. `done` is computed from the site's state each time: a
+ * step undone later (the form deleted, the gateway disconnected) is open again.
+ */
+export class QuickSetupProgressStepDto {
+  @ApiProperty({ enum: QUICK_SETUP_PROGRESS_STEP_IDS })
+  id: QuickSetupProgressStepId;
+  /**
+   * `connect_test_mode`: a gateway is connected in test mode and its checkout is not paused there;
+   * `create_form`: a payment form exists; `publish_form`: a published form exists;
+   * `make_test_payment`: a payment made in test mode is completed
+   */
+  done: boolean;
+  /**
+   * `connect_test_mode`: the gateways that can take test payments (connected in test mode, checkout not paused);
+   * `make_test_payment`: those of them whose site mode is test now, so the hosted page takes test payments through them;
+   * other steps: empty
+   */
+  @ApiProperty({ enum: CHECKOUT_GATEWAYS, isArray: true, type: 'string' })
+  gateways: CheckoutGateway[];
+  /**
+   * `create_form`: the newest form; `publish_form` and `make_test_payment`: the newest published
+   * form (the one to pay on its hosted page `/pay/{form_id}`); null when there is none
+   */
+  @ApiProperty({ type: 'integer', nullable: true })
+  form_id: number | null;
+  /** `make_test_payment`: the newest completed test payment (to see in Payments); null otherwise */
+  @ApiProperty({ type: 'integer', nullable: true })
+  payment_id: number | null;
 }
 
 export class DashboardWebhookContractDto {
@@ -138,6 +173,9 @@ export class DashboardDto {
   skipped_quick_setup: number;
   /** The four steps of the spec, in order; `is_complete` is computed from the site's state */
   quick_setup_steps: QuickSetupStepDto[];
+  /** The console's quick setup, in order, up to a completed test payment (an addition to the interface's payload) */
+  @ApiProperty({ type: QuickSetupProgressStepDto, isArray: true })
+  quick_setup_progress: QuickSetupProgressStepDto[];
   /** One entry per gateway, keyed by gateway id (`gateway_a`, `gateway_b`) */
   @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(DashboardGatewayDto) } })
   payment_gateways: Record<string, DashboardGatewayDto>;
@@ -191,6 +229,12 @@ export const DASHBOARD_EXAMPLE: DashboardDto = {
     { id: 'connect_gateway_a_test_gateway', is_complete: 1 },
     { id: 'connect_gateway_a_live_gateway', is_complete: 0 },
     { id: 'select_template', is_complete: 1 },
+  ],
+  quick_setup_progress: [
+    { id: 'connect_test_mode', done: true, gateways: ['gateway_a', 'gateway_b'], form_id: null, payment_id: null },
+    { id: 'create_form', done: true, gateways: [], form_id: 12, payment_id: null },
+    { id: 'publish_form', done: true, gateways: [], form_id: 12, payment_id: null },
+    { id: 'make_test_payment', done: false, gateways: ['gateway_a', 'gateway_b'], form_id: 12, payment_id: null },
   ],
   payment_gateways: {
     gateway_a: {

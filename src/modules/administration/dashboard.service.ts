@@ -11,6 +11,7 @@ import {
   GatewayRegistry,
   GatewayStateService,
 } from '../gateways/index.js';
+import { PaymentQueriesService } from '../payments/index.js';
 import { HostPluginsService, PAGE_BUILDER_PLUGIN } from '../plugin/index.js';
 import { TemplatesService } from '../templates/index.js';
 import type {
@@ -24,7 +25,7 @@ import type {
   TemplatesSummaryDto,
 } from './dashboard.dto.js';
 import { NotificationsService } from './notifications.service.js';
-import { quickSetupSteps, QuickSetupService } from './quick-setup.service.js';
+import { quickSetupProgress, type QuickSetupProgressFacts, quickSetupSteps, QuickSetupService } from './quick-setup.service.js';
 
 interface GatewaySnapshot {
   id: CheckoutGateway;
@@ -49,6 +50,7 @@ export class DashboardService {
     private readonly hostPlugins: HostPluginsService,
     private readonly quickSetup: QuickSetupService,
     private readonly notifications: NotificationsService,
+    private readonly payments: PaymentQueriesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,6 +65,7 @@ export class DashboardService {
         anyGatewayConnected: gateways.some((gateway) => GATEWAY_MODES.some((mode) => gateway.facts.modes[mode].connected)),
         importedForms: imported.total,
       }),
+      quick_setup_progress: quickSetupProgress(await this.progressFacts(gateways)),
       payment_gateways: Object.fromEntries(gateways.map((gateway) => [gateway.id, toGatewayEntry(gateway)])),
       plan: this.config.plan,
       upgrades: gateways.flatMap((gateway) => (gateway.facts.upgrade ? [toUpgrade(gateway.id, gateway.facts.upgrade)] : [])),
@@ -93,6 +96,19 @@ export class DashboardService {
       });
     }
     return snapshots;
+  }
+
+  private async progressFacts(gateways: GatewaySnapshot[]): Promise<QuickSetupProgressFacts> {
+    const newestOf = async (status?: 'publish') => (await this.forms.list({ page: 1, perPage: 1, status })).items[0]?.id ?? null;
+    const [payment] = (await this.payments.adminList({ status: 'completed', mode: 'test' }, 1, 1)).entries;
+    return {
+      testReady: gateways
+        .filter((gateway) => gateway.facts.modes.test.connected && gateway.facts.modes.test.contract?.state !== 'paused')
+        .map((gateway) => ({ gateway: gateway.id, mode: gateway.mode })),
+      newestFormId: await newestOf(),
+      newestPublishedFormId: await newestOf('publish'),
+      newestCompletedTestPaymentId: payment?.id ?? null,
+    };
   }
 
   private async currentNotifications(gateways: GatewaySnapshot[]): Promise<NotificationDto[]> {

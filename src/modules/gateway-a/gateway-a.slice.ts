@@ -18,6 +18,7 @@ export const GATEWAY_A_SLICE: GatewaySliceDefinition = {
       { id: 'regional_wallet_1', label: 'Local payment methods' },
       { id: 'regional_wallet_2', label: 'More local payment methods' },
     ],
+    testPayment: 'the test card 4242 4242 4242 4242, any future expiry date, any CVC',
   },
   config: GATEWAY_A_CONFIG,
   connect: GATEWAY_A_CONNECT_COMMAND,

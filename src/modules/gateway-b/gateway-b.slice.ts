@@ -9,6 +9,7 @@ export const GATEWAY_B_SLICE: GatewaySliceDefinition = {
     label: 'PayPal',
     kind: 'wallet',
     methods: [{ id: 'standard_checkout', label: 'PayPal' }],
+    testPayment: 'a sandbox personal account (from your developer dashboard, under sandbox accounts), not your own login',
   },
   config: GATEWAY_B_CONFIG,
   connect: GATEWAY_B_CONNECT_COMMAND,

@@ -104,6 +104,10 @@ export class GatewayCatalogEntryDto {
   /** How it is connected and configured, in the order an admin UI offers them */
   @ApiProperty({ type: [GatewayConnectKindDto] })
   connect: GatewayConnectKindDto[];
+
+  /** How a payer pays in test mode (the provider's test card or sandbox account: no money moves), for a merchant's first test payment; null when the gateway does not say */
+  @ApiProperty({ type: String, nullable: true, example: 'the test card 4242 4242 4242 4242, any future expiry date, any CVC' })
+  test_payment: string | null;
 }
 
 /** GET /payment-gateway/catalog */

@@ -52,6 +52,7 @@ export class GatewayCatalogService {
       mode: await this.state.getMode(adapter.id),
       methods,
       connect: connectKinds(adapter),
+      test_payment: entry.testPayment ?? null,
     };
   }
 }

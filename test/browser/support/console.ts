@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../support/test-app.js';
-import { collectPageErrors } from './chromium.js';
+import { collectPageErrors, launchChromium } from './chromium.js';
 
 /** The built console the browser suite drives (its global setup builds it). */
 export const CONSOLE_DIR = join(__dirname, '..', '..', '..', 'dist', 'console');
@@ -26,6 +26,35 @@ export async function startConsoleApp(env: Record<string, string> = {}, options:
   const address = t.app.getHttpServer().address() as { port: number };
   const origin = `http://127.0.0.1:${address.port}`;
   return { t, origin, close: () => t.close() };
+}
+
+/** A describe block's chromium and console app: started before its tests, closed after them. */
+export interface ConsoleSuite {
+  readonly browser: Browser;
+  readonly app: ConsoleApp;
+}
+
+/** Call inside `describe`: registers the block's beforeAll/afterAll and answers their browser and app (read them in tests). */
+export function useConsoleSuite(env: Record<string, string> = {}): ConsoleSuite {
+  const started: { browser?: Browser; app?: ConsoleApp } = {};
+  beforeAll(async () => {
+    started.browser = await launchChromium();
+    started.app = await startConsoleApp(env);
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.app?.close();
+  });
+  return {
+    get browser() {
+      if (!started.browser) throw new Error('The console suite has not started: read browser inside a test.');
+      return started.browser;
+    },
+    get app() {
+      if (!started.app) throw new Error('The console suite has not started: read app inside a test.');
+      return started.app;
+    },
+  };
 }
 
 /**

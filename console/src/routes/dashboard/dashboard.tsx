@@ -15,17 +15,10 @@ import { ErrorNotice, QueryView } from '../../components/status';
 import { dashboardKeys, dashboardQuery } from '../../api/dashboard';
 import { useGatewayLabels } from '../../api/gateways';
 import { MoneySection } from './money/money-section';
+import { QuickSetup } from './quick-setup/quick-setup';
 
 type Dashboard = components['schemas']['DashboardDto'];
 type GatewayFacts = components['schemas']['DashboardGatewayDto'];
-
-/** What each quick-setup step asks of the merchant, and where it is done (step ids are the interface's). */
-const STEP_TEXT: Record<string, { title: string; to: string }> = {
-  connect_payment_gateway: { title: 'Connect a payment gateway', to: '/gateways' },
-  connect_gateway_a_test_gateway: { title: 'Connect the card gateway in test mode', to: '/gateways' },
-  connect_gateway_a_live_gateway: { title: 'Connect the card gateway in live mode', to: '/gateways' },
-  select_template: { title: 'Create a form from a template', to: '/forms/new' },
-};
 
 export function DashboardScreen() {
   const query = useQuery(dashboardQuery);
@@ -38,8 +31,8 @@ export function DashboardScreen() {
         {(dashboard) => (
           <div className="stack">
             <Notifications dashboard={dashboard} />
-            <MoneySection />
             {manages && <QuickSetup dashboard={dashboard} />}
+            <MoneySection />
             <Gateways gateways={dashboard.payment_gateways} manages={manages} />
             <section className="card" aria-labelledby="plan-title">
               <h2 id="plan-title">Plan</h2>
@@ -81,39 +74,6 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
           </button>
         </div>
       ))}
-    </section>
-  );
-}
-
-function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
-  const queries = useQueryClient();
-  const skip = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/administration/set-quick-setup-skip', { body: {} })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
-  });
-  const steps = dashboard.quick_setup_steps;
-  const done = steps.filter((step) => step.is_complete === 1).length;
-  if (dashboard.skipped_quick_setup === 1 || done === steps.length) return null;
-  return (
-    <section className="card" aria-labelledby="setup-title">
-      <h2 id="setup-title">Quick setup</h2>
-      <p>
-        <progress max={steps.length} value={done} aria-labelledby="setup-progress" /> <span id="setup-progress">{done} of {steps.length} steps done</span>
-      </p>
-      <ol className="steps">
-        {steps.map((step) => {
-          const text = STEP_TEXT[step.id] ?? { title: label(step.id), to: '/' };
-          return (
-            <li key={step.id} className={step.is_complete ? 'step step-done' : 'step'}>
-              <span className="step-state">{step.is_complete ? 'Done' : 'To do'}</span> {step.is_complete ? text.title : <Link to={text.to}>{text.title}</Link>}
-            </li>
-          );
-        })}
-      </ol>
-      {skip.isError && <ErrorNotice error={skip.error} />}
-      <button type="button" className="button button-quiet" disabled={skip.isPending} onClick={() => skip.mutate()}>
-        Skip quick setup
-      </button>
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { formErrorsOf } from '../../api/field-errors';
 import { gatewayListQuery, useGatewayLabels } from '../../api/gateways';
 import { settingsKeys, settingsQuery } from '../../api/settings';
 import { tagKeys, tagsQuery } from '../../api/tags';
+import { NameForm } from '../../components/name-form';
 import { Page } from '../../components/page';
 import { FieldError, useFocusFirstInvalid } from '../../components/fields';
 import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
@@ -256,45 +257,30 @@ function TagsScreen() {
     // Deleted here or elsewhere (a 404): the list is read again either way.
     onSettled: () => queries.invalidateQueries({ queryKey: tagKeys.all }),
   });
-  // A duplicate name (409) or a refused one (400) is about the one field of the form.
-  const errors = formErrorsOf(create.error, ['tag'] as const, 'tag');
-  useFocusFirstInvalid(create.error, errors.first, 'tags');
 
   return (
     <Page title="Tags">
       <SettingsNav />
       {done && <Success>{done}</Success>}
       <div className="stack">
-        <form
+        <NameForm
           className="card"
-          aria-labelledby="new-tag-title"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.mutate(name);
-          }}
-        >
-          <h2 id="new-tag-title">Add a tag</h2>
-          {errors.notice && create.isError && <ErrorNotice error={create.error} />}
-          <label className="field">
-            <span className="field-label">Tag name</span>
-            <input
-              id="tags-tag"
-              value={name}
-              maxLength={100}
-              onChange={(event) => setName(event.target.value)}
-              aria-invalid={errors.fields.tag ? true : undefined}
-              aria-describedby={errors.fields.tag ? 'tags-tag-error tags-tag-help' : 'tags-tag-help'}
-            />
-            <span className="field-help" id="tags-tag-help">
-              Unique, whatever the case; at most 100 characters.
-            </span>
-            <FieldError id="tags-tag" message={errors.fields.tag} />
-          </label>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add tag'}
-          </button>
-        </form>
+          prefix="tags"
+          field="tag"
+          title="Add a tag"
+          level={2}
+          label="Tag name"
+          help="Unique, whatever the case; at most 100 characters."
+          maxLength={100}
+          value={name}
+          onChange={setName}
+          onSubmit={() => create.mutate(name)}
+          error={create.error}
+          pending={create.isPending}
+          submitLabel="Add tag"
+          pendingLabel="Adding…"
+          primary
+        />
         <section className="card" aria-labelledby="tag-list-title">
           <h2 id="tag-list-title">All tags</h2>
           {remove.isError && <ErrorNotice error={remove.error} />}

@@ -8,6 +8,7 @@ import { useSession } from '../../../api/session';
 import { type ApplicationPassword, applicationPasswordsQuery, type NewApplicationPassword, rolesQuery, type TeamRole, type TeamUser, teamKeys, teamUserQuery } from '../../../api/team';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/fields';
+import { NameForm } from '../../../components/name-form';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
@@ -170,8 +171,6 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
     onError: () => setRevoking(null),
     onSettled: () => queries.invalidateQueries({ queryKey: teamKeys.passwords(member.id) }),
   });
-  const errors = formErrorsOf(create.error, ['name'] as const, 'name');
-  useFocusFirstInvalid(create.error, errors.first, 'password');
 
   return (
     <section className="card" aria-labelledby="passwords-title">
@@ -230,25 +229,21 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
           )
         }
       </QueryView>
-      <form
-        aria-labelledby="new-password-title"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate();
-        }}
-      >
-        <h3 id="new-password-title">Create an application password</h3>
-        {errors.notice && create.isError && <ErrorNotice error={create.error} />}
-        <label className="field">
-          <span className="field-label">What it is for</span>
-          <input id="password-name" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} {...invalid(errors.fields.name, 'password-name')} />
-          <FieldError id="password-name" message={errors.fields.name} />
-        </label>
-        <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create password'}
-        </button>
-      </form>
+      <NameForm
+        prefix="password"
+        field="name"
+        title="Create an application password"
+        level={3}
+        label="What it is for"
+        maxLength={100}
+        value={name}
+        onChange={setName}
+        onSubmit={() => create.mutate()}
+        error={create.error}
+        pending={create.isPending}
+        submitLabel="Create password"
+        pendingLabel="Creating…"
+      />
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke “${revoking?.name ?? ''}”?`}
