@@ -86,6 +86,9 @@ describe('admin console: phones and accessibility', () => {
       if (problems.length > 0 || (await overflowsHorizontally(page))) found.push({ path, overflows: await overflowsHorizontally(page), problems });
     }
     expect(found).toEqual([]);
+    // The menu button is the narrow screen's only: a wide one shows the navigation itself.
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(width < 768);
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(width >= 768);
     expect(errors).toEqual([]);
     await context.close();
   });
