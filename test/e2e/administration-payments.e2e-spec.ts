@@ -284,6 +284,8 @@ describe('admin payments: list, one payment, CSV export', () => {
         disputed: false,
         subscription: null,
         refunds: [],
+        // No refund or log line names a user here.
+        user_names: {},
       });
       const log = res.body.log as Array<{ id: number; level: string; event: string; message: string; context: unknown; created_at: string }>;
       expect(res.body.log_total).toBe(log.length);
