@@ -35,9 +35,9 @@ export function QuickSetup({ dashboard }: { dashboard: Dashboard }) {
   const [waiting, setWaiting] = useState(false);
   const steps = dashboard.quick_setup_progress;
   const paid = steps.find((step) => step.id === 'make_test_payment')?.done ?? false;
-  // The steps are done elsewhere (gateways, forms, the payer's page): read them afresh on every visit,
-  // and once the payer's page is open in another tab, look again until the payment is completed.
-  useQuery({ ...dashboardQuery, refetchOnMount: 'always', refetchInterval: waiting && !paid ? WAIT_FOR_PAYMENT_MS : false, refetchOnWindowFocus: waiting && !paid });
+  // The dashboard screen reads the steps afresh on every visit; once the payer's page is open in
+  // another tab, look again until the payment is completed.
+  useQuery({ ...dashboardQuery, refetchInterval: waiting && !paid ? WAIT_FOR_PAYMENT_MS : false, refetchOnWindowFocus: waiting && !paid });
   const skip = useMutation({
     mutationFn: async () => unwrap(await api.POST('/administration/set-quick-setup-skip', { body: {} })),
     onSuccess: () => queries.invalidateQueries({ queryKey: dashboardKeys.all }),
