@@ -292,6 +292,35 @@ describe('gateway A checkout (free plan, through the proxy)', () => {
       expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', amount_received: record.sync.amount, provider_subscription_ref: null });
     });
 
+    it("stores the brand and last four digits of the card that paid (the intent's charge, expanded) and shows them in the admin detail", async () => {
+      const record = await createRecord(t(), form, { email_address: 'card@example.test' });
+      const id = record.sync.payment_id;
+      const intent = await createIntent(t(), record);
+      await (await gatewayClient(t())).paymentIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_mastercard' });
+      bed.fake.clearRequests();
+      expect((await finishCheckout(t(), record)).body).toMatchObject({ status: 'completed' });
+      // One read of the intent, its charge expanded: no second call for the card.
+      const reads = bed.fake.requestsTo('GET', `/v1/payment_intents/${intent.body.intent_id}`);
+      expect(reads).toHaveLength(1);
+      expect(reads[0].query).toMatchObject({ expand: ['latest_charge'] });
+      expect(await paymentRow(t(), id)).toMatchObject({ status: 'completed', card_brand: 'mastercard', card_last4: '4444' });
+      const detail = await request(t().http).get(`${t().base}/administration/payments/${id}`).set('Authorization', t().admin.auth);
+      expect(detail.body.card).toEqual({ brand: 'mastercard', last4: '4444' });
+      // Never more of the number than its last four digits.
+      expect(JSON.stringify(detail.body)).not.toMatch(/fakeFingerprint|exp_year/);
+    });
+
+    it('stores no card for an intent that is not paid, nor for one paid otherwise than by card', async () => {
+      const record = await createRecord(t(), form, { email_address: 'nocard@example.test' });
+      const intent = await createIntent(t(), record);
+      // Paid (in the fake) without a payment method: the charge names no card.
+      bed.fake.resources.setIntentStatus(intent.body.intent_id, 'succeeded');
+      expect((await finishCheckout(t(), record)).body).toMatchObject({ status: 'completed' });
+      expect(await paymentRow(t(), record.sync.payment_id)).toMatchObject({ status: 'completed', card_brand: null, card_last4: null });
+      const detail = await request(t().http).get(`${t().base}/administration/payments/${record.sync.payment_id}`).set('Authorization', t().admin.auth);
+      expect(detail.body.card).toBeNull();
+    });
+
     it('cancels a new intent and answers 409 when the record completed while the intent was being created', async () => {
       const record = await createRecord(t(), form, { email_address: 'racer@example.test' });
       bed.fake.clearRequests();

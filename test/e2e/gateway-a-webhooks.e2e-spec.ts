@@ -151,6 +151,35 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(await logEvents(id)).toContain('status_changed');
     });
 
+    it("payment_intent.succeeded stores the card that paid, read from the intent with its charge expanded (the event names the charge by id only)", async () => {
+      const client = await gatewayClient(t);
+      const id = await paymentIn('pending');
+      const paid = await client.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, metadata: ours({ checkout_payment_id: String(id) }) });
+      await payments.recordProviderDetails(id, { providerPaymentRef: paid.id }, 'test');
+      bed.fake.clearRequests();
+      const object = bed.fake.resources.get(paid.id)!;
+      expect(object.latest_charge).toMatch(/^ch_/);
+      const res = await deliver('payment_intent.succeeded', object);
+      expect(res.body).toEqual({ received: true, outcome: 'processed' });
+      expect(await row(id)).toMatchObject({ status: 'completed', card_brand: 'visa', card_last4: '4242' });
+      expect(bed.fake.requestsTo('GET', `/v1/payment_intents/${paid.id}`).map((call) => call.query)).toEqual([{ expand: ['latest_charge'] }]);
+    });
+
+    it('payment_intent.succeeded completes the record without a card when the card cannot be read (the words are best effort)', async () => {
+      const client = await gatewayClient(t);
+      const id = await paymentIn('pending');
+      const paid = await client.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, metadata: ours({ checkout_payment_id: String(id) }) });
+      await payments.recordProviderDetails(id, { providerPaymentRef: paid.id }, 'test');
+      bed.fake.fail({ method: 'GET', path: `/v1/payment_intents/${paid.id}`, status: 500, times: 5 });
+      try {
+        const res = await deliver('payment_intent.succeeded', bed.fake.resources.get(paid.id)!);
+        expect(res.body).toEqual({ received: true, outcome: 'processed' });
+      } finally {
+        bed.fake.clearFailures();
+      }
+      expect(await row(id)).toMatchObject({ status: 'completed', card_brand: null, card_last4: null });
+    });
+
     it('a redelivery of the same event id answers 200 and changes nothing', async () => {
       const id = await paymentIn('pending', { providerPaymentRef: 'pi_redelivered' });
       const { body, signature } = signedEvent('payment_intent.processing', intent('pi_redelivered', id), secret, { id: nextEventId() });
@@ -288,6 +317,21 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       await deliver('setup_intent.succeeded', setupIntent(seti.id, id, { customer: customer.id }));
       expect(bed.fake.requestsTo('POST', '/v1/subscriptions')).toHaveLength(1);
       expect(await row(id)).toMatchObject({ status: 'processing', provider_subscription_ref: stored.provider_subscription_ref });
+    });
+
+    it("the first invoice's payment names the card that paid it (read from the invoice's PaymentIntent, its charge expanded)", async () => {
+      const account = await t.app.get(GatewayAClientFactory).forMode('test');
+      const customer = await account.client.customers.create({ email: 'payer@example.test' });
+      const seti = await account.client.setupIntents.create({ customer: customer.id, payment_method: 'pm_card_mastercard', confirm: true });
+      const id = await paymentIn('pending', { providerPaymentRef: seti.id, providerCustomerRef: customer.id }, [1, 1]);
+      await deliver('setup_intent.succeeded', setupIntent(seti.id, id, { customer: customer.id, payment_method: 'pm_card_mastercard' }));
+      const subscriptionRef = String((await row(id)).provider_subscription_ref);
+      const subscription = await account.client.subscriptions.retrieve(subscriptionRef, { expand: ['latest_invoice'] });
+      const first = bed.fake.resources.get((subscription.latest_invoice as { id: string }).id)!;
+      expect(first).toMatchObject({ billing_reason: 'subscription_create', status: 'paid' });
+      const res = await deliver('invoice.paid', first);
+      expect(res.body).toEqual({ received: true, outcome: 'processed' });
+      expect(await row(id)).toMatchObject({ status: 'completed', provider_charge_ref: expect.stringMatching(/^pi_/), card_brand: 'mastercard', card_last4: '4444' });
     });
 
     it('a subscription whose setup cannot be used is rejected and logged, not retried', async () => {

@@ -29,6 +29,7 @@ import { CreateAccountCredentials1764117000000 } from './1764117000000-CreateAcc
 import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
 import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignIn.js';
 import { AddSecretKeyIds1764118000000 } from './1764118000000-AddSecretKeyIds.js';
+import { AddPaymentCard1764119000000 } from './1764119000000-AddPaymentCard.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   SeedTeamRoles1764117200000,
   AddUserLastSignIn1764117210000,
   AddSecretKeyIds1764118000000,
+  AddPaymentCard1764119000000,
 ];

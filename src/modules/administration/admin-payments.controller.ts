@@ -136,7 +136,7 @@ export class AdminPaymentsController {
     description:
       'An addition to the interface for the admin console: the list\'s fields plus what the provider received, the platform fee, the setup fee, ' +
       'the plan and price chosen, the custom fields, the ids of the provider\'s objects (payment, customer, subscription, capture) and the payment\'s log, ' +
-      'oldest first (its newest lines, with the total). Never the payment secret, a key or card data. 404 `checkout_not_found` for an unknown id.',
+      'oldest first (its newest lines, with the total). The card that paid appears only as its brand and last four digits (`card`); never the payment secret, a key or any other card data. 404 `checkout_not_found` for an unknown id.',
   })
   @ApiOkResponse({ type: AdminPaymentDetailDto })
   @ApiErrorResponses(400, 404)

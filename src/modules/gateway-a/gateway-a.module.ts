@@ -36,6 +36,7 @@ import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.
 import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
+import { GatewayACards } from './checkout/gateway-a-cards.js';
 import { GatewayASignatureVerifier } from './webhook/gateway-a-signature.verifier.js';
 import { GatewayAWebhookController } from './webhook/gateway-a-webhook.controller.js';
 import { SubscriptionStateEntity } from './webhook/subscription-state.entity.js';
@@ -85,6 +86,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAContractService,
     GatewayASignatureVerifier,
     GatewayAEventSource,
+    GatewayACards,
     SubscriptionStateRepository,
     GatewayAWebhookUpgradeTask,
     GatewayAReconciler,

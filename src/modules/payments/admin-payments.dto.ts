@@ -176,6 +176,15 @@ export class PaymentProviderReferencesDto {
   subscription_status: string | null;
 }
 
+/** The card that paid, as the provider's charge names it: never more of the number than its last four digits. */
+export class PaymentCardDto {
+  @ApiProperty({ description: "The card's brand in the provider's word (`visa`, `mastercard`, `amex`, …)", example: 'visa', maxLength: 32 })
+  brand: string;
+
+  @ApiProperty({ description: 'The last four digits of the card number', example: '4242', pattern: '^[0-9]{4}$' })
+  last4: string;
+}
+
 /** One line of a payment's log: status moves, refusals, provider events, emails. */
 export class PaymentLogEntryDto {
   @ApiProperty({ type: 'integer' })
@@ -243,6 +252,9 @@ export class AdminPaymentDetailDto extends AdminPaymentDto {
 
   @ApiProperty({ type: PaymentProviderReferencesDto })
   provider_references: PaymentProviderReferencesDto;
+
+  @ApiProperty({ type: PaymentCardDto, nullable: true, description: "The card that paid (brand and last four digits), read from the provider's charge when the payment succeeded; null for a wallet account or bank debit, before the payment succeeded, or when the provider did not say" })
+  card: PaymentCardDto | null;
 
   @ApiProperty({ type: [PaymentLogEntryDto], description: `The payment's log, oldest first: its newest ${PAYMENT_LOG_TAIL} lines at most (see log_total)` })
   log: PaymentLogEntryDto[];

@@ -145,6 +145,7 @@ export class PaymentQueriesService {
       plan_title: record.plan_index === null ? null : (form?.settings.plans[record.plan_index]?.title ?? null),
       frequency: record.frequency,
       custom_fields: record.custom_fields satisfies CustomFields,
+      card: record.card_brand && record.card_last4 ? { brand: record.card_brand, last4: record.card_last4 } : null,
       provider_references: {
         payment: record.provider_payment_ref,
         customer: record.provider_customer_ref,

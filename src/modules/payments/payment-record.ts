@@ -44,6 +44,10 @@ export interface PaymentRecord {
   dispute: PaymentDispute | null;
   /** The provider object refunds go to when it is not `provider_payment_ref` (a subscription invoice's payment) */
   provider_charge_ref: string | null;
+  /** The card that paid, as the provider names it (`visa`, `mastercard`, …); null when unknown or not a card */
+  card_brand: string | null;
+  /** Its last four digits; never more of the number */
+  card_last4: string | null;
   /** ISO 8601 UTC */
   created_at: string;
   updated_at: string;
@@ -62,6 +66,8 @@ export const PATCHABLE_FIELDS = [
   'subscriptionCancelsAt',
   'failureReason',
   'providerChargeRef',
+  'cardBrand',
+  'cardLast4',
 ] as const satisfies ReadonlyArray<keyof PaymentEntity>;
 
 /**
@@ -103,6 +109,8 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     refund_reserved: row.refundReserved,
     dispute: row.dispute,
     provider_charge_ref: row.providerChargeRef,
+    card_brand: row.cardBrand,
+    card_last4: row.cardLast4,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

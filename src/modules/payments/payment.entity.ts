@@ -173,6 +173,17 @@ export class PaymentEntity {
   @VarcharColumn('provider_charge_ref', 255, { nullable: true })
   providerChargeRef: string | null;
 
+  /**
+   * The card that paid, as the provider's charge names it (migration 1764119000000): its brand in
+   * the provider's words (`visa`, `mastercard`, …) and its last four digits; never more of the
+   * number. Null for a wallet account, a bank debit, or a payment made before this was stored.
+   */
+  @VarcharColumn('card_brand', 32, { nullable: true })
+  cardBrand: string | null;
+
+  @VarcharColumn('card_last4', 4, { nullable: true })
+  cardLast4: string | null;
+
   @CreatedAtColumn()
   createdAt: Date;
 

@@ -61,6 +61,9 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     await stripe.paymentIntents.update(intent.id, { description: 'Order 7' });
     await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_visa' });
     await stripe.paymentIntents.retrieve(intent.id);
+    // Its charge, expanded as the checkout, reconcile and webhook reads of the card ask for it.
+    const withCharge = await stripe.paymentIntents.retrieve(intent.id, { expand: ['latest_charge'] });
+    expect(withCharge.latest_charge).toMatchObject({ object: 'charge', payment_intent: intent.id, payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242' } } });
     // Refunds of it: partial (replayed under its key), the rest with the application fee, read back; then refused as already refunded.
     const refundMetadata = { checkout_installation_id: 'inst_1', checkout_refund_id: '3', checkout_payment_id: '7' };
     const refund = await stripe.refunds.create({ payment_intent: intent.id, amount: 400, reason: 'requested_by_customer', metadata: refundMetadata }, { idempotencyKey: 'r-1' });
@@ -80,6 +83,7 @@ describe('fake gateway A conforms to the reference (API version pinned by the SD
     // What the hosted page's payment element pays with: cards with Link; a regional wallet (automatic, other methods' types excluded).
     const linked = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', capture_method: 'automatic', allowed_payment_method_types: ['card', 'link'], metadata });
     await stripe.paymentIntents.confirm(linked.id, { payment_method: 'pm_link' });
+    expect((await stripe.paymentIntents.retrieve(linked.id, { expand: ['latest_charge'] })).latest_charge).toMatchObject({ payment_method_details: { type: 'link' } });
     const regional = await stripe.paymentIntents.create({
       amount: 1000,
       currency: 'eur',

@@ -72,6 +72,7 @@ export type ReferenceObject =
   | 'InvoicePayment'
   | 'Refund'
   | 'Dispute'
+  | 'Charge'
   | 'WebhookEndpoint'
   | 'DeletedWebhookEndpoint'
   | 'EventBase'

@@ -95,6 +95,7 @@ const FULL_OBJECTS = [
   'InvoicePayment',
   'Refund',
   'Dispute',
+  'Charge',
   'WebhookEndpoint',
   'DeletedWebhookEndpoint',
   'EventBase',

@@ -341,7 +341,7 @@ export class FakeGatewayA extends LoopbackServer {
     add('GET', `/v1/prices/${id}`, ({ account, params }) => r.retrievePrice(account, params[0]));
 
     add('POST', '/v1/payment_intents', ({ account, body }) => r.createPaymentIntent(account, body));
-    add('GET', `/v1/payment_intents/${id}`, ({ account, params }) => r.retrievePaymentIntent(account, params[0]));
+    add('GET', `/v1/payment_intents/${id}`, ({ account, params, query }) => r.retrievePaymentIntent(account, params[0], query));
     add('POST', `/v1/payment_intents/${id}`, ({ account, body, params }) => r.updatePaymentIntent(account, params[0], body));
     add('POST', `/v1/payment_intents/${id}/confirm`, ({ account, body, params }) => r.confirmPaymentIntent(account, params[0], body));
     add('POST', `/v1/payment_intents/${id}/capture`, ({ account, body, params }) => r.capturePaymentIntent(account, params[0], body));

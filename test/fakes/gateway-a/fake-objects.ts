@@ -199,3 +199,96 @@ export function invoiceFields(): Json {
 export function invoiceLineFields(): Json {
   return { quantity_decimal: null };
 }
+
+/** The cards behind the real test API's `pm_card_*` ids (brand, last four digits); another card id is a Visa ending 4242. */
+const TEST_CARDS: Record<string, { brand: string; last4: string; funding: string }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', funding: 'credit' },
+  pm_card_visa_debit: { brand: 'visa', last4: '5556', funding: 'debit' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', funding: 'credit' },
+  pm_card_amex: { brand: 'amex', last4: '8431', funding: 'credit' },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184', funding: 'credit' },
+  pm_card_threeDSecure2Required: { brand: 'visa', last4: '3220', funding: 'credit' },
+};
+
+/** `payment_method_details.card` of a card charge, as the reference types it (no wallet, no 3DS). */
+function cardDetails(paymentMethod: string, amount: number): Json {
+  const card = TEST_CARDS[paymentMethod] ?? TEST_CARDS.pm_card_visa;
+  return {
+    amount_authorized: amount,
+    authorization_code: null,
+    brand: card.brand,
+    checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+    country: 'US',
+    electronic_commerce_indicator: null,
+    exp_month: 12,
+    exp_year: 2034,
+    fingerprint: 'fakeFingerprint',
+    funding: card.funding,
+    installments: null,
+    last4: card.last4,
+    mandate: null,
+    network: card.brand,
+    network_token: { used: false },
+    network_transaction_id: null,
+    regulated_status: 'unregulated',
+    three_d_secure: null,
+    transaction_link_id: null,
+    wallet: null,
+  };
+}
+
+/**
+ * The charge of a settled PaymentIntent (its `latest_charge`, when a read expands it): amount,
+ * currency, customer and metadata of the intent, and what paid, by its type: a card's brand and
+ * last four digits (`payment_method_details.card`), other types their `type` alone.
+ * (The fake keeps no charge objects: the charge is drawn from its intent whenever it is read.)
+ */
+export function chargeFields(intent: Json, type: string, refunded: number): Json {
+  const amount = intent.amount_received as number;
+  const paymentMethod = intent.payment_method as string | null;
+  return {
+    id: intent.latest_charge,
+    object: 'charge',
+    amount: intent.amount,
+    amount_captured: amount,
+    amount_refunded: refunded,
+    application: null,
+    application_fee: null,
+    application_fee_amount: intent.application_fee_amount ?? null,
+    balance_transaction: null,
+    billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
+    calculated_statement_descriptor: null,
+    captured: intent.status === 'succeeded',
+    created: intent.created,
+    currency: intent.currency,
+    customer: intent.customer ?? null,
+    description: intent.description ?? null,
+    disputed: false,
+    failure_balance_transaction: null,
+    failure_code: null,
+    failure_message: null,
+    fraud_details: {},
+    livemode: intent.livemode,
+    metadata: { ...(intent.metadata as Record<string, string>) },
+    on_behalf_of: null,
+    outcome: { advice_code: null, network_advice_code: null, network_decline_code: null, network_status: 'approved_by_network', reason: null, risk_level: 'normal', seller_message: 'Payment complete.', type: 'authorized' },
+    paid: true,
+    payment_intent: intent.id,
+    payment_method: paymentMethod,
+    // An intent a test moved to succeeded without a payment method (setIntentStatus) names none.
+    payment_method_details: !paymentMethod ? null : type === 'card' ? { type: 'card', card: cardDetails(paymentMethod, intent.amount as number) } : { type },
+    receipt_email: intent.receipt_email ?? null,
+    receipt_number: null,
+    receipt_url: null,
+    refunded: refunded >= amount,
+    review: null,
+    shipping: null,
+    source: null,
+    source_transfer: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: 'succeeded',
+    transfer_data: null,
+    transfer_group: null,
+  };
+}

@@ -21,6 +21,7 @@ import {
   invoiceFields,
   invoiceLineFields,
   paymentIntentFields,
+  chargeFields,
   paymentMethodStub,
   priceFields,
   productFields,
@@ -371,8 +372,12 @@ export class FakeResources {
     return intent;
   }
 
-  retrievePaymentIntent(account: FakeAccount, id: string): Json {
-    return this.find('payment_intent', 'payment_intent', account, id);
+  /** `expand[]=latest_charge` gives the intent's charge (`chargeFields`) in place of its id. */
+  retrievePaymentIntent(account: FakeAccount, id: string, query: FormObject = {}): Json {
+    const intent = this.find('payment_intent', 'payment_intent', account, id);
+    if (!(strList(query, 'expand') ?? []).includes('latest_charge') || !intent.latest_charge) return intent;
+    const refunded = this.refundsOf(id).filter((refund) => refund.status === 'succeeded' || refund.status === 'pending').reduce((sum, refund) => sum + (refund.amount as number), 0);
+    return { ...intent, latest_charge: chargeFields(intent, paymentMethodType(intent.payment_method as string), refunded) };
   }
 
   updatePaymentIntent(account: FakeAccount, id: string, body: FormObject): Json {

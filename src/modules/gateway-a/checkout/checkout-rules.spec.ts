@@ -37,6 +37,8 @@ const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
   refund_reserved: 0,
   dispute: null,
   provider_charge_ref: null,
+  card_brand: null,
+  card_last4: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...overrides,

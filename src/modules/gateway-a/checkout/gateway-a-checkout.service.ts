@@ -46,7 +46,8 @@ export class GatewayACheckoutService {
     let intent: GatewayAIntent;
     try {
       intent = ref.startsWith('pi_')
-        ? parsePaymentIntent(await account.client.paymentIntents.retrieve(ref), 'paymentIntents.retrieve', { id: ref })
+        ? // The charge comes with it: its card's brand and last four digits are stored with the completion.
+          parsePaymentIntent(await account.client.paymentIntents.retrieve(ref, { expand: ['latest_charge'] }), 'paymentIntents.retrieve', { id: ref })
         : parseSetupIntent(await account.client.setupIntents.retrieve(ref), 'setupIntents.retrieve', { id: ref });
     } catch (error) {
       throw await this.failures.record(payment.id, error, { event: 'checkout_failed', what: 'gateway-a/checkout reading the intent', source: 'checkout:gateway_a' });
@@ -56,7 +57,10 @@ export class GatewayACheckoutService {
 
     if (intent.object === 'payment_intent') {
       const outcome = intentOutcome(intent);
-      const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge } : {};
+      const patch: PaymentPatch =
+        outcome.status === 'completed'
+          ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge, ...(intent.card ? { cardBrand: intent.card.brand, cardLast4: intent.card.last4 } : {}) }
+          : {};
       return this.settle(payment, outcome, patch);
     }
     if (intent.status === 'succeeded' && isRecurring(payment.frequency)) {

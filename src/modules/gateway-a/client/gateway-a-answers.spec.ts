@@ -102,7 +102,7 @@ describe('gateway-A answers', () => {
 
   describe('payment intents', () => {
     it('copies the fields the service reads, and only those', () => {
-      const parsed = parsePaymentIntent(paymentIntent({ latest_charge: { id: 'ch_9', object: 'charge' }, customer: { id: 'cus_Nff', object: 'customer' }, extra: 'x' }), 'op');
+      const parsed = parsePaymentIntent(paymentIntent({ latest_charge: { id: 'ch_9', object: 'charge', payment_intent: 'pi_3Mt0aB' }, customer: { id: 'cus_Nff', object: 'customer' }, extra: 'x' }), 'op');
       expect(parsed).toEqual({
         object: 'payment_intent',
         id: 'pi_3Mt0aB',
@@ -112,9 +112,37 @@ describe('gateway-A answers', () => {
         amount_received: 0,
         customer: 'cus_Nff',
         latest_charge: 'ch_9',
+        card: null,
         setup_future_usage: null,
         client_secret: 'pi_3Mt0aB_secret_YrKJ',
         metadata,
+      });
+    });
+
+    describe("the card of its expanded charge (latest_charge's payment_method_details.card)", () => {
+      const charge = (fields: Record<string, unknown> = {}) => ({
+        id: 'ch_9',
+        object: 'charge',
+        payment_intent: 'pi_3Mt0aB',
+        payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, fingerprint: 'abc' } },
+        ...fields,
+      });
+
+      it('reads the brand and last four digits, and nothing else of the card', () => {
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: charge() }), 'op').card).toEqual({ brand: 'visa', last4: '4242' });
+      });
+
+      it('has no card for a charge id (not expanded), another type of payment, or a brand or last4 of another form', () => {
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: 'ch_9' }), 'op').card).toBeNull();
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: charge({ payment_method_details: { type: 'link', link: {} } }) }), 'op').card).toBeNull();
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: charge({ payment_method_details: null }) }), 'op').card).toBeNull();
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: charge({ payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242424242424242' } } }) }), 'op').card).toBeNull();
+        expect(parsePaymentIntent(paymentIntent({ latest_charge: charge({ payment_method_details: { type: 'card', card: { brand: '<b>Visa</b>', last4: '4242' } } }) }), 'op').card).toBeNull();
+      });
+
+      it("refuses a charge that is not this intent's", () => {
+        expect(malformed(() => parsePaymentIntent(paymentIntent({ latest_charge: charge({ payment_intent: 'pi_other' }) }), 'op')).problem).toBe('payment_intent.latest_charge.payment_intent is not this intent');
+        expect(malformed(() => parsePaymentIntent(paymentIntent({ latest_charge: charge({ object: 'refund' }) }), 'op')).problem).toBe('payment_intent.latest_charge.object is not "charge"');
       });
     });
 

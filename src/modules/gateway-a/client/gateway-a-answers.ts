@@ -37,9 +37,17 @@ export interface GatewayAPaymentIntent {
   amount_received: number;
   customer: string | null;
   latest_charge: string | null;
+  /** The card that paid, from `latest_charge` when a read expanded it (`expand: ['latest_charge']`); null otherwise or when not a card. */
+  card: GatewayACard | null;
   setup_future_usage: string | null;
   client_secret: string | null;
   metadata: GatewayAMetadata;
+}
+
+/** A card as a charge's `payment_method_details.card` names it: the brand (`visa`, `mastercard`, …) and last four digits, never more. */
+export interface GatewayACard {
+  brand: string;
+  last4: string;
 }
 
 export interface GatewayASetupIntent {
@@ -247,12 +255,34 @@ export function parsePaymentIntent(answer: unknown, operation: string, expected:
     amount_received: read.amount(record, 'amount_received', path),
     customer: read.reference(record, 'customer', path, PREFIX.customer),
     latest_charge: read.reference(record, 'latest_charge', path, CHARGE_ID),
+    card: chargeCard(read, record.latest_charge, id),
     setup_future_usage: read.optionalString(record, 'setup_future_usage', path, 64),
     client_secret: read.clientSecret(record, id, path, expected.clientSecret === true),
     metadata: read.metadata(record, path),
   };
   read.compare(path, intent, expected);
   return intent;
+}
+
+const CARD_BRAND = /^[a-z0-9_]{1,32}$/;
+const LAST4 = /^[0-9]{4}$/;
+
+/**
+ * The card of an intent's expanded `latest_charge`: the charge must be this intent's (its
+ * `payment_intent`), else the answer is malformed. A charge paid otherwise than by card, or whose
+ * brand or last four digits are not of the expected form, gives null: a fact the payment log can
+ * do without, never a reason to fail a payment.
+ */
+function chargeCard(read: Reader, value: unknown, intentId: string): GatewayACard | null {
+  if (!isObject(value)) return null;
+  const path = 'payment_intent.latest_charge';
+  if (value.object !== 'charge') read.fail(`${path}.object is not "charge"`);
+  if (read.reference(value, 'payment_intent', path, PREFIX.payment_intent) !== intentId) read.fail(`${path}.payment_intent is not this intent`);
+  const details = value.payment_method_details;
+  if (!isObject(details) || details.type !== 'card' || !isObject(details.card)) return null;
+  const { brand, last4 } = details.card;
+  if (typeof brand !== 'string' || !CARD_BRAND.test(brand) || typeof last4 !== 'string' || !LAST4.test(last4)) return null;
+  return { brand, last4 };
 }
 
 export function parseSetupIntent(answer: unknown, operation: string, expected: Expected = {}): GatewayASetupIntent {

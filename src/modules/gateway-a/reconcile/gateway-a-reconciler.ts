@@ -47,12 +47,13 @@ export class GatewayAReconciler implements Reconciler {
   }
 
   private async paymentIntent(account: GatewayAAccount, payment: PaymentRecord, ref: string): Promise<ReconcileResult> {
-    const intent = parsePaymentIntent(await account.client.paymentIntents.retrieve(ref), 'paymentIntents.retrieve', { id: ref });
+    const intent = parsePaymentIntent(await account.client.paymentIntents.retrieve(ref, { expand: ['latest_charge'] }), 'paymentIntents.retrieve', { id: ref });
     const differences = contractDifferences(intent, payment);
     if (differences.length > 0) return this.mismatch(payment, `the intent disagrees with the payment: ${differences.join(', ')}`);
     const outcome = intentOutcome(intent);
     if (outcome.status === 'pending') return this.same(payment, `the intent is ${intent.status}`);
-    const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge } : {};
+    const card = intent.card ? { cardBrand: intent.card.brand, cardLast4: intent.card.last4 } : {};
+    const patch: PaymentPatch = outcome.status === 'completed' ? { amountReceived: intent.amount_received, providerCaptureRef: intent.latest_charge, ...card } : {};
     return this.move(payment, outcome.status, `intent ${intent.status}`, patch);
   }
 

@@ -11,6 +11,7 @@ import {
   type WebhookAction,
   type WebhookEventSource,
 } from '../../webhooks/index.js';
+import { GatewayACards } from '../checkout/gateway-a-cards.js';
 import { GatewayASubscriptionsService } from '../checkout/gateway-a-subscriptions.service.js';
 import { InstallationScope } from '../client/installation-scope.js';
 import { isRecurring } from '../client/recurring-interval.js';
@@ -49,6 +50,7 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
     private readonly subscriptions: GatewayASubscriptionsService,
     private readonly states: SubscriptionStateRepository,
     private readonly scope: InstallationScope,
+    private readonly cards: GatewayACards,
   ) {}
 
   parse(rawBody: Buffer, mode: GatewayMode): GatewayAEvent {
@@ -105,8 +107,11 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       return null;
     };
     switch (type) {
-      case 'payment_intent.succeeded':
-        return { kind: 'payment_succeeded', subject, verify, amountReceived: received };
+      case 'payment_intent.succeeded': {
+        // The event names its charge by id only: the card is read from the intent with its charge expanded.
+        const intentId = intent.id;
+        return { kind: 'payment_succeeded', subject, verify, amountReceived: received, card: (payment) => this.cards.ofIntent(payment, intentId) };
+      }
       case 'payment_intent.processing':
         return { kind: 'payment_processing', subject, verify };
       case 'payment_intent.canceled':
@@ -189,7 +194,12 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
     let read: Promise<{ intent: string | null; fee: number | null }> | null = null;
     const invoicePayments = (payment: PaymentRecord) => (read ??= this.subscriptions.invoicePayments(payment, invoiceId));
     const providerChargeRef = async (payment: PaymentRecord) => (await invoicePayments(payment)).intent;
-    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0, providerChargeRef } : { kind: 'payment_failed', subject, verify, reason: null };
+    // The card of the first invoice's charge, read from the intent that paid it.
+    const card = async (payment: PaymentRecord) => {
+      const intent = await providerChargeRef(payment);
+      return intent ? this.cards.ofIntent(payment, intent) : null;
+    };
+    if (first) return paid ? { kind: 'payment_succeeded', subject, verify, amountReceived: amount ?? 0, providerChargeRef, card } : { kind: 'payment_failed', subject, verify, reason: null };
     return {
       kind: 'subscription_renewed',
       subject,

@@ -64,6 +64,8 @@ export class WebhookActionApplier {
         // A provider call where the slice needs one, before the ledger's transaction.
         const chargeRef = action.providerChargeRef ? await action.providerChargeRef(payment) : null;
         if (chargeRef) patch.providerChargeRef = chargeRef;
+        const card = action.card ? await action.card(payment) : null;
+        if (card) Object.assign(patch, { cardBrand: card.brand, cardLast4: card.last4 });
         return this.move(event, payment, 'completed', patch);
       }
       case 'payment_failed':

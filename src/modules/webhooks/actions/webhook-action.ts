@@ -73,6 +73,14 @@ export interface PaymentSucceeded extends PaymentAction {
   providerCaptureRef?: string;
   /** The provider object that took the money when it is not the payment's own (a provider call; gateway A: the first invoice's PaymentIntent) */
   providerChargeRef?: (payment: PaymentRecord) => Promise<string | null>;
+  /** The card that paid (brand, last four digits), where the provider keeps it (a provider call, best effort: null leaves them unknown) */
+  card?: (payment: PaymentRecord) => Promise<PaymentCard | null>;
+}
+
+/** A card as the payment log names it: the provider's brand (`visa`, …) and the last four digits, never more. */
+export interface PaymentCard {
+  brand: string;
+  last4: string;
 }
 
 /** The payment failed; the payer may try again. */
