@@ -1,4 +1,4 @@
-import { type LogFacts, type LogLine, logSentence, userWords } from './payment-log-model';
+import { cardBrandName, cardWords, type LogFacts, type LogLine, logSentence, userWords } from './payment-log-model';
 
 const refund = (id: number, amount: number, createdBy: number | null) => ({
   id,
@@ -20,6 +20,7 @@ const facts = (overrides: Partial<LogFacts['payment']> = {}, you: number | null 
   payment: {
     amount: 2500,
     amount_received: 2500,
+    card: null,
     currency: 'USD',
     gateway: 'gateway_a',
     payment_method: 'ccard',
@@ -35,6 +36,19 @@ const facts = (overrides: Partial<LogFacts['payment']> = {}, you: number | null 
 const line = (event: string, context: LogLine['context'], message = 'the service’s message'): LogLine => ({ id: 1, level: 'info', event, message, context, created_at: '2026-11-28T10:00:00.000Z' });
 
 describe('payment log sentences', () => {
+  it('names the card that paid by its brand and last four digits when the provider said them', () => {
+    const paid = line('status_changed', { from: 'pending', to: 'completed', source: 'webhook:gateway_a', reason: null });
+    expect(logSentence(paid, facts({ card: { brand: 'visa', last4: '4242' } }))).toBe('Paid $25.00 with a Visa card ending 4242 (reported by Stripe).');
+    expect(logSentence(paid, facts({ card: { brand: 'amex', last4: '8431' } }))).toBe('Paid $25.00 with an American Express card ending 8431 (reported by Stripe).');
+    expect(logSentence(paid, facts({ card: { brand: 'unknown', last4: '0005' } }))).toBe('Paid $25.00 with a card ending 0005 (reported by Stripe).');
+    expect(logSentence(paid, facts({ payment_method: 'device_wallet_1', card: { brand: 'mastercard', last4: '4444' } }))).toBe('Paid $25.00 with Apple Pay (Mastercard ending 4444) (reported by Stripe).');
+    // A wallet account names no card.
+    expect(logSentence(line('status_changed', { from: 'pending', to: 'completed', source: 'webhook:gateway_b' }), facts({ gateway: 'gateway_b', payment_method: 'standard_checkout' }))).toBe('Paid $25.00 with PayPal (reported by PayPal).');
+    expect(cardBrandName('cartes_bancaires')).toBe('Cartes Bancaires');
+    expect(cardBrandName('new_network')).toBe('New Network');
+    expect(cardWords({ brand: 'jcb', last4: '0000' })).toBe('JCB ending 0000');
+  });
+
   it('says what was paid, how, and who reported it', () => {
     expect(logSentence(line('status_changed', { from: 'pending', to: 'completed', source: 'webhook:gateway_a', reason: null }), facts())).toBe('Paid $25.00 with a card (reported by Stripe).');
     expect(logSentence(line('status_changed', { from: 'pending', to: 'completed', source: 'sync-details' }), facts({ payment_method: 'device_wallet_1' }))).toBe('Paid $25.00 with Apple Pay.');

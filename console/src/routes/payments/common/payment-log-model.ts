@@ -8,7 +8,7 @@ export type LogLine = components['schemas']['PaymentLogEntryDto'];
 
 /** What a sentence needs besides its line: the payment, the catalog's names, and who is reading. */
 export interface LogFacts {
-  payment: Pick<Payment, 'amount' | 'amount_received' | 'currency' | 'gateway' | 'payment_method' | 'refunds' | 'user_names'>;
+  payment: Pick<Payment, 'amount' | 'amount_received' | 'card' | 'currency' | 'gateway' | 'payment_method' | 'refunds' | 'user_names'>;
   /** A gateway id → the name merchants know it by ("Stripe") */
   gatewayName: (gateway: string) => string;
   /** A method id of a gateway → the name payers know it by ("Card", "Apple Pay") */
@@ -22,10 +22,49 @@ type Context = NonNullable<LogLine['context']>;
 const num = (context: Context, key: string): number | null => (typeof context[key] === 'number' ? (context[key] as number) : null);
 const str = (context: Context, key: string): string | null => (typeof context[key] === 'string' ? (context[key] as string) : null);
 
-/** "with a card", "with Apple Pay": how a payment was paid, in the payer's words. */
-function withMethod(facts: LogFacts, gateway: string, method: string): string {
+/** The names card brands go by, from the provider's words (`visa`, `amex`, …); another brand is shown as it comes. */
+const CARD_BRANDS: Record<string, string> = {
+  amex: 'American Express',
+  american_express: 'American Express',
+  cartes_bancaires: 'Cartes Bancaires',
+  diners: 'Diners Club',
+  discover: 'Discover',
+  eftpos_au: 'eftpos',
+  interac: 'Interac',
+  jcb: 'JCB',
+  maestro: 'Maestro',
+  mastercard: 'Mastercard',
+  unionpay: 'UnionPay',
+  visa: 'Visa',
+};
+
+type Card = NonNullable<Payment['card']>;
+
+/** "Visa", "American Express": a card brand as payers know it; null for one the provider could not name. */
+export function cardBrandName(brand: string): string | null {
+  const key = brand.toLowerCase();
+  if (key === 'unknown' || key === '') return null;
+  return CARD_BRANDS[key] ?? brand.replace(/_/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
+}
+
+/** "Visa ending 4242", or "card ending 4242" when the brand is unknown. */
+export function cardWords(card: Card): string {
+  return `${cardBrandName(card.brand) ?? 'card'} ending ${card.last4}`;
+}
+
+/**
+ * "with a Visa card ending 4242", "with a card", "with Apple Pay (Visa ending 4242)": how a
+ * payment was paid, in the payer's words; the card's brand and last four digits when the
+ * provider's charge named them.
+ */
+function withMethod(facts: LogFacts, gateway: string, method: string, card: Card | null = null): string {
   const name = facts.methodName(gateway, method);
-  return name.toLowerCase() === 'card' ? 'with a card' : `with ${name}`;
+  if (name.toLowerCase() === 'card') {
+    if (!card) return 'with a card';
+    const brand = cardBrandName(card.brand);
+    return brand ? `with ${/^[AEIOU]/.test(brand) ? 'an' : 'a'} ${brand} card ending ${card.last4}` : `with a card ending ${card.last4}`;
+  }
+  return card ? `with ${name} (${cardWords(card)})` : `with ${name}`;
 }
 
 /** A user the payment's detail names, as the reader knows them. */
@@ -50,7 +89,7 @@ function statusSentence(context: Context, facts: LogFacts): string | null {
   const by = sourceWords(str(context, 'source'), facts);
   switch (to) {
     case 'completed':
-      return `Paid ${money(payment.amount_received ?? payment.amount, payment.currency)} ${withMethod(facts, payment.gateway, payment.payment_method)}${by}.`;
+      return `Paid ${money(payment.amount_received ?? payment.amount, payment.currency)} ${withMethod(facts, payment.gateway, payment.payment_method, payment.card)}${by}.`;
     case 'failed': {
       const reason = str(context, 'reason');
       return `The payment failed${reason ? `: ${reason}` : ''}${by}.`;
@@ -73,7 +112,7 @@ function refundById(facts: LogFacts, refundId: number | null) {
 }
 
 /**
- * One line of the payment log as a sentence the merchant reads ("Paid $25.00 with a card",
+ * One line of the payment log as a sentence the merchant reads ("Paid $25.00 with a Visa card ending 4242",
  * "Refund of $4.00 by Grace Hopper"), from its machine name and details; a line without words of
  * its own keeps the service's message. The raw details stay available beside it (folded).
  */

@@ -12,7 +12,7 @@ import { QueryView, Success } from '../../../components/status';
 import { useSession } from '../../../api/session';
 import { NotFound } from '../../not-found/not-found';
 import { disputeWords, failureWords, isDisputeOpen, moneyBadges, refundReasonWords, refundSourceWords, refundStatusWords } from '../common/money-after-model';
-import { type LogFacts, logSentence, userWords } from '../common/payment-log-model';
+import { cardWords, type LogFacts, logSentence, userWords } from '../common/payment-log-model';
 import { CancelSubscriptionAction } from './cancel-subscription';
 import { RefundAction } from './refund-dialog';
 
@@ -110,6 +110,12 @@ export function PaymentDetailScreen() {
                   <dd>
                     {gatewayLabels[payment.gateway] ?? label(payment.gateway)} · {methodLabel(payment.gateway, payment.payment_method)}
                   </dd>
+                  {payment.card && (
+                    <>
+                      <dt>Card</dt>
+                      <dd>{cardWords(payment.card)}</dd>
+                    </>
+                  )}
                   {payment.subscription?.cancels_at && payment.subscription.status !== 'canceled' && (
                     <>
                       <dt>Subscription</dt>
