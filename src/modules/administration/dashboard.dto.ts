@@ -35,7 +35,8 @@ export class QuickSetupProgressStepDto {
    * `make_test_payment`: those of them whose site mode is test now, so the hosted page takes test payments through them;
    * other steps: empty
    */
-  @ApiProperty({ enum: CHECKOUT_GATEWAYS, isArray: true, type: 'string' })
+  // The items' schema is written out: the catalog's live list is empty when the decorator runs, so the enum's type cannot be inferred from it.
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: CHECKOUT_GATEWAYS as CheckoutGateway[] } })
   gateways: CheckoutGateway[];
   /**
    * `create_form`: the newest form; `publish_form` and `make_test_payment`: the newest published
