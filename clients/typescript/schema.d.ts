@@ -1480,7 +1480,7 @@ export interface paths {
         };
         /**
          * One payment with its provider references, fees, plan and price, custom fields and log
-         * @description An addition to the interface for the admin console: the list's fields plus what the provider received, the platform fee, the setup fee, the plan and price chosen, the custom fields, the ids of the provider's objects (payment, customer, subscription, capture) and the payment's log, oldest first (its newest lines, with the total). Never the payment secret, a key or card data. 404 `checkout_not_found` for an unknown id.
+         * @description An addition to the interface for the admin console: the list's fields plus what the provider received, the platform fee, the setup fee, the plan and price chosen, the custom fields, the ids of the provider's objects (payment, customer, subscription, capture) and the payment's log, oldest first (its newest lines, with the total). The card that paid appears only as its brand and last four digits (`card`); never the payment secret, a key or any other card data. 404 `checkout_not_found` for an unknown id.
          */
         get: operations["administrationGetPayment"];
         put?: never;
@@ -3637,6 +3637,18 @@ export interface components {
              */
             subscription_status: string | null;
         };
+        PaymentCardDto: {
+            /**
+             * @description The card's brand in the provider's word (`visa`, `mastercard`, `amex`, …)
+             * @example visa
+             */
+            brand: string;
+            /**
+             * @description The last four digits of the card number
+             * @example 4242
+             */
+            last4: string;
+        };
         PaymentLogEntryDto: {
             id: number;
             /**
@@ -3881,6 +3893,8 @@ export interface components {
                 [key: string]: string;
             };
             provider_references: components["schemas"]["PaymentProviderReferencesDto"];
+            /** @description The card that paid (brand and last four digits), read from the provider's charge when the payment succeeded; null for a wallet account or bank debit, before the payment succeeded, or when the provider did not say */
+            card: components["schemas"]["PaymentCardDto"] | (null);
             /** @description The payment's log, oldest first: its newest 200 lines at most (see log_total) */
             log: components["schemas"]["PaymentLogEntryDto"][];
             /**
