@@ -4,7 +4,9 @@ import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { CheckoutContextService } from '../../src/modules/payments/checkout-context.service.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
-import { createIntent, createRecord } from '../support/gateway-a-checkout.js';
+import { createIntent, createRecord, finishCheckout } from '../support/gateway-a-checkout.js';
+import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
+import { signedEvent } from '../fakes/gateway-a/index.js';
 import { captureOrder, connectGatewayB, createGatewayBRecord, createOrder, type GatewayBTestBed, startGatewayBTestBed } from '../support/gateway-b.js';
 import { expectWpError } from '../support/http.js';
 import { connectGateway, createPaymentForm, referenceOf, type SyncAnswer } from '../support/payment-fixtures.js';
@@ -422,6 +424,38 @@ describe('Idempotency-Key on POST /gateway-a/payment-intent-or-setup', () => {
     expect(bed.fake.requests).toHaveLength(0);
     // Its status can still be read.
     expect((await request(t().http).post(`${t().base}/payment/status`).send(record.reference)).status).toBe(200);
+  });
+
+  it('refuses a replay of an intent opened before the form was unpublished (409, no client secret), yet that intent is finalised by the checkout route and by its webhook', async () => {
+    const own = await createPaymentForm(t());
+    const byCheckout = await createRecord(t(), own);
+    const byWebhook = await createRecord(t(), own);
+    const opened = await createIntent(t(), byCheckout).set('Idempotency-Key', 'intent-before-unpublish');
+    expect(opened.status).toBe(200);
+    const other = await createIntent(t(), byWebhook);
+    expect(other.status).toBe(200);
+    await unpublish(t(), own);
+
+    bed.fake.clearRequests();
+    const replay = await createIntent(t(), byCheckout).set('Idempotency-Key', 'intent-before-unpublish');
+    expect(replay.status).toBe(409);
+    expectWpError(replay.body, 'checkout_invalid_state', 409);
+    expect(JSON.stringify(replay.body)).not.toContain(opened.body.client_secret);
+    expect(bed.fake.requests).toHaveLength(0);
+
+    // The payer who already confirmed it finishes: the checkout route reads it back and completes the record.
+    bed.fake.resources.setIntentStatus(opened.body.intent_id, 'succeeded');
+    const finished = await finishCheckout(t(), byCheckout);
+    expect(finished.status).toBe(200);
+    expect(finished.body.status).toBe('completed');
+
+    // And the provider's event still applies to an intent opened before.
+    const paid = bed.fake.resources.setIntentStatus(other.body.intent_id, 'succeeded');
+    const secret = (await t().app.get(GatewayAContractService).getSigningSecret('test'))!;
+    const { body, signature } = signedEvent('payment_intent.succeeded', paid, secret);
+    const delivered = await request(t().http).post(`${t().base}/webhook/gateway-a-callback/test`).set('Content-Type', 'application/json').set('Gateway-A-Signature', signature).send(body);
+    expect(delivered.body).toEqual({ received: true, outcome: 'processed' });
+    expect(await paymentRow(t(), byWebhook.sync.payment_id)).toMatchObject({ status: 'completed' });
   });
 
   it('answers the same key with another body (save the card) 422 and calls no gateway', async () => {
