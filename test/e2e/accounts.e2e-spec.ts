@@ -157,6 +157,50 @@ describe('accounts: account passwords, reset, set-password links, two-factor sig
     });
   });
 
+  describe("a user's own application passwords", () => {
+    it.each(['viewer', 'editor', 'support'])('a %s lists and revokes their own, never another user\'s', async (role) => {
+      const user = await account(role, 'my own long password');
+      const other = await account('administrator', null);
+      const identity = t.app.get(IdentityService);
+      const { uuid: spare, password: sparePassword } = await identity.createApplicationPassword(user.id, 'Spreadsheet export');
+      secrets.push(sparePassword);
+      const [otherPassword] = await identity.listApplicationPasswords(other.id);
+      const session = sessionOf(await signIn(user.login, 'my own long password'));
+
+      const listed = await withSession(session, request(t.http).get(`${t.base}/auth/application-passwords`));
+      expect(listed.status).toBe(200);
+      expect(listed.headers['cache-control']).toBe('no-store');
+      expect(listed.body.map((entry: { name: string }) => entry.name)).toEqual(['test', 'Spreadsheet export']);
+      expect(JSON.stringify(listed.body)).not.toContain(sparePassword);
+      expect(JSON.stringify(listed.body)).not.toContain(otherPassword.uuid);
+
+      // Another user's password is unknown here (404), and stays.
+      const foreign = await withSession(session, request(t.http).delete(`${t.base}/auth/application-passwords/${otherPassword.uuid}`));
+      expectWpError(foreign.body, 'checkout_not_found', 404);
+      expect(await identity.findApplicationPassword(other.id, otherPassword.uuid)).not.toBeNull();
+      expect((await request(t.http).get(`${t.base}/administration/payments`).set('Authorization', other.auth)).status).not.toBe(401);
+
+      const revoked = await withSession(session, request(t.http).delete(`${t.base}/auth/application-passwords/${spare}`));
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toMatchObject({ deleted: true, previous: { uuid: spare, name: 'Spreadsheet export' } });
+      expect(await identity.findApplicationPassword(user.id, spare)).toBeNull();
+      // It no longer signs anything in.
+      expect((await signIn(user.login, sparePassword)).status).toBe(401);
+      expect((await request(t.http).get(`${t.base}/administration/payment-forms`).set('Authorization', basicAuth(user.login, sparePassword))).status).toBe(401);
+      expectWpError((await withSession(session, request(t.http).delete(`${t.base}/auth/application-passwords/${spare}`))).body, 'checkout_not_found', 404);
+      expectWpError((await withSession(session, request(t.http).delete(`${t.base}/auth/application-passwords/not-a-uuid`))).body, 'rest_invalid_param', 400);
+    });
+
+    it('needs the console session and its nonce: HTTP Basic, no cookie or no nonce are refused', async () => {
+      const user = await account('viewer', 'my own long password');
+      const [mine] = await t.app.get(IdentityService).listApplicationPasswords(user.id);
+      const session = sessionOf(await signIn(user.login, 'my own long password'));
+      expect((await request(t.http).get(`${t.base}/auth/application-passwords`).set('Authorization', user.auth)).status).toBe(401);
+      expect((await request(t.http).delete(`${t.base}/auth/application-passwords/${mine.uuid}`).set(SAME_ORIGIN).set('Cookie', session.cookie)).status).toBe(401);
+      expect(await t.app.get(IdentityService).findApplicationPassword(user.id, mine.uuid)).not.toBeNull();
+    });
+  });
+
   describe('change password', () => {
     it('needs the current password, then ends the other sessions and keeps this one', async () => {
       const user = await account('editor', 'the old password of mine');

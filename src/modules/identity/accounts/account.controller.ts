@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { COOKIE_AUTH_SCHEME, ConsoleSessionRoute, NONCE_AUTH_SCHEME } from '../../../common/auth/index.js';
 import { ConflictError, InvalidParamsError } from '../../../common/errors/index.js';
@@ -7,6 +7,9 @@ import { AcknowledgementDto, ApiErrorResponses } from '../../../common/openapi/i
 import { RateLimit } from '../../../common/rate-limit/index.js';
 import { nonceHeader, privateAnswer } from '../console-session.controller.js';
 import { ConsoleSessionService } from '../console-session.service.js';
+import { ApplicationPasswordNotFoundError } from '../identity.errors.js';
+import { IdentityService } from '../identity.service.js';
+import { ApplicationPasswordDto, ApplicationPasswordRevokedDto } from '../team.dto.js';
 import { PasswordCheck } from '../password-check.js';
 import type { UserEntity } from '../user.entity.js';
 import {
@@ -25,6 +28,7 @@ import {
 } from './account.dto.js';
 import { AccountService } from './account.service.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SESSION = { [COOKIE_AUTH_SCHEME]: [], [NONCE_AUTH_SCHEME]: [] };
 const RESET_ANSWER = 'If an account with that login or email address exists, we have emailed it a link to choose a new password. The link works for one hour.';
 
@@ -42,6 +46,7 @@ export class AccountController {
     private readonly accounts: AccountService,
     private readonly sessions: ConsoleSessionService,
     private readonly passwordCheck: PasswordCheck,
+    private readonly identity: IdentityService,
   ) {}
 
   @Post('password-reset')
@@ -218,6 +223,46 @@ export class AccountController {
     if (!codeOk) throw new InvalidParamsError({ code: 'code is not a current code of your authenticator app or an unused recovery code' });
     await this.accounts.disableTwoFactor(user);
     return { success: true, message: 'Two-factor sign-in is off.' };
+  }
+
+  @Get('application-passwords')
+  @ConsoleSessionRoute()
+  @ApiSecurity(SESSION)
+  @ApiOkResponse({ type: ApplicationPasswordDto, isArray: true })
+  @ApiErrorResponses(400, 401)
+  @ApiOperation({
+    operationId: 'authListApplicationPasswords',
+    summary: 'Your own application passwords (names and last use; never the password or its hash)',
+    description:
+      'Needs the session cookie and its nonce: any signed-in console user, whatever their role, sees their own application ' +
+      'passwords only (an administrator manages a teammate\'s from the team routes). Oldest first, with when and from where each was last used.',
+  })
+  async listOwnPasswords(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ApplicationPasswordDto[]> {
+    privateAnswer(res);
+    const { user } = await this.signedIn(req);
+    return (await this.identity.listApplicationPasswords(user.id)).map((summary) => ({ ...summary }));
+  }
+
+  @Delete('application-passwords/:uuid')
+  @ConsoleSessionRoute()
+  @ApiSecurity(SESSION)
+  @ApiParam({ name: 'uuid', schema: { type: 'string', format: 'uuid' }, description: 'The application password’s uuid' })
+  @ApiOkResponse({ type: ApplicationPasswordRevokedDto })
+  @ApiErrorResponses(400, 401, 404)
+  @ApiOperation({
+    operationId: 'authRevokeApplicationPassword',
+    summary: 'Revoke one of your own application passwords: it, and the console sessions opened with it, stop working at once',
+    description:
+      'Needs the session cookie and its nonce. Only a password of the signed-in user: another user\'s uuid is 404 `checkout_not_found`, ' +
+      'as an unknown one is. Answers the revoked password as `previous`.',
+  })
+  async revokeOwnPassword(@Param('uuid') uuid: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ApplicationPasswordRevokedDto> {
+    privateAnswer(res);
+    const { user } = await this.signedIn(req);
+    if (!UUID.test(uuid)) throw new InvalidParamsError({ uuid: 'uuid must be an application password uuid' });
+    const previous = await this.identity.findApplicationPassword(user.id, uuid);
+    if (!previous || !(await this.identity.revokeApplicationPassword(user.id, uuid))) throw new ApplicationPasswordNotFoundError();
+    return { deleted: true, previous: { ...previous } };
   }
 
   private async signedIn(req: Request): Promise<{ session: { id: number }; user: UserEntity }> {
