@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { AccountService } from '../../src/modules/identity/index.js';
+import { AccountService, IdentityService } from '../../src/modules/identity/index.js';
 import { base32Decode, hotp, totpStep } from '../../src/modules/identity/accounts/totp.js';
 import { openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, useConsoleSuite } from './support/console.js';
 
@@ -124,4 +124,31 @@ describe('admin console: accounts', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const width of [1280, 375]) {
+    it(`a viewer lists and revokes their own application passwords on the account screen (${width} px)`, async () => {
+      const user = await suite.app.t.createUser('viewer');
+      await accounts().setPassword(user.id, 'a viewer password here');
+      const identity = suite.app.t.app.get(IdentityService);
+      await identity.createApplicationPassword(user.id, 'Spreadsheet export');
+      const { page, context, errors } = await openConsole(suite.browser, suite.app, width);
+      await fillSignIn(page, user.login, 'a viewer password here');
+      await page.getByRole('heading', { name: 'Sign in to Checkout' }).waitFor({ state: 'detached' });
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // The account screen by its address (at 375 px the top bar's account link sits in the menu).
+      await page.goto(`${suite.app.origin}/admin/account`);
+      await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      const section = page.getByRole('region', { name: 'Your application passwords' });
+      await section.getByRole('rowheader', { name: 'Spreadsheet export' }).waitFor();
+      await expectAccessible(page, width);
+      await section.getByRole('button', { name: 'Revoke “Spreadsheet export”' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+      await section.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
+      await section.getByRole('rowheader', { name: 'Spreadsheet export' }).waitFor({ state: 'detached' });
+      expect((await identity.listApplicationPasswords(user.id)).map((password) => password.name)).toEqual(['test']);
+      await expectAccessible(page, width);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 });

@@ -2,10 +2,20 @@ import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './api-error';
 import { api } from './client';
 
-/** The signed-in user's own account: password and two-factor sign-in (`/auth/...`). */
-export const accountKeys = { twoFactor: ['account', 'two-factor'] as const };
+/** The signed-in user's own account: password, two-factor sign-in and application passwords (`/auth/...`). */
+export const accountKeys = { twoFactor: ['account', 'two-factor'] as const, applicationPasswords: ['account', 'application-passwords'] as const };
 
 export const twoFactorQuery = queryOptions({ queryKey: accountKeys.twoFactor, queryFn: async () => unwrap(await api.GET('/auth/two-factor')) });
+
+/** Your own application passwords (any role: the team screen manages a teammate's). */
+export const ownApplicationPasswordsQuery = queryOptions({
+  queryKey: accountKeys.applicationPasswords,
+  queryFn: async () => unwrap(await api.GET('/auth/application-passwords')),
+});
+
+export async function revokeOwnApplicationPassword(uuid: string) {
+  return unwrap(await api.DELETE('/auth/application-passwords/{uuid}', { params: { path: { uuid } } }));
+}
 
 export async function changePassword(body: { current_password?: string; new_password: string }) {
   return unwrap(await api.PUT('/auth/password', { body }));

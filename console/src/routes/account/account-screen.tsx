@@ -5,6 +5,7 @@ import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 import { Page } from '../../components/page';
 import { QueryView } from '../../components/status';
+import { OwnApplicationPasswords } from './own-application-passwords';
 import { NewPasswordFields, useNewPassword } from './password-fields';
 
 function message(error: unknown): string | null {
@@ -12,7 +13,7 @@ function message(error: unknown): string | null {
   return error instanceof ApiError ? error.message + (Object.values(error.params).length ? ` ${Object.values(error.params).join(' ')}` : '') : 'The service could not be reached.';
 }
 
-/** `/account`: the signed-in user's own password and two-factor sign-in. */
+/** `/account`: the signed-in user's own password, two-factor sign-in and application passwords. */
 export function AccountScreen() {
   const session = useSession();
   const user = session.state.status === 'signed-in' ? session.state.user : null;
@@ -23,6 +24,7 @@ export function AccountScreen() {
       </p>
       <ChangePassword />
       <TwoFactor />
+      <OwnApplicationPasswords />
     </Page>
   );
 }
