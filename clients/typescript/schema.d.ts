@@ -699,6 +699,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/application-passwords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your own application passwords (names and last use; never the password or its hash)
+         * @description Needs the session cookie and its nonce: any signed-in console user, whatever their role, sees their own application passwords only (an administrator manages a teammate's from the team routes). Oldest first, with when and from where each was last used.
+         */
+        get: operations["authListApplicationPasswords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/application-passwords/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your own application passwords: it, and the console sessions opened with it, stop working at once
+         * @description Needs the session cookie and its nonce. Only a password of the signed-in user: another user's uuid is 404 `checkout_not_found`, as an unknown one is. Answers the revoked password as `previous`.
+         */
+        delete: operations["authRevokeApplicationPassword"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/administration/users": {
         parameters: {
             query?: never;
@@ -2544,6 +2584,25 @@ export interface components {
             /** @description The current 6-digit code of the authenticator app, or a recovery code */
             code: string;
         };
+        ApplicationPasswordDto: {
+            /** Format: uuid */
+            uuid: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last used (to the hour), or null
+             */
+            last_used_at: string | null;
+            /** @description The address it was last used from, or null */
+            last_ip: string | null;
+        };
+        ApplicationPasswordRevokedDto: {
+            /** @enum {boolean} */
+            deleted: true;
+            previous: components["schemas"]["ApplicationPasswordDto"];
+        };
         UserInvitationDto: {
             /**
              * @description `pending` until it is used or ends; `expired` after 7 days unused (send a new one)
@@ -2632,20 +2691,6 @@ export interface components {
             deleted: true;
             previous: components["schemas"]["TeamUserDto"];
         };
-        ApplicationPasswordDto: {
-            /** Format: uuid */
-            uuid: string;
-            name: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last used (to the hour), or null
-             */
-            last_used_at: string | null;
-            /** @description The address it was last used from, or null */
-            last_ip: string | null;
-        };
         CreateApplicationPasswordDto: {
             /**
              * @description What it is for, e.g. the script or machine that uses it
@@ -2671,11 +2716,6 @@ export interface components {
              * @example abcd efgh ijkl mnop qrst uvwx
              */
             password: string;
-        };
-        ApplicationPasswordRevokedDto: {
-            /** @enum {boolean} */
-            deleted: true;
-            previous: components["schemas"]["ApplicationPasswordDto"];
         };
         RoleDto: {
             /** @example support */
@@ -10241,6 +10281,257 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authListApplicationPasswords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationPasswordDto"][];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authRevokeApplicationPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application password’s uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationPasswordRevokedDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Not found: no such form, payment, tag, template, gateway, user or application password (or no such route) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_not_found",
+                     *       "message": "Payment form not found.",
+                     *       "data": {
+                     *         "status": 404
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError404"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
