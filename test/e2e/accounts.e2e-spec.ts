@@ -307,6 +307,49 @@ describe('accounts: account passwords, reset, set-password links, two-factor sig
   describe('two-factor sign-in (TOTP)', () => {
     const codeAt = (secret: string, offsetSteps: number) => hotp(base32Decode(secret), totpStep(Date.now()) + offsetSteps);
 
+    it('makes new recovery codes with the password or a current code (not a recovery code); the old ones stop working', async () => {
+      const user = await account('support', 'renewing codes password');
+      const session = sessionOf(await signIn(user.login, 'renewing codes password'));
+      const renew = (body: object) => withSession(session, request(t.http).post(`${t.base}/auth/two-factor/recovery-codes`)).send(body);
+      // Two-factor off: nothing to renew.
+      expectWpError((await renew({ password: 'renewing codes password' })).body, 'checkout_invalid_state', 409);
+
+      const enrol = await withSession(session, request(t.http).post(`${t.base}/auth/two-factor/enrolment`)).send({ password: 'renewing codes password' });
+      const secret = enrol.body.secret as string;
+      secrets.push(secret);
+      const step = totpStep(Date.now());
+      const confirmed = await withSession(session, request(t.http).post(`${t.base}/auth/two-factor/enrolment/confirm`)).send({ code: hotp(base32Decode(secret), step) });
+      const old = confirmed.body.recovery_codes as string[];
+      secrets.push(...old);
+
+      // Exactly one of password and code; a wrong one or a recovery code is refused and nothing changes.
+      expectWpError((await renew({})).body, 'rest_invalid_param', 400);
+      expectWpError((await renew({ password: 'renewing codes password', code: '123456' })).body, 'rest_invalid_param', 400);
+      expectWpError((await renew({ password: 'not my password' })).body, 'rest_invalid_param', 400);
+      expectWpError((await renew({ code: old[1] })).body, 'rest_invalid_param', 400);
+      expect((await withSession(session, request(t.http).get(`${t.base}/auth/two-factor`))).body.recovery_codes_left).toBe(10);
+
+      const byPassword = await renew({ password: 'renewing codes password' });
+      expect(byPassword.status).toBe(201);
+      expect(byPassword.headers['cache-control']).toBe('no-store');
+      const fresh = byPassword.body.recovery_codes as string[];
+      secrets.push(...fresh);
+      expect(fresh).toHaveLength(10);
+      expect(fresh.some((code) => old.includes(code))).toBe(false);
+      const byCode = await renew({ code: hotp(base32Decode(secret), step + 1) });
+      expect(byCode.status).toBe(201);
+      const newest = byCode.body.recovery_codes as string[];
+      secrets.push(...newest);
+
+      // Only the newest codes sign in.
+      for (const stale of [old[0], fresh[0]]) {
+        const challenge = expectWpError((await signIn(user.login, 'renewing codes password')).body, 'checkout_two_factor_required', 401).data.challenge as string;
+        expectWpError((await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: stale })).body, 'checkout_two_factor_invalid', 401);
+      }
+      const challenge = expectWpError((await signIn(user.login, 'renewing codes password')).body, 'checkout_two_factor_required', 401).data.challenge as string;
+      expect((await request(t.http).post(`${t.base}/auth/session/two-factor`).set(SAME_ORIGIN).send({ challenge, code: newest[0] })).status).toBe(201);
+    });
+
     it('enrols, then asks for a code at sign-in; a recovery code works once; turning it off needs the password and a code', async () => {
       const user = await account('administrator', 'my two factor password');
       const session = sessionOf(await signIn(user.login, 'my two factor password'));

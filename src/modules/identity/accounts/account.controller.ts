@@ -18,6 +18,7 @@ import {
   PasswordResetRequestDto,
   PasswordSetDto,
   RecoveryCodesDto,
+  RecoveryCodesRenewalDto,
   SetPasswordDto,
   SetPasswordTokenDto,
   SetPasswordTokenInfoDto,
@@ -198,6 +199,44 @@ export class AccountController {
     privateAnswer(res);
     const { user } = await this.signedIn(req);
     return { recovery_codes: await this.accounts.confirmTwoFactor(user, body.code) };
+  }
+
+  @Post('two-factor/recovery-codes')
+  @ApiBody({
+    type: RecoveryCodesRenewalDto,
+    examples: {
+      password: { summary: 'Confirm with the account password', value: { password: 'correct horse battery staple' } },
+      code: { summary: 'Confirm with a current code of the app', value: { code: '123456' } },
+    },
+  })
+  @HttpCode(201)
+  @ConsoleSessionRoute()
+  @ApiSecurity(SESSION)
+  @ApiCreatedResponse({ type: RecoveryCodesDto, description: 'Ten new recovery codes, shown this once; the old ones no longer work' })
+  @ApiErrorResponses(400, 401, 409, 429)
+  @ApiOperation({
+    operationId: 'authRenewRecoveryCodes',
+    summary: 'Make new recovery codes (the old ones stop working)',
+    description:
+      'Needs the session cookie and its nonce, and either your account password or a current code of your authenticator app ' +
+      '(a recovery code is not accepted): exactly one of them, else 400 `rest_invalid_param`; a wrong one is 400 and counts as a ' +
+      'failed login. 409 `checkout_invalid_state` when two-factor sign-in is off. Every earlier recovery code, used or not, stops ' +
+      'working; ten new ones are answered once and stored hashed.',
+  })
+  async renewRecoveryCodes(@Body() body: RecoveryCodesRenewalDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RecoveryCodesDto> {
+    privateAnswer(res);
+    const { user } = await this.signedIn(req);
+    if ((body.password === undefined) === (body.code === undefined)) {
+      throw new InvalidParamsError({ password: 'send either password or code', code: 'send either password or code' });
+    }
+    if (!user.twoFactorEnabledAt) throw new InvalidStateError('Two-factor sign-in is off: there are no recovery codes to renew.');
+    if (body.password !== undefined) {
+      await this.requirePassword(user, body.password, req.ip);
+    } else {
+      const codeOk = await this.passwordCheck.limited(req.ip, async () => ((await this.accounts.checkTotp(user, body.code!)) ? true : null));
+      if (!codeOk) throw new InvalidParamsError({ code: 'code is not a current code of your authenticator app' });
+    }
+    return { recovery_codes: await this.accounts.regenerateRecoveryCodes(user) };
   }
 
   @Post('two-factor/disable')

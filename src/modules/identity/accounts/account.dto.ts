@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '../../../common/validation/index.js';
 
 /** A token of a set-password link: 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -123,6 +124,23 @@ export class TwoFactorDisableDto extends PasswordConfirmationDto {
   @IsNotEmpty()
   @IsString()
   code: string;
+}
+
+/** Either your account password or a current code of your authenticator app (not a recovery code). */
+export class RecoveryCodesRenewalDto {
+  /** Your account password */
+  @IsOmittable()
+  @MaxLength(1024)
+  @IsNotEmpty()
+  @IsString()
+  password?: string;
+
+  /** The current 6-digit code of the authenticator app */
+  @IsOmittable()
+  @MaxLength(32)
+  @IsNotEmpty()
+  @IsString()
+  code?: string;
 }
 
 export class RecoveryCodesDto {

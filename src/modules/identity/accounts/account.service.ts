@@ -292,6 +292,30 @@ export class AccountService {
     return codes;
   }
 
+  /**
+   * New recovery codes for a user with two-factor sign-in on: the old ones (used or not) are
+   * deleted and ten new ones stored hashed, in one transaction; returned once.
+   */
+  async regenerateRecoveryCodes(user: UserEntity): Promise<string[]> {
+    if (!user.twoFactorEnabledAt) throw new ConflictError('checkout_invalid_state', 'Two-factor sign-in is off: there are no recovery codes to renew.');
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
+    const now = this.clock.now();
+    await this.users.manager.transaction(async (manager) => {
+      await manager.delete(RecoveryCodeEntity, { userId: user.id });
+      await manager.insert(
+        RecoveryCodeEntity,
+        codes.map((value) => ({ userId: user.id, codeHash: this.hashRecoveryCode(value), secretKeyId: this.crypto.keyId, createdAt: now, usedAt: null })),
+      );
+    });
+    this.logger.log({ user_id: user.id }, 'recovery codes renewed');
+    return codes;
+  }
+
+  /** Whether `code` is the user's current TOTP code (a step not used before; then recorded). Recovery codes are not accepted here. */
+  async checkTotp(user: UserEntity, code: string): Promise<boolean> {
+    return /^\d{6}$/.test(code.replace(/\s+/g, '')) && this.checkSecondFactor(user, code);
+  }
+
   async disableTwoFactor(user: UserEntity): Promise<void> {
     await this.users.manager.transaction(async (manager) => {
       await manager.update(UserEntity, { id: user.id }, { twoFactorSecret: null, twoFactorPendingSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null });
