@@ -108,12 +108,27 @@ describe('admin console: accounts', () => {
 
     await page.locator('input[name="enrol-password"]').fill('the second password here');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    // The key as a QR code, drawn under the strict CSP (an <img> of a data: URL that loaded).
+    const qr = page.getByRole('img', { name: /QR code of the authenticator key/ });
+    await qr.waitFor();
+    await qr.evaluate((image) => (image as unknown as { decode: () => Promise<void> }).decode());
+    expect(await qr.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     const shown = (await page.locator('code.secret').textContent())!.replace(/\s+/g, '');
     await page.getByLabel('Code from your app').fill(hotp(base32Decode(shown), totpStep(Date.now())));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('Two-factor sign-in is on.').waitFor();
     expect(await page.locator('.recovery-codes li').count()).toBe(10);
+    const first = (await page.locator('.recovery-codes li').first().textContent())!.trim();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+
+    // New recovery codes, confirmed with the password: the old ones stop working.
+    await page.locator('input[name="renew-proof"]').fill('the second password here');
+    await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await page.getByText('New recovery codes: the old ones no longer work.').waitFor();
     const recovery = (await page.locator('.recovery-codes li').first().textContent())!.trim();
+    expect(recovery).not.toBe(first);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'I have saved them' }).click();
 

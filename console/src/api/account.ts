@@ -41,6 +41,11 @@ export async function confirmTwoFactor(code: string) {
   return unwrap(await api.POST('/auth/two-factor/enrolment/confirm', { body: { code } }));
 }
 
+/** New recovery codes (the old ones stop working), confirmed with the password or a current code of the app. */
+export async function renewRecoveryCodes(body: { password: string } | { code: string }) {
+  return unwrap(await api.POST('/auth/two-factor/recovery-codes', { body }));
+}
+
 export async function disableTwoFactor(body: { password: string; code: string }) {
   return unwrap(await api.POST('/auth/two-factor/disable', { body }));
 }

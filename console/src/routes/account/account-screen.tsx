@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { accountKeys, changePassword, confirmTwoFactor, disableTwoFactor, startTwoFactor, twoFactorQuery } from '../../api/account';
+import { accountKeys, changePassword, confirmTwoFactor, disableTwoFactor, renewRecoveryCodes, startTwoFactor, twoFactorQuery } from '../../api/account';
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
 import { Page } from '../../components/page';
 import { QueryView } from '../../components/status';
+import { OtpQrCode } from './otp-qr-code';
 import { OwnApplicationPasswords } from './own-application-passwords';
 import { NewPasswordFields, useNewPassword } from './password-fields';
 
@@ -70,7 +71,7 @@ function ChangePassword() {
   );
 }
 
-type Enrolment = { step: 'idle' } | { step: 'secret'; secret: string; uri: string } | { step: 'codes'; codes: string[] };
+type Enrolment = { step: 'idle' } | { step: 'secret'; secret: string; uri: string } | { step: 'codes'; codes: string[]; renewed: boolean };
 
 function TwoFactor() {
   const queries = useQueryClient();
@@ -90,7 +91,17 @@ function TwoFactor() {
     mutationFn: () => confirmTwoFactor(code.trim()),
     onSuccess: (answer) => {
       setCode('');
-      setEnrolment({ step: 'codes', codes: answer.recovery_codes });
+      setEnrolment({ step: 'codes', codes: answer.recovery_codes, renewed: false });
+      void refresh();
+    },
+  });
+  const [proof, setProof] = useState('');
+  const renew = useMutation({
+    // A 6-digit answer is a code of the app: an account password has at least 12 characters.
+    mutationFn: () => renewRecoveryCodes(/^\d{6}$/.test(proof.trim()) ? { code: proof.trim() } : { password: proof }),
+    onSuccess: (answer) => {
+      setProof('');
+      setEnrolment({ step: 'codes', codes: answer.recovery_codes, renewed: true });
       void refresh();
     },
   });
@@ -112,7 +123,7 @@ function TwoFactor() {
           if (enrolment.step === 'codes') {
             return (
               <div className="notice notice-success" role="status">
-                <p className="notice-title">Two-factor sign-in is on.</p>
+                <p className="notice-title">{enrolment.renewed ? 'New recovery codes: the old ones no longer work.' : 'Two-factor sign-in is on.'}</p>
                 <p>Keep these recovery codes somewhere safe (a password manager, or on paper). Each one signs you in once if you lose your phone. They are shown only now.</p>
                 <ul className="recovery-codes">
                   {enrolment.codes.map((value) => (
@@ -129,6 +140,7 @@ function TwoFactor() {
           }
           if (state.enabled) {
             return (
+              <>
               <form
                 onSubmit={(event) => {
                   event.preventDefault();
@@ -156,6 +168,30 @@ function TwoFactor() {
                   Turn off two-factor sign-in
                 </button>
               </form>
+              <form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  renew.mutate();
+                }}
+                aria-labelledby="renew-codes-title"
+                noValidate
+              >
+                <h3 id="renew-codes-title">New recovery codes</h3>
+                <p>Used some, or fear someone saw them? Make ten new ones: the old ones stop working at once.</p>
+                {renew.isError && (
+                  <p className="notice notice-error" role="alert">
+                    {message(renew.error)}
+                  </p>
+                )}
+                <label className="field">
+                  <span className="field-label">Your password, or a code from your app</span>
+                  <input name="renew-proof" type="password" autoComplete="current-password" value={proof} onChange={(event) => setProof(event.target.value)} />
+                </label>
+                <button type="submit" className="button" disabled={renew.isPending || !proof.trim()}>
+                  Make new recovery codes
+                </button>
+              </form>
+              </>
             );
           }
           if (enrolment.step === 'secret') {
@@ -169,7 +205,9 @@ function TwoFactor() {
               >
                 <ol>
                   <li>
-                    In your authenticator app, add an account with this key (or <a href={enrolment.uri}>open it in the app</a> on this device):{' '}
+                    Scan this QR code with your authenticator app:
+                    <OtpQrCode uri={enrolment.uri} />
+                    Or add an account with this key (or <a href={enrolment.uri}>open it in the app</a> on this device):{' '}
                     <code className="secret">{enrolment.secret.match(/.{1,4}/g)?.join(' ')}</code>
                   </li>
                   <li>Enter the 6-digit code the app shows.</li>
