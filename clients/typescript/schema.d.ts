@@ -679,6 +679,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make new recovery codes (the old ones stop working)
+         * @description Needs the session cookie and its nonce, and either your account password or a current code of your authenticator app (a recovery code is not accepted): exactly one of them, else 400 `rest_invalid_param`; a wrong one is 400 and counts as a failed login. 409 `checkout_invalid_state` when two-factor sign-in is off. Every earlier recovery code, used or not, stops working; ten new ones are answered once and stored hashed.
+         */
+        post: operations["authRenewRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/two-factor/disable": {
         parameters: {
             query?: never;
@@ -2577,6 +2597,12 @@ export interface components {
         RecoveryCodesDto: {
             /** @description Ten recovery codes, shown this once: each signs in once in place of a code when the phone is lost */
             recovery_codes: string[];
+        };
+        RecoveryCodesRenewalDto: {
+            /** @description Your account password */
+            password?: string;
+            /** @description The current 6-digit code of the authenticator app */
+            code?: string;
         };
         TwoFactorDisableDto: {
             /** @description Your account password */
@@ -10104,6 +10130,183 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authRenewRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoveryCodesRenewalDto"];
+            };
+        };
+        responses: {
+            /** @description Ten new recovery codes, shown this once; the old ones no longer work */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description Conflicts with the current state (a finished payment, a paused gateway, a provider answer that does not match, a duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_invalid_state",
+                     *       "message": "The payment is already completed.",
+                     *       "data": {
+                     *         "status": 409
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError409"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
+                };
+            };
+            /** @description Too many requests from this client: wait the seconds of the `Retry-After` header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_rate_limited",
+                     *       "message": "Too many requests. Please try again later.",
+                     *       "data": {
+                     *         "status": 429,
+                     *         "retry_after": 60
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError429"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
