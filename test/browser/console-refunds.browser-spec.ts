@@ -42,6 +42,9 @@ describe('admin console: refunds', () => {
       emailAddress: 'payer@example.test',
       firstName: 'Pat',
       providerPaymentRef: intent.id,
+      // The card its charge names, as checkout or the webhook store it.
+      cardBrand: 'visa',
+      cardLast4: '4242',
     });
     return { id: payment.id, intent: intent.id };
   }
@@ -81,6 +84,8 @@ describe('admin console: refunds', () => {
     await signIn(page);
     await openPayment(page, payment.id);
     await page.getByText('Refundable').waitFor();
+    // The card that paid, by brand and last four digits, among the payment's facts.
+    await page.locator('dt', { hasText: /^Card$/ }).locator('xpath=following-sibling::dd[1]').filter({ hasText: 'Visa ending 4242' }).waitFor();
 
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Refund payment #${payment.id}` });
