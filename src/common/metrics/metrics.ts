@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestDurationHistogram } from './request-duration.js';
 
 /** The `route` label of an answer no route handled (a 404, a body parser's refusal, a static file). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+/** When the metrics middleware saw the request, on its response (a symbol: no clash, one hidden class). */
+const STARTED = Symbol('metrics: request started');
+type TimedResponse = Response & { [STARTED]?: number };
 
 /** One row of a family collected at scrape time: its labels and value. */
 export interface Sample<L extends string> {
@@ -23,12 +26,11 @@ export interface Sample<L extends string> {
 @Injectable()
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, Express route template and status class',
-    labelNames: ['method', 'route', 'status_class'] as const,
-    registers: [this.registry],
-  });
+  private readonly httpDuration = new RequestDurationHistogram(
+    'http_request_duration_seconds',
+    'Time to answer an HTTP request, by method, Express route template and status class',
+    this.registry,
+  );
   private readonly webhookEvents = new Counter({
     name: 'checkout_webhook_events_total',
     help: 'Provider webhook deliveries taken in, by gateway and outcome (processed, ignored, rejected, duplicate, ...)',
@@ -57,16 +59,23 @@ export class Metrics {
    * Observes every answer: installed first (bootstrap.ts), read when the answer is finished. The
    * route is the template Express matched (`/wp-json/checkout/v1/administration/payments/:id`),
    * never the raw path, so ids and junk paths add no series.
+   *
+   * Per request this is one clock read and one shared `finish` listener (no closure, no `once`
+   * wrapper: the start time rides on the response); the histogram finds its series without
+   * building a label object (request-duration.ts).
    */
   httpMiddleware(): RequestHandler {
     const histogram = this.httpDuration;
-    return (req: Request, res: Response, next: NextFunction) => {
-      const start = performance.now();
-      res.once('finish', () => {
-        const route = (req.route as { path?: unknown } | undefined)?.path;
-        const status = STATUS_CLASSES[Math.floor(res.statusCode / 100)] ?? '0xx';
-        histogram.labels(req.method, typeof route === 'string' ? route : UNMATCHED_ROUTE, status).observe((performance.now() - start) / 1000);
-      });
+    function finished(this: TimedResponse): void {
+      const started = this[STARTED];
+      if (started === undefined) return;
+      const req = this.req;
+      const route = (req.route as { path?: unknown } | undefined)?.path;
+      histogram.observe(req.method, typeof route === 'string' ? route : UNMATCHED_ROUTE, Math.floor(this.statusCode / 100), (performance.now() - started) / 1000);
+    }
+    return (_req: Request, res: TimedResponse, next: NextFunction) => {
+      res[STARTED] = performance.now();
+      res.on('finish', finished);
       next();
     };
   }
