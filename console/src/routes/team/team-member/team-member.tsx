@@ -6,12 +6,12 @@ import { api } from '../../../api/client';
 import { formErrorsOf } from '../../../api/field-errors';
 import { useSession } from '../../../api/session';
 import { type ApplicationPassword, applicationPasswordsQuery, type NewApplicationPassword, rolesQuery, type TeamRole, type TeamUser, teamKeys, teamUserQuery } from '../../../api/team';
+import { ApplicationPasswordsTable } from '../../../components/application-passwords-table';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/fields';
 import { NameForm } from '../../../components/name-form';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
-import { TableScroll } from '../../../components/table-scroll';
 import { Time } from '../../../components/time';
 import { NotFound } from '../../not-found/not-found';
 import { RoleSelect } from '../team-list/team-list';
@@ -190,42 +190,17 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
           list.length === 0 ? (
             <Empty>No application passwords.</Empty>
           ) : (
-            <TableScroll label="Application passwords">
-              <table className="list-table">
-                <caption className="visually-hidden">Application passwords of {member.display_name}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((password) => (
-                    <tr key={password.uuid}>
-                      <th scope="row">{password.name}</th>
-                      <td data-label="Created"><Time iso={password.created_at} /></td>
-                      <td data-label="Last used">{password.last_used_at ? (
-                          <>
-                            <Time iso={password.last_used_at} />
-                            {password.last_ip ? ` from ${password.last_ip}` : ''}
-                          </>
-                        ) : (
-                          'Never'
-                        )}</td>
-                      <td className="number">
-                        <button type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => setRevoking(password)}>
-                          Revoke<span className="visually-hidden"> “{password.name}”</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <ApplicationPasswordsTable
+              passwords={list}
+              caption={`Application passwords of ${member.display_name}`}
+              label="Application passwords"
+              revoking={revoking}
+              busy={revoke.isPending}
+              onAskRevoke={setRevoking}
+              onConfirmRevoke={(password) => revoke.mutate(password)}
+              onCancelRevoke={() => setRevoking(null)}
+              consequence="Scripts using it stop working at once, and console sessions opened with it end."
+            />
           )
         }
       </QueryView>
@@ -244,16 +219,6 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
         submitLabel="Create password"
         pendingLabel="Creating…"
       />
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke “${revoking?.name ?? ''}”?`}
-        confirmLabel="Revoke"
-        busy={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => setRevoking(null)}
-      >
-        <p>Scripts using it stop working at once, and console sessions opened with it end.</p>
-      </ConfirmDialog>
     </section>
   );
 }
