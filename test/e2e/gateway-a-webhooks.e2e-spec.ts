@@ -9,6 +9,7 @@ import { signedEvent, signPayload } from '../fakes/gateway-a/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { expectWpError } from '../support/http.js';
+import { statementsDuring } from '../support/statements.js';
 import { createPaymentForm, type SyncAnswer } from '../support/payment-fixtures.js';
 import type { TestApp } from '../support/test-app.js';
 
@@ -51,6 +52,11 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
   });
   afterAll(() => bed.close());
   afterEach(() => jest.restoreAllMocks());
+
+  const isTransactionStart = (sql: string) => /^(BEGIN|START TRANSACTION)/i.test(sql);
+  const statements = <T>(work: () => Promise<T>) => statementsDuring(t.dataSource, work);
+  const logCount = async (paymentId: number) =>
+    Number((await t.dataSource.query(`SELECT COUNT(*) AS n FROM \`${table.log}\` WHERE payment_id = ?`, [paymentId]))[0].n);
 
   const url = (mode = 'test') => `${t.base}/webhook/gateway-a-callback/${mode}`;
   const post = (body: string, headers: Record<string, string>, mode = 'test') => {
@@ -190,6 +196,27 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(again.status).toBe(200);
       expect(again.body).toEqual({ received: true, outcome: 'duplicate' });
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('a first delivery stores its event already claimed (one INSERT, no claim UPDATE); a repeat of the record\'s status takes no transaction', async () => {
+      const id = await paymentIn('pending', { providerPaymentRef: 'pi_statements' });
+      const first = await statements(() => deliver('payment_intent.processing', intent('pi_statements', id)));
+      expect(first.result.body).toEqual({ received: true, outcome: 'processed' });
+      const onEvents = first.statements.filter((sql) => sql.includes(`\`${table.events}\``));
+      expect(onEvents.filter((sql) => sql.startsWith('INSERT'))).toHaveLength(1);
+      expect(onEvents.filter((sql) => sql.includes("SET `status` = 'processing'"))).toHaveLength(0);
+      expect(first.statements.filter(isTransactionStart)).toHaveLength(1);
+      expect(await row(id)).toMatchObject({ status: 'processing' });
+      expect(await storedEvent(first.result.eventId)).toMatchObject({ status: 'processed', claimedBy: null, claimExpiresAt: null });
+
+      // Another event saying the same (a new event id): the record already is processing.
+      const logLines = await logCount(id);
+      const repeat = await statements(() => deliver('payment_intent.processing', intent('pi_statements', id)));
+      expect(repeat.result.body).toEqual({ received: true, outcome: 'processed' });
+      expect(repeat.statements.filter(isTransactionStart)).toHaveLength(0);
+      expect(repeat.statements.filter((sql) => sql.includes(`FROM \`${table.payments}\``))).toHaveLength(1);
+      expect(await storedEvent(repeat.result.eventId)).toMatchObject({ status: 'processed', paymentId: id });
+      expect(await logCount(id)).toBe(logLines);
     });
 
     it.each([

@@ -128,6 +128,15 @@ export class PaymentLedgerService {
   }
 
   /**
+   * Whether `transition(payment.id, to, { patch })` would change nothing for the record as read:
+   * the same status and no provider fact to record. A caller may then skip the transaction: the
+   * event is applied at the moment of that read (linearised there), so no lock is needed.
+   */
+  changesNothing(payment: PaymentRecord, to: PaymentStatus, patch: PaymentPatch): boolean {
+    return decideTransition(payment.status, to) === 'unchanged' && changedNames(patch).length === 0;
+  }
+
+  /**
    * Stores provider facts (ids, fee, amount received, subscription status) without a status
    * change. A provider id already linked to another payment is 409.
    */

@@ -68,20 +68,22 @@ export class WebhookEventRepository {
   /**
    * Inserts the event unless (provider, event id) is already stored. The unique key decides, so
    * concurrent deliveries of one event record it exactly once. Pass the transaction's manager to
-   * record the event and its effect atomically.
+   * record the event and its effect atomically. With `claim`, the new row is stored already
+   * claimed by that owner (`processing` until `expiresAt`), so the delivery that recorded it needs
+   * no separate claim statement; a row that was stored before is returned as it is.
    */
-  async recordEventOnce(event: IncomingWebhookEvent, manager?: EntityManager, now = new Date()): Promise<RecordOutcome> {
+  async recordEventOnce(event: IncomingWebhookEvent, manager?: EntityManager, now = new Date(), claim?: { owner: string; expiresAt: Date }): Promise<RecordOutcome> {
     const row = Object.assign(new WebhookEventEntity(), {
       provider: event.provider,
       eventId: event.eventId,
       eventType: event.type,
       mode: event.mode,
-      status: 'received',
+      status: claim ? 'processing' : 'received',
       paymentId: null,
       receivedAt: now,
       processedAt: null,
-      claimedBy: null,
-      claimExpiresAt: null,
+      claimedBy: claim?.owner ?? null,
+      claimExpiresAt: claim?.expiresAt ?? null,
       reason: null,
     } satisfies Omit<WebhookEventEntity, 'id'>);
     try {

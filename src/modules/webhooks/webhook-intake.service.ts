@@ -86,12 +86,15 @@ export class WebhookIntakeService {
   ): Promise<WebhookReceiptDto> {
     if (verdict === 'stored_event') return { received: true, outcome: 'duplicate' };
     const event = source.parse(rawBody ?? Buffer.alloc(0), mode);
-    const stored = await this.events.recordEventOnce({ provider: source.provider, eventId: event.id, type: event.type, mode }, undefined, this.clock.now());
+    const owner = `${this.instance}:${randomUUID().slice(0, 8)}`;
+    const receivedAt = this.clock.now();
+    // A first delivery stores the event already claimed by itself: one statement, not an insert and a claim.
+    const claim = { owner, expiresAt: new Date(receivedAt.getTime() + this.timing.claimTtlMs) };
+    const stored = await this.events.recordEventOnce({ provider: source.provider, eventId: event.id, type: event.type, mode }, undefined, receivedAt, claim);
     let row: WebhookEventEntity | null = stored.recorded ? stored.event : stored.existing;
     if (!row) throw new UnavailableError();
-    const owner = `${this.instance}:${randomUUID().slice(0, 8)}`;
     const giveUpAt = Date.now() + this.timing.waitForClaimMs;
-    for (;;) {
+    while (!stored.recorded) {
       if (FINISHED.has(row.status)) return { received: true, outcome: 'duplicate' };
       const now = this.clock.now();
       if (await this.events.claim(row.id, owner, now, new Date(now.getTime() + this.timing.claimTtlMs))) break;

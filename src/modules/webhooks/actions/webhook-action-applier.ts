@@ -128,6 +128,9 @@ export class WebhookActionApplier {
   // --- effects ------------------------------------------------------------------------------------
 
   private async move(event: ActionEvent, payment: PaymentRecord, to: PaymentStatus, patch: PaymentPatch): Promise<EffectResult> {
+    // The record, as just read, already is what the event says (a repeat): applied at that read,
+    // with no transaction or lock (nothing to write; what a later writer does comes after it).
+    if (this.ledger.changesNothing(payment, to, patch)) return { status: 'processed', paymentId: payment.id };
     let outcome: TransitionOutcome;
     let from: PaymentStatus;
     try {
