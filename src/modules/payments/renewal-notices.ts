@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type EntityManager, In, IsNull, MoreThanOrEqual, Not, Repository } from 'typeorm';
 import { FormsService, type Frequency, type PaymentForm } from '../forms/index.js';
 import { buildRenewalEndedEmail, buildRenewalFailedEmail, MailService } from '../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../outbox/index.js';
@@ -7,7 +8,24 @@ import { PayerLinks } from '../payer-links/index.js';
 import { InstallationService } from '../settings/index.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
+import { PaymentEntity } from './payment.entity.js';
 import { PaymentRepository } from './payment.repository.js';
+
+/** A renewal still unpaid, as the dashboard lists it. */
+export interface UnpaidRenewal {
+  renewal_id: number;
+  payment_id: number;
+  /** Minor units of `currency` */
+  amount: number;
+  currency: string;
+  invoice: string | null;
+  failed_at: string;
+  /** The subscription's status at the provider (`past_due`, `unpaid`, `canceled`…) */
+  subscription_status: string | null;
+}
+
+/** How far back the dashboard looks for unpaid renewals (the provider's retries end within it). */
+const UNPAID_RENEWAL_WINDOW_MS = 30 * 24 * 3600_000;
 
 /** The outbox topic of the payer's failed-renewal emails (one per failed attempt, one when the provider gives up). */
 export const RENEWAL_NOTICES_TOPIC = 'renewal_notices';
@@ -54,6 +72,7 @@ export class RenewalNotices implements OnModuleInit, OutboxHandler<RenewalNotice
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
     private readonly links: PayerLinks,
+    @InjectRepository(PaymentEntity) private readonly entities: Repository<PaymentEntity>,
   ) {}
 
   onModuleInit(): void {
@@ -111,6 +130,31 @@ export class RenewalNotices implements OnModuleInit, OutboxHandler<RenewalNotice
   /** Whether no item of `key` was written (items are kept 30 days after sending). */
   private async isNew(manager: EntityManager, key: string): Promise<boolean> {
     return !(await this.outbox.statusOf(manager, this.topic, [key])).has(key);
+  }
+
+  /**
+   * The newest renewals still failed (created in the last 30 days, so read through the status and
+   * creation index), with their subscription's status: the dashboard's notifications.
+   */
+  async unpaidRenewals(limit: number, now: Date): Promise<UnpaidRenewal[]> {
+    const renewals = await this.entities.find({
+      select: { id: true, parentPaymentId: true, amount: true, currency: true, providerPaymentRef: true, createdAt: true },
+      where: { status: 'failed', createdAt: MoreThanOrEqual(new Date(now.getTime() - UNPAID_RENEWAL_WINDOW_MS)), parentPaymentId: Not(IsNull()) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+    if (renewals.length === 0) return [];
+    const parents = await this.entities.find({ select: { id: true, subscriptionStatus: true }, where: { id: In([...new Set(renewals.map((row) => row.parentPaymentId!))]) } });
+    const status = new Map(parents.map((parent) => [parent.id, parent.subscriptionStatus]));
+    return renewals.map((row) => ({
+      renewal_id: row.id,
+      payment_id: row.parentPaymentId!,
+      amount: row.amount,
+      currency: row.currency,
+      invoice: row.providerPaymentRef,
+      failed_at: row.createdAt.toISOString(),
+      subscription_status: status.get(row.parentPaymentId!) ?? null,
+    }));
   }
 
   messageId(due: RenewalNoticeDue): string {
