@@ -45,3 +45,4 @@ export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView 
 export { applicationFeeKept, isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';
 export { PaymentEvents, type PaymentEvent, type PaymentEventListener } from './payment-events.js';
 export { RENEWAL_NOTICES_TOPIC, RenewalNotices, sendsRenewalEmails, type RenewalAttempt, type UnpaidRenewal } from './renewal-notices.js';
+export { RECEIPT_EMAILS_TOPIC, RECEIPT_RESEND_WINDOW_MS, ReceiptEmails, ReceiptResendAnswerDto } from './receipt-emails.js';

@@ -28,6 +28,7 @@ import { RefundEmails } from './refunds/refund-emails.js';
 import { RefundEntity } from './refunds/refund.entity.js';
 import { RefundRepository } from './refunds/refund.repository.js';
 import { RefundsService } from './refunds/refunds.service.js';
+import { ReceiptEmails } from './receipt-emails.js';
 import { RenewalNotices } from './renewal-notices.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
 import { SyncDetailsService } from './sync-details.service.js';
@@ -68,7 +69,8 @@ import { SyncDetailsService } from './sync-details.service.js';
     RefundsService,
     RefundEmails,
     RenewalNotices,
+    ReceiptEmails,
   ],
-  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService, RenewalNotices],
+  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService, RenewalNotices, ReceiptEmails],
 })
 export class PaymentsModule {}
