@@ -1030,7 +1030,7 @@ export class FakeResources {
       if (this.afterRetries === 'canceled') {
         subscription.canceled_at = now();
         subscription.ended_at = now();
-        subscription.cancellation_details = { comment: null, feedback: null, reason: 'payment_failed' };
+        subscription.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: 'payment_failed' };
       }
     }
     return { invoice, subscription };
