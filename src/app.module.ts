@@ -24,6 +24,7 @@ import { IdempotencyGuard, IdempotencyModule } from './modules/idempotency/index
 import { MailModule } from './modules/mail/index.js';
 import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule, TeamModule } from './modules/identity/index.js';
+import { PayerLinksModule } from './modules/payer-links/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
 import { OutgoingWebhooksModule } from './modules/outgoing-webhooks/index.js';
@@ -51,6 +52,7 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     IdentityModule,
     TeamModule,
     SettingsModule,
+    PayerLinksModule,
     PluginModule,
     TaggingModule,
     OutgoingWebhooksModule,

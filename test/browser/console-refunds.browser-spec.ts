@@ -14,7 +14,8 @@ import { type ConsoleApp, openConsole, openFilters, overflowsHorizontally, serio
  * The console's money after the payment (issue 29): a partial refund through the Refund dialog of
  * a completed gateway-A payment, at desktop and 375 px width, reaching the provider once even on a
  * double click, then shown in the payment's refunds and as a badge in the list; a user without the
- * refund capability sees no Refund action.
+ * refund capability sees no Refund action. Resend receipt: confirmed, then said in the merchant's
+ * words, at both widths.
  */
 describe('admin console: refunds', () => {
   let browser: Browser;
@@ -200,6 +201,24 @@ describe('admin console: refunds', () => {
     await context.close();
   });
 
+  it.each([1280, 375])('resends the receipt after a confirmation at %i px and says so in the merchant\'s words', async (width) => {
+    const payment = await paidPayment();
+    const { page, context, errors } = await openConsole(browser, app, width);
+    await signIn(page);
+    await openPayment(page, payment.id);
+    await page.getByRole('button', { name: 'Resend receipt' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send the receipt again?' });
+    await dialog.getByText('payer@example.test').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await dialog.getByRole('button', { name: 'Send receipt' }).click();
+    await page.getByRole('status').getByText('The receipt is on its way to payer@example.test.').waitFor();
+    await page.getByRole('region', { name: 'Payment log' }).getByText('You had the receipt sent again.').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('shows no Refund action to a user without the refund capability', async () => {
     const payment = await paidPayment();
     const viewer = await app.t.createUser('viewer');
@@ -211,6 +230,8 @@ describe('admin console: refunds', () => {
     await page.getByText('Refundable').waitFor();
     expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);
+    // Nor Resend receipt: viewers do not hold resend_checkout_receipts.
+    expect(await page.getByRole('button', { name: 'Resend receipt' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

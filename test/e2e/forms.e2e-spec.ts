@@ -72,6 +72,7 @@ describe('payment forms CRUD (/administration/payment-forms)', () => {
     ['the redirect action without a URL', (s) => ((s.submit_actions = ['redirect']), s), 'settings.redirect_url'],
     ['a javascript: redirect URL', (s) => ((s.submit_actions = ['redirect']), (s.redirect_url = 'javascript:alert(1)'), s), 'settings.redirect_url'],
     ['an invalid email_to', (s) => ((s.email.email_to = 'not-an-address'), s), 'settings.email.email_to'],
+    ['a renewal_failure_emails that is no boolean', (s) => (((s.email as { renewal_failure_emails?: unknown }).renewal_failure_emails = 'no'), s), 'settings.email.renewal_failure_emails'],
     ['a subject with a line break', (s) => ((s.email.admin_subject = 'Hi\r\nBcc: x@example.test'), s), 'settings.email.admin_subject'],
     ['a bad colour', (s) => ((s.display.primary_color = 'red;}'), s), 'settings.display.primary_color'],
     ['an unknown display key', (s) => ((s.display.font = 'Comic'), s), 'settings.display.font'],

@@ -95,6 +95,15 @@ describe('gateway A contract: what the service sends and what the fake answers, 
     const [renewalRow] = await t().dataSource.query(`SELECT * FROM ${t().config.tablePrefix}checkout_payments WHERE parent_payment_id = ?`, [club.sync.payment_id]);
     expect(renewalRow).toMatchObject({ status: 'completed', application_fee_amount: 20 });
     expect(await deliver('customer.subscription.updated', fakeObject(subscriptionId))).toEqual({ received: true, outcome: 'processed' });
+    // A declined renewal, retried until the gateway gives up (the failed-renewal emails).
+    bed.fake.resources.get(subscriptionId)!.default_payment_method = 'pm_card_chargeDeclined';
+    bed.fake.resources.retrySchedule = [3];
+    const unpaid = bed.fake.resources.renewSubscription(subscriptionId);
+    expect(await deliver('invoice.payment_failed', unpaid)).toEqual({ received: true, outcome: 'processed' });
+    const lastTry = bed.fake.resources.retryInvoice(unpaid.id as string);
+    expect(lastTry.subscription.status).toBe('canceled');
+    expect(await deliver('invoice.payment_failed', lastTry.invoice)).toEqual({ received: true, outcome: 'processed' });
+    expect(await deliver('customer.subscription.deleted', fakeObject(subscriptionId))).toEqual({ received: true, outcome: 'processed' });
 
     // Section B: an admin charge with a payment method token.
     const charge = await request(t().http).post(`${t().base}/gateway-a/payment`).set('Authorization', t().admin.auth).send({ amount: 12.5, currency: 'USD', source: 'pm_card_visa' });
@@ -138,7 +147,7 @@ describe('gateway A contract: what the service sends and what the fake answers, 
   });
 
   it('every event delivered (built from the fake objects) is an event of the reference', () => {
-    expect(events.length).toBe(6);
+    expect(events.length).toBe(9);
     expect(events.flatMap(eventProblems)).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@ export const VIEW_DASHBOARD = 'view_checkout_dashboard';
 export const READ_PAYMENTS = 'read_checkout_payments';
 /** Refunding a payment (POST /administration/payments/{id}/refunds). */
 export const REFUND_PAYMENTS = 'refund_checkout_payments';
+/** Sending a payer's receipt again (POST /administration/payments/{id}/receipt). */
+export const RESEND_RECEIPTS = 'resend_checkout_receipts';
 /** Cancelling a payer's subscription (POST /administration/payments/{id}/subscription/cancel). */
 export const CANCEL_SUBSCRIPTIONS = 'cancel_checkout_subscriptions';
 /** The endpoints for outgoing events (the Webhooks screen): the capability their routes declare. */

@@ -79,3 +79,8 @@ export async function refundPayment(id: number, body: RefundRequest, idempotency
 export async function cancelSubscription(id: number, atPeriodEnd: boolean) {
   return unwrap(await api.POST('/administration/payments/{id}/subscription/cancel', { params: { path: { id } }, body: { at_period_end: atPeriodEnd } }));
 }
+
+/** Queues the payer's receipt again; a second click within a minute or two queues nothing (`queued: false`). */
+export async function resendReceipt(id: number) {
+  return unwrap(await api.POST('/administration/payments/{id}/receipt', { params: { path: { id } } }));
+}

@@ -20,7 +20,7 @@ export const Capability = {
   readPayments: 'read_checkout_payments',
   refundPayments: CHECKOUT_REFUND_CAP,
   cancelSubscriptions: CHECKOUT_CANCEL_SUBSCRIPTIONS_CAP,
-  /** Sending a payer's receipt again (held by administrators and support; no route uses it yet) */
+  /** Sending a payer's receipt again (POST /administration/payments/{id}/receipt; held by administrators and support) */
   resendReceipts: 'resend_checkout_receipts',
 } as const;
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pinoHttp, type Options } from 'pino-http';
 import { createHash } from 'node:crypto';
-import { hashedValue, logAsRoutine, loggerOptions, REDACTED } from './logger-options.js';
+import { hashedValue, logAsRoutine, loggerOptions, pathOf, REDACTED } from './logger-options.js';
 
 interface LogLine {
   level: number;
@@ -133,5 +133,14 @@ describe('request log options', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     server.close();
     expect(seen).toBe('Basic abc');
+  });
+});
+
+describe('pathOf', () => {
+  it("writes a payer's manage token as [token], below it too, and drops the query string", () => {
+    expect(pathOf('/pay/manage/AbC-d_e123?x=1')).toBe('/pay/manage/[token]');
+    expect(pathOf('/pay/manage/AbC-d_e123/receipts/42')).toBe('/pay/manage/[token]/receipts/42');
+    expect(pathOf('/pay/manage')).toBe('/pay/manage');
+    expect(pathOf('/pay/12')).toBe('/pay/12');
   });
 });

@@ -70,9 +70,14 @@ export function loggerOptions(config: Pick<AppConfig, 'logLevel'>): Params {
   };
 }
 
-function pathOf(url: string): string {
+/** A payer's manage link (`/pay/manage/{token}` and the paths below it): the token is a credential. */
+const PAYER_MANAGE_TOKEN = /^\/pay\/manage\/[^/]+/;
+
+/** The logged path: no query string, and a payer's manage token written as `[token]`. */
+export function pathOf(url: string): string {
   const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.startsWith('/pay/manage/') ? path.replace(PAYER_MANAGE_TOKEN, '/pay/manage/[token]') : path;
 }
 
 /**

@@ -18,6 +18,8 @@ import {
   CreateRefundDto,
   PaymentQueriesService,
   PaymentTotalsAnswerDto,
+  ReceiptEmails,
+  ReceiptResendAnswerDto,
   RefundResultDto,
   RefundsService,
   toRefundDto,
@@ -51,6 +53,7 @@ export class AdminPaymentsController {
     private readonly refunds: RefundsService,
     private readonly idempotency: IdempotencyService,
     private readonly identity: IdentityService,
+    private readonly receipts: ReceiptEmails,
   ) {}
 
   @Get()
@@ -168,6 +171,26 @@ export class AdminPaymentsController {
   @ApiErrorResponses(400, 404, 409, 502, 503)
   cancelSubscription(@IdParam('id') id: number, @Body() body: CancelSubscriptionDto, @CurrentUser() user: AuthenticatedUser): Promise<AdminPaymentAnswerDto> {
     return this.subscriptions.cancel(id, body.at_period_end, user);
+  }
+
+  @Post(':id/receipt')
+  @HttpCode(202)
+  @AdminRoute(Capability.resendReceipts)
+  @ApiOperation({
+    operationId: 'administrationResendReceipt',
+    summary: "Send the payer's receipt again (through the outbox; no money moves)",
+    description:
+      'An addition to the interface for the admin console. Needs the `resend_checkout_receipts` capability (administrators and support have it; checked before ' +
+      "the payment is read). Queues the payer's receipt email: the merchant's name (the form's `email.from_name`), the form, the amount, the payment reference, " +
+      "the provider's reference and the payer's manage link (`/pay/manage/{token}`). The email is sent after the answer, retried if the mail server fails " +
+      '(the payment log says `receipt_sent` or `receipt_failed`). A second request for the same payment within a minute or two queues nothing (`queued: false`), ' +
+      'so a double click sends one email. No body. 404 `checkout_not_found` for an unknown id; 409 `checkout_invalid_state` when the payment is not completed, ' +
+      'was not made with a form, or has no payer email address.',
+  })
+  @ApiResponse({ status: 202, type: ReceiptResendAnswerDto, description: 'The receipt is queued (or was a moment ago)' })
+  @ApiErrorResponses(400, 404, 409)
+  resendReceipt(@IdParam('id') id: number, @CurrentUser() user: AuthenticatedUser): Promise<ReceiptResendAnswerDto> {
+    return this.receipts.resend(id, user.id);
   }
 
   @Post(':id/refunds')

@@ -153,6 +153,7 @@ const SECTIONS: SectionSpec[] = [
           { key: 'settings.email.admin_subject', type: 'text', label: 'Notification subject', required: true, max_length: 200 },
           { key: 'settings.email.payer_subject', type: 'text', label: 'Payer confirmation subject', required: true, max_length: 200 },
           { key: 'settings.email.from_name', type: 'text', label: 'Sender name', required: true, max_length: 100 },
+          { key: 'settings.email.renewal_failure_emails', type: 'checkbox', label: 'Email the payer when a subscription renewal fails' },
         ],
       },
     ],

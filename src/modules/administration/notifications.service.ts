@@ -5,7 +5,8 @@ import { NotFoundError } from '../../common/errors/index.js';
 import type { GatewayNotice, NoticeSeverity } from '../gateways/index.js';
 import { MailService } from '../mail/index.js';
 import { Outbox } from '../outbox/index.js';
-import { PaymentAftermathService } from '../payments/index.js';
+import { PaymentAftermathService, RenewalNotices, type UnpaidRenewal } from '../payments/index.js';
+import { formatMoney } from '../../common/money/index.js';
 import type { DismissNotificationResultDto, NotificationDto } from './dashboard.dto.js';
 import { NotificationDismissalEntity } from './notification-dismissal.entity.js';
 import { notificationFingerprint } from './notification-fingerprint.js';
@@ -18,6 +19,21 @@ export interface SourcedNotice extends GatewayNotice {
 const SEVERITY_ORDER: Record<NoticeSeverity, number> = { error: 0, warning: 1, info: 2 };
 /** Open disputes the dashboard lists one by one (the newest); the payments list filters the rest. */
 const MAX_DISPUTE_NOTICES = 20;
+/** Unpaid renewals the dashboard lists one by one (the newest). */
+const MAX_RENEWAL_NOTICES = 20;
+
+/** In the merchant's words: which subscription, how much, and what happens next. */
+function renewalMessage(renewal: UnpaidRenewal): string {
+  const what = `The renewal payment of ${formatMoney(renewal.amount, renewal.currency)} for subscription payment ${renewal.payment_id} failed on ${renewal.failed_at.slice(0, 10)}`;
+  switch (renewal.subscription_status) {
+    case 'canceled':
+      return `${what}; the provider gave up and canceled the subscription. The payer was told (unless the form turns these emails off).`;
+    case 'unpaid':
+      return `${what}; the provider gave up and the subscription is unpaid. The payer was told (unless the form turns these emails off).`;
+    default:
+      return `${what}; the provider tries again, and the payer was emailed a link to update their card (unless the form turns these emails off).`;
+  }
+}
 
 /**
  * The dashboard's notifications: the gateways' notices (through their adapters) plus the service's
@@ -30,6 +46,7 @@ export class NotificationsService {
     private readonly mail: MailService,
     private readonly outbox: Outbox,
     private readonly aftermath: PaymentAftermathService,
+    private readonly renewals: RenewalNotices,
   ) {}
 
   /**
@@ -63,7 +80,25 @@ export class NotificationsService {
       });
     }
     notices.push(...(await this.disputeNotices()));
+    notices.push(...(await this.renewalNotices()));
     return notices;
+  }
+
+  /**
+   * `payments.renewal_failed.<renewal id>`: a subscription renewal whose payment failed and is still
+   * unpaid (the newest 20 of the last 30 days), with what the provider does now; it shows again when
+   * the subscription's status changes (the provider gave up), and goes once the invoice is paid.
+   */
+  private async renewalNotices(): Promise<SourcedNotice[]> {
+    const unpaid = await this.renewals.unpaidRenewals(MAX_RENEWAL_NOTICES, new Date());
+    return unpaid.map((renewal) => ({
+      source: 'payments',
+      id: `payments.renewal_failed.${renewal.renewal_id}`,
+      severity: 'warning',
+      message: renewalMessage(renewal),
+      route: `GET /administration/payments/${renewal.payment_id}`,
+      facts: { renewal: renewal.renewal_id, subscription_status: renewal.subscription_status },
+    }));
   }
 
   /**

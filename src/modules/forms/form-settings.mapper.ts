@@ -25,6 +25,7 @@ export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings
       admin_subject: dto.email.admin_subject,
       payer_subject: dto.email.payer_subject,
       from_name: dto.email.from_name,
+      ...(dto.email.renewal_failure_emails !== undefined ? { renewal_failure_emails: dto.email.renewal_failure_emails } : {}),
     },
     display: toDisplay(dto.display),
   };

@@ -44,6 +44,8 @@ export interface FormEmailSettings {
   admin_subject: string;
   payer_subject: string;
   from_name: string;
+  /** Whether the payer is emailed about a failed renewal (absent: yes) */
+  renewal_failure_emails?: boolean;
 }
 
 export const FIELD_TYPES = ['text', 'email', 'textarea', 'select', 'checkbox', 'number', 'phone'] as const;

@@ -197,6 +197,15 @@ export class FormEmailSettingsDto {
   @IsNotEmpty()
   @IsString()
   from_name: string;
+
+  /**
+   * Whether the payer of a subscription is emailed when a renewal payment fails (each attempt, with
+   * the provider's next attempt and a link to update the card) and when the provider gives up.
+   * Default true; the payment log and the dashboard say it either way.
+   */
+  @IsOmittable()
+  @IsBoolean({ message: 'renewal_failure_emails must be a boolean' })
+  renewal_failure_emails?: boolean;
 }
 
 export class FormDisplaySettingsDto {

@@ -10,3 +10,11 @@ export {
   type EmailMessage,
   type PaymentEmailFacts,
 } from './payment-email.builder.js';
+export {
+  buildReceiptEmail,
+  buildRenewalEndedEmail,
+  buildRenewalFailedEmail,
+  type ReceiptEmailFacts,
+  type RenewalEndedEmailFacts,
+  type RenewalFailedEmailFacts,
+} from './payer-notice-email.builder.js';

@@ -44,3 +44,5 @@ export { PaymentCompletionEmails } from './payment-completion-emails.js';
 export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';
 export { applicationFeeKept, isOpenDispute, lostDisputeAmount, netAmount, shownDispute } from './provider-aftermath.js';
 export { PaymentEvents, type PaymentEvent, type PaymentEventListener } from './payment-events.js';
+export { RENEWAL_NOTICES_TOPIC, RenewalNotices, sendsRenewalEmails, type RenewalAttempt, type UnpaidRenewal } from './renewal-notices.js';
+export { RECEIPT_EMAILS_TOPIC, RECEIPT_RESEND_WINDOW_MS, ReceiptEmails, ReceiptResendAnswerDto } from './receipt-emails.js';

@@ -11,6 +11,7 @@ import { decideTransition, type PaymentStatus } from './payment-status.js';
 import { PaymentCompletionEmails } from './payment-completion-emails.js';
 import { PaymentEvents, statusEventType } from './payment-events.js';
 import { PaymentTransactions } from './payment-transactions.js';
+import { type RenewalAttempt, RenewalNotices } from './renewal-notices.js';
 import { type PaymentChanges, PaymentRepository } from './payment.repository.js';
 
 export type TransitionOutcome = 'applied' | 'unchanged' | 'ignored' | 'refused';
@@ -42,6 +43,8 @@ export interface RenewalFacts {
   applicationFeeAmount?: number | null;
   /** The provider object that took the money (gateway A: the invoice's PaymentIntent), where refunds go */
   providerChargeRef?: string | null;
+  /** A failed invoice's attempt as the provider counts it: the payer is told once per attempt (RenewalNotices) */
+  failedAttempt?: RenewalAttempt;
   source: string;
 }
 
@@ -102,6 +105,7 @@ export class PaymentLedgerService {
     private readonly completionEmails: PaymentCompletionEmails,
     private readonly references: PaymentReferenceService,
     private readonly events: PaymentEvents,
+    private readonly renewalNotices: RenewalNotices,
   ) {}
 
   /**
@@ -155,11 +159,13 @@ export class PaymentLedgerService {
         const row = await this.payments.lockById(manager, paymentId);
         if (!row) throw new NotFoundError('Payment');
         if (!(await isCurrent(manager, toPaymentRecord(row)))) return { applied: false, payment: toPaymentRecord(row) };
+        const previousStatus = row.subscriptionStatus;
         const changes = this.patchChanges(row, patch);
         if (changes) {
           await this.writeLocked(manager, row, { ...changes, updatedAt: new Date() });
           await this.logs.record({ paymentId, level: 'info', event: 'provider_details', message: `Provider details recorded by ${source}.`, context: { source, fields: changedNames(patch) } }, manager);
           if (changes.subscriptionStatus === 'canceled') await this.events.announce(manager, { type: 'subscription.canceled', payment: toPaymentRecord(row) });
+          if (changes.subscriptionStatus) await this.renewalNotices.statusChanged(manager, toPaymentRecord(row), previousStatus, changes.subscriptionStatus);
         }
         return { applied: true, payment: toPaymentRecord(row) };
       });
@@ -189,6 +195,8 @@ export class PaymentLedgerService {
           const patch = received === null ? undefined : { amountReceived: received, ...(facts.providerChargeRef ? { providerChargeRef: facts.providerChargeRef } : {}) };
           const outcome = await this.moveLocked(manager, existing, facts.status, { source: facts.source, reason: 'renewal invoice', patch });
           if (outcome === 'applied') await this.announceStatus(manager, toPaymentRecord(existing), facts.status);
+          // Another failed attempt of an invoice still unpaid: told once per attempt.
+          if (facts.failedAttempt && existing.status === 'failed') await this.renewalNotices.failed(manager, toPaymentRecord(parent), toPaymentRecord(existing), facts.invoiceRef, facts.failedAttempt);
           return { outcome, payment: toPaymentRecord(existing) };
         }
         const row = await this.payments.insert(manager, {
@@ -226,6 +234,7 @@ export class PaymentLedgerService {
           manager,
         );
         await this.announceStatus(manager, toPaymentRecord(row), facts.status);
+        if (facts.failedAttempt && facts.status === 'failed') await this.renewalNotices.failed(manager, toPaymentRecord(parent), toPaymentRecord(row), facts.invoiceRef, facts.failedAttempt);
         return { outcome: 'created', payment: toPaymentRecord(row) };
       });
     try {

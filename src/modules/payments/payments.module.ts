@@ -8,6 +8,7 @@ import { GatewaysModule } from '../gateways/index.js';
 import { IdempotencyModule } from '../idempotency/index.js';
 import { MailModule } from '../mail/index.js';
 import { OutboxModule } from '../outbox/index.js';
+import { PayerLinksModule } from '../payer-links/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
 import { PaymentAftermathService } from './payment-aftermath.service.js';
@@ -27,6 +28,8 @@ import { RefundEmails } from './refunds/refund-emails.js';
 import { RefundEntity } from './refunds/refund.entity.js';
 import { RefundRepository } from './refunds/refund.repository.js';
 import { RefundsService } from './refunds/refunds.service.js';
+import { ReceiptEmails } from './receipt-emails.js';
+import { RenewalNotices } from './renewal-notices.js';
 import { PaymentHistoryController, PaymentsController } from './payments.controller.js';
 import { SyncDetailsService } from './sync-details.service.js';
 
@@ -45,6 +48,7 @@ import { SyncDetailsService } from './sync-details.service.js';
     IdempotencyModule,
     MailModule,
     OutboxModule,
+    PayerLinksModule,
     SettingsModule,
   ],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
@@ -64,7 +68,9 @@ import { SyncDetailsService } from './sync-details.service.js';
     RefundRepository,
     RefundsService,
     RefundEmails,
+    RenewalNotices,
+    ReceiptEmails,
   ],
-  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService],
+  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService, RenewalNotices, ReceiptEmails],
 })
 export class PaymentsModule {}

@@ -74,6 +74,8 @@ const READS: FieldRead[] = [
   { object: 'Invoice', path: 'currency', where: 'webhook effects, reconcile' },
   { object: 'Invoice', path: 'billing_reason', where: 'webhook effects, reconcile', whenAbsent: 'null: treated as a renewal (not subscription_create); reconcile reports a mismatch' },
   { object: 'Invoice', path: 'parent.subscription_details.subscription', where: 'invoiceSubscription', whenAbsent: 'no parent or no subscription_details: "the invoice belongs to no subscription", ignored' },
+  { object: 'Invoice', path: 'attempt_count', where: 'webhook failedAttempt (the failed-renewal email once per attempt; a value that is no integer ≥ 1 counts as the first attempt)' },
+  { object: 'Invoice', path: 'next_payment_attempt', where: 'webhook failedAttempt (the next retry date in the failed-renewal email)', whenAbsent: 'null: the provider makes no further attempt' },
   { object: 'Invoice', path: 'parent.subscription_details.metadata', where: 'invoiceSubscription → webhook locate', whenAbsent: 'null: no installation id, ignored' },
   // Invoice payments: the renewal fee.
   { object: 'InvoicePayment', path: 'status', where: 'invoicePayments (the paid payment first)' },

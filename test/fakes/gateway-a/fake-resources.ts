@@ -977,7 +977,63 @@ export class FakeResources {
     subscription.latest_invoice = invoice.id;
     subscription.status = invoice.status === 'paid' ? 'active' : 'past_due';
     subscription.trial_end = null;
+    // Unpaid: the gateway schedules its next attempt (`next_payment_attempt`, null when it makes none).
+    if (invoice.status !== 'paid') invoice.next_payment_attempt = this.nextAttempt(1);
     return invoice;
+  }
+
+  /**
+   * Test control: the account's retry settings for unpaid subscription invoices (the dashboard's
+   * custom retry schedule: days after the previous attempt) and what the subscription becomes
+   * once all retries fail (`canceled`, `unpaid`, or left `past_due`).
+   */
+  retrySchedule: number[] = [3, 5, 7];
+  afterRetries: 'canceled' | 'unpaid' | 'past_due' = 'canceled';
+
+  /** Unix seconds of the attempt after attempt `attempt` of an invoice, or null when the schedule has none. */
+  private nextAttempt(attempt: number): number | null {
+    const days = this.retrySchedule[attempt - 1];
+    return days === undefined ? null : now() + days * 86400;
+  }
+
+  /**
+   * Test control: the gateway's automatic retry of an open subscription invoice. `attempt_count`
+   * grows; the subscription's default payment method is charged again. Paid: the invoice is paid
+   * and the subscription active. Unpaid: `next_payment_attempt` moves on, and after the schedule's
+   * last retry it is null and the subscription becomes `afterRetries`.
+   */
+  retryInvoice(id: string): { invoice: Json; subscription: Json } {
+    const stored = this.objects.get(id);
+    if (!stored || stored.kind !== 'invoice') throw new Error(`No invoice ${id}`);
+    const invoice = stored.data;
+    if (invoice.status !== 'open') throw new Error(`Invoice ${id} is ${invoice.status as string}`);
+    const subscriptionId = ((invoice.parent as Json).subscription_details as Json).subscription as string;
+    const subscription = this.objects.get(subscriptionId)!.data;
+    const paymentMethod = (subscription.default_payment_method as string | null) ?? null;
+    invoice.attempt_count = (invoice.attempt_count as number) + 1;
+    invoice.attempted = true;
+    const payment = [...this.objects.values()].find((entry) => entry.kind === 'invoice_payment' && entry.data.invoice === id)?.data;
+    if (paymentMethod && this.outcomeFor(paymentMethod) === 'succeeded') {
+      const paidAt = now();
+      if (payment) {
+        this.setIntentStatus((payment.payment as Json).payment_intent as string, 'succeeded');
+        Object.assign(payment, { amount_paid: invoice.amount_due, status: 'paid', status_transitions: { canceled_at: null, paid_at: paidAt } });
+      }
+      Object.assign(invoice, { amount_paid: invoice.amount_due, amount_remaining: 0, status: 'paid', next_payment_attempt: null });
+      (invoice.status_transitions as Json).paid_at = paidAt;
+      subscription.status = 'active';
+      return { invoice, subscription };
+    }
+    invoice.next_payment_attempt = this.nextAttempt(invoice.attempt_count as number);
+    if (invoice.next_payment_attempt === null && this.afterRetries !== 'past_due') {
+      subscription.status = this.afterRetries;
+      if (this.afterRetries === 'canceled') {
+        subscription.canceled_at = now();
+        subscription.ended_at = now();
+        subscription.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: 'payment_failed' };
+      }
+    }
+    return { invoice, subscription };
   }
 
   private period(recurring: Json): { start: number; end: number } {

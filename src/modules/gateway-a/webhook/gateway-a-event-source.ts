@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { GatewayMode } from '../../gateways/index.js';
-import { InvalidPaymentStateError, isTerminal, type PaymentRecord } from '../../payments/index.js';
+import { InvalidPaymentStateError, isTerminal, type PaymentRecord, type RenewalAttempt } from '../../payments/index.js';
 import {
   InvalidEventError,
   isStorableAmount,
@@ -211,7 +211,7 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
       // The invoice carries no fee at the pinned API version: read from the invoice's payment.
       // One read of the invoice's payments gives both (the fee only for a subscription created with one).
       applicationFee: async (payment) => (payment.application_fee_amount === null ? null : (await invoicePayments(payment)).fee),
-      ...(paid ? { providerChargeRef } : {}),
+      ...(paid ? { providerChargeRef } : { failedAttempt: failedAttempt(invoice) }),
     };
   }
 
@@ -259,6 +259,17 @@ export class GatewayAEventSource implements WebhookEventSource<GatewayAEvent> {
   private created(metadata: ObjectMetadata): boolean {
     return metadata.installationId === this.scope.id;
   }
+}
+
+/**
+ * A failed invoice's attempt: the provider's `attempt_count` (an invoice without one counts as its
+ * first attempt) and `next_payment_attempt`, null when the provider makes no further attempt.
+ */
+function failedAttempt(invoice: EventInvoice): RenewalAttempt {
+  const count = invoice.attemptCount !== null && invoice.attemptCount >= 1 && invoice.attemptCount <= 1000 ? invoice.attemptCount : 1;
+  const next = invoice.nextPaymentAttempt;
+  // Seconds that make a date (before the year 10000); anything else is no date.
+  return { count, nextAttemptAt: next !== null && next > 0 && next < 253_402_300_800 ? new Date(next * 1000) : null };
 }
 
 function notOurs(): WebhookAction {

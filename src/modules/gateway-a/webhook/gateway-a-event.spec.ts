@@ -123,7 +123,15 @@ describe('readObject', () => {
       billingReason: 'subscription_cycle',
       subscriptionRef: 'sub_1',
       metadata: { installationId: 'inst_1', paymentId: 7 },
+      attemptCount: null,
+      nextPaymentAttempt: null,
     });
+  });
+
+  it("reads a failed invoice's attempt count and next attempt", () => {
+    const invoice = { id: 'in_2', amount_due: 900, currency: 'usd', attempt_count: 2, next_payment_attempt: 1767225600, parent: { subscription_details: { subscription: 'sub_1', metadata } } };
+    expect(readObject('invoice.payment_failed', invoice)).toMatchObject({ attemptCount: 2, nextPaymentAttempt: 1767225600 });
+    expect(readObject('invoice.payment_failed', { ...invoice, attempt_count: '2', next_payment_attempt: null })).toMatchObject({ attemptCount: null, nextPaymentAttempt: null });
   });
 
   it('reads setup intents, subscriptions, and nothing more of other types', () => {

@@ -61,6 +61,10 @@ export interface EventInvoice {
   subscriptionRef: string | null;
   /** `parent.subscription_details.metadata`: the subscription's metadata when the invoice was made */
   metadata: ObjectMetadata;
+  /** `attempt_count`: the payment attempts made for the invoice so far (the failed one included) */
+  attemptCount: number | null;
+  /** `next_payment_attempt` (Unix seconds): when the gateway tries again; null when it will not */
+  nextPaymentAttempt: number | null;
 }
 
 export interface EventSubscription {
@@ -143,6 +147,8 @@ export function readObject(type: string, object: JsonObject): GatewayAEventObjec
       billingReason: stringField(object, 'billing_reason'),
       subscriptionRef,
       metadata: readMetadata(metadata),
+      attemptCount: integerField(object, 'attempt_count'),
+      nextPaymentAttempt: integerField(object, 'next_payment_attempt'),
     };
   }
   if (type.startsWith('customer.subscription.')) {

@@ -157,6 +157,7 @@ export class WebhookActionApplier {
         status: action.status,
         applicationFeeAmount: fee !== null && isStorableAmount(fee) ? fee : null,
         providerChargeRef: chargeRef,
+        ...(action.failedAttempt ? { failedAttempt: action.failedAttempt } : {}),
         source: event.source,
       });
       if (renewal.outcome === 'ignored' || renewal.outcome === 'refused') {

@@ -1,5 +1,5 @@
 import type { GatewayMode, PaymentAftermath } from '../../gateways/index.js';
-import type { CurrentCheck, FailureReason, PaymentRecord } from '../../payments/index.js';
+import type { CurrentCheck, FailureReason, PaymentRecord, RenewalAttempt } from '../../payments/index.js';
 import type { WebhookEventOutcome } from '../webhook-event.entity.js';
 
 /**
@@ -117,6 +117,8 @@ export interface SubscriptionRenewed extends PaymentAction {
   applicationFee?: (payment: PaymentRecord) => Promise<number | null>;
   /** The provider object that took the money (a provider call; gateway A: the invoice's PaymentIntent) */
   providerChargeRef?: (payment: PaymentRecord) => Promise<string | null>;
+  /** A failed invoice: which attempt failed and when the provider tries again (the payer is told once per attempt) */
+  failedAttempt?: RenewalAttempt;
 }
 
 /** The subscription's status at the provider, stored with its first payment unless newer news was stored. */

@@ -44,6 +44,7 @@ export function editablePaths(draft: FormDraft, gateways: readonly string[]): Se
     'settings.email.admin_subject',
     'settings.email.payer_subject',
     'settings.email.from_name',
+    'settings.email.renewal_failure_emails',
   ]);
   draft.plans.forEach((plan, p) => {
     paths.add(`settings.plans.${p}`);
@@ -144,6 +145,7 @@ const NAMES: Record<string, string> = {
   admin_subject: 'Notification subject',
   payer_subject: 'Payer confirmation subject',
   from_name: 'Sender name',
+  renewal_failure_emails: 'Failed-renewal emails to the payer',
 };
 
 /** Where a path is, in the builder's words: `settings.plans.0.prices.1.amount` → "Plan 1, price 2: amount". */

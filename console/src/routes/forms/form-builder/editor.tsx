@@ -355,6 +355,13 @@ export function EmailSection({ draft, dispatch, rules }: EditorProps) {
       <TextInput path="settings.email.admin_subject" label="Notification subject" required maxLength={rules.maxLength(RULE_KEYS.adminSubject)} value={draft.email.admin_subject} onChange={(admin_subject) => set({ admin_subject })} />
       <TextInput path="settings.email.payer_subject" label="Payer confirmation subject" required maxLength={rules.maxLength(RULE_KEYS.payerSubject)} value={draft.email.payer_subject} onChange={(payer_subject) => set({ payer_subject })} />
       <TextInput path="settings.email.from_name" label="Sender name" required maxLength={rules.maxLength(RULE_KEYS.fromName)} value={draft.email.from_name} onChange={(from_name) => set({ from_name })} />
+      <CheckboxInput
+        path="settings.email.renewal_failure_emails"
+        label="Email the payer when a subscription renewal fails"
+        help="Each failed attempt, with the amount, the provider's next try and a link to update their card; once more if the provider gives up. You see it on the dashboard either way."
+        checked={draft.email.renewal_failure_emails !== false}
+        onChange={(renewal_failure_emails) => set({ renewal_failure_emails })}
+      />
     </section>
   );
 }

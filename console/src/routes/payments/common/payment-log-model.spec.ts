@@ -36,6 +36,20 @@ const facts = (overrides: Partial<LogFacts['payment']> = {}, you: number | null 
 const line = (event: string, context: LogLine['context'], message = 'the service’s message'): LogLine => ({ id: 1, level: 'info', event, message, context, created_at: '2026-11-28T10:00:00.000Z' });
 
 describe('payment log sentences', () => {
+  it('says what a failed renewal, its emails and a resent receipt did, in the merchant\'s words', () => {
+    const failed = line('renewal_payment_failed', { renewal_id: 12, invoice: 'in_1', attempt: 2, next_attempt_at: '2026-12-03T10:00:00.000Z', amount: 999, currency: 'EUR' });
+    expect(logSentence(failed, facts())).toBe('The renewal payment of €9.99 failed (attempt 2); Stripe tries again on 2026-12-03.');
+    expect(logSentence(line('renewal_payment_failed', { attempt: 4, next_attempt_at: null, amount: 999, currency: 'EUR' }), facts())).toBe(
+      'The renewal payment of €9.99 failed (attempt 4); Stripe makes no further attempt.',
+    );
+    expect(logSentence(line('renewal_given_up', { status: 'canceled' }), facts())).toBe('Stripe stopped trying to collect the renewal: the subscription is canceled.');
+    expect(logSentence(line('renewal_email_sent', { kind: 'failed' }), facts())).toBe('Emailed the payer about the failed renewal, with a link to update their card.');
+    expect(logSentence(line('renewal_email_sent', { kind: 'ended' }), facts())).toBe('Told the payer the subscription ended unpaid.');
+    expect(logSentence(line('receipt_requested', { user_id: 2 }), facts())).toBe('Receipt sent again on request of Grace Hopper.');
+    expect(logSentence(line('receipt_requested', { user_id: 1 }), facts())).toBe('You had the receipt sent again.');
+    expect(logSentence(line('receipt_sent', {}), facts())).toBe('Receipt emailed to the payer.');
+  });
+
   it('names the card that paid by its brand and last four digits when the provider said them', () => {
     const paid = line('status_changed', { from: 'pending', to: 'completed', source: 'webhook:gateway_a', reason: null });
     expect(logSentence(paid, facts({ card: { brand: 'visa', last4: '4242' } }))).toBe('Paid $25.00 with a Visa card ending 4242 (reported by Stripe).');

@@ -159,6 +159,23 @@ export function logSentence(line: LogLine, facts: LogFacts): string {
       if (amount === null || parent === null) return line.message;
       return `Renewal of ${money(amount, currency)} for the subscription of payment #${parent}${status ? ` (${label(status).toLowerCase()})` : ''}.`;
     }
+    case 'receipt_requested':
+      // "on request of you" reads oddly: the signed-in user is "you" as the subject.
+      return num(context, 'user_id') === facts.you ? 'You had the receipt sent again.' : `Receipt sent again on request of ${userWords(num(context, 'user_id'), facts) ?? 'a user'}.`;
+    case 'receipt_sent':
+      return 'Receipt emailed to the payer.';
+    case 'renewal_payment_failed': {
+      const attempt = num(context, 'attempt');
+      const next = str(context, 'next_attempt_at');
+      const what = amount === null ? 'A renewal payment' : `The renewal payment of ${money(amount, currency)}`;
+      return `${what} failed${attempt === null ? '' : ` (attempt ${attempt})`}; ${next ? `${facts.gatewayName(payment.gateway)} tries again on ${next.slice(0, 10)}` : `${facts.gatewayName(payment.gateway)} makes no further attempt`}.`;
+    }
+    case 'renewal_given_up':
+      return `${facts.gatewayName(payment.gateway)} stopped trying to collect the renewal: the subscription is ${str(context, 'status') ?? 'ended'}.`;
+    case 'renewal_email_sent':
+      return str(context, 'kind') === 'ended' ? 'Told the payer the subscription ended unpaid.' : 'Emailed the payer about the failed renewal, with a link to update their card.';
+    case 'renewal_email_off':
+      return "No email to the payer about the failed renewal: the form's setting turns it off.";
     case 'checkout_changed':
       return 'The payer changed their details before paying.';
     case 'provider_details':

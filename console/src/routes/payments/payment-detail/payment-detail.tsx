@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
-import { CANCEL_SUBSCRIPTIONS, REFUND_PAYMENTS } from '../../../api/capabilities';
+import { CANCEL_SUBSCRIPTIONS, REFUND_PAYMENTS, RESEND_RECEIPTS } from '../../../api/capabilities';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
 import { paymentQuery } from '../../../api/payments';
 import { label, money } from '../../../format';
@@ -15,6 +15,7 @@ import { disputeWords, failureWords, isDisputeOpen, moneyBadges, refundReasonWor
 import { cardWords, type LogFacts, logSentence, userWords } from '../common/payment-log-model';
 import { CancelSubscriptionAction } from './cancel-subscription';
 import { RefundAction } from './refund-dialog';
+import { ResendReceiptAction } from './resend-receipt';
 
 type Payment = components['schemas']['AdminPaymentDetailDto'];
 
@@ -47,6 +48,7 @@ export function PaymentDetailScreen() {
                 payment={payment}
                 canRefund={session.can(REFUND_PAYMENTS)}
                 canCancel={session.can(CANCEL_SUBSCRIPTIONS)}
+                canResend={session.can(RESEND_RECEIPTS)}
                 onDone={setDone}
               />
               <section className="card" aria-labelledby="summary-title">
@@ -198,14 +200,28 @@ export function PaymentDetailScreen() {
   );
 }
 
-/** Refund and Cancel subscription, for users who may do them and payments they apply to. */
-function PaymentActions({ payment, canRefund, canCancel, onDone }: { payment: Payment; canRefund: boolean; canCancel: boolean; onDone: (message: string) => void }) {
+/** Refund, Cancel subscription and Resend receipt, for users who may do them and payments they apply to. */
+function PaymentActions({
+  payment,
+  canRefund,
+  canCancel,
+  canResend,
+  onDone,
+}: {
+  payment: Payment;
+  canRefund: boolean;
+  canCancel: boolean;
+  canResend: boolean;
+  onDone: (message: string) => void;
+}) {
   const refundable = canRefund && payment.status === 'completed' && payment.refundable_amount > 0;
   const disputeOpen = payment.dispute !== null && isDisputeOpen(payment.dispute);
   const subscription = payment.provider_references.subscription !== null && payment.provider_references.subscription_status !== 'canceled';
   const cancelable = canCancel && subscription;
   const scheduled = payment.subscription?.cancel_at_period_end ?? false;
-  if (!refundable && !cancelable) return null;
+  // A receipt exists for a completed payment of a form with a payer address (the API refuses the rest).
+  const receipt = canResend && payment.status === 'completed' && payment.form_id !== null && payment.email_address ? payment.email_address : null;
+  if (!refundable && !cancelable && !receipt) return null;
   return (
     <div className="toolbar" role="group" aria-label="Actions on this payment">
       {refundable &&
@@ -221,6 +237,7 @@ function PaymentActions({ payment, canRefund, canCancel, onDone }: { payment: Pa
           onCanceled={(atPeriodEnd) => onDone(atPeriodEnd ? 'The subscription ends at the end of the period already paid.' : 'The subscription is canceled.')}
         />
       )}
+      {receipt && <ResendReceiptAction paymentId={payment.id} email={receipt} onSent={onDone} />}
     </div>
   );
 }
