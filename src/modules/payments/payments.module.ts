@@ -8,6 +8,7 @@ import { GatewaysModule } from '../gateways/index.js';
 import { IdempotencyModule } from '../idempotency/index.js';
 import { MailModule } from '../mail/index.js';
 import { OutboxModule } from '../outbox/index.js';
+import { PayerLinksModule } from '../payer-links/index.js';
 import { SettingsModule } from '../settings/index.js';
 import { CheckoutContextService } from './checkout-context.service.js';
 import { PaymentAftermathService } from './payment-aftermath.service.js';
@@ -45,6 +46,7 @@ import { SyncDetailsService } from './sync-details.service.js';
     IdempotencyModule,
     MailModule,
     OutboxModule,
+    PayerLinksModule,
     SettingsModule,
   ],
   controllers: [PaymentsController, PaymentHistoryController, PaymentProcessController],
