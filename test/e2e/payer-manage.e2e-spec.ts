@@ -9,6 +9,8 @@ import { PayerLinks } from '../../src/modules/payer-links/index.js';
 import { paymentRow } from '../support/app-state.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
+import { signedEvent } from '../fakes/gateway-a/index.js';
+import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -224,6 +226,63 @@ describe("the payer's manage page", () => {
     expect(sent).toHaveLength(1);
     const freshToken = /\/pay\/manage\/([A-Za-z0-9_-]+)/.exec(sent[0])![1];
     expect((await get(`/pay/manage/${freshToken}`)).text).toContain(`${sub.id}/cancel`);
+  });
+
+  it("changes a past-due subscription's card: a setup without checkout_payment_id (its event moves no payment), the new default method, the open invoice paid once", async () => {
+    const sub = await paid('card@example.test');
+    const subscription = bed.fake.resources.get(sub.subscription!)!;
+    // The next renewal is declined: the subscription is past due with an open invoice.
+    subscription.default_payment_method = 'pm_card_chargeDeclined';
+    const invoice = bed.fake.resources.renewSubscription(sub.subscription!);
+    expect(invoice.status).toBe('open');
+    expect(subscription.status).toBe('past_due');
+    const token = await links().issue('card@example.test');
+    const list = await get(`/pay/manage/${token}`);
+    expect(list.text).toContain(`/pay/manage/${token}/subscriptions/${sub.id}/card`);
+    const page = await get(`/pay/manage/${token}/subscriptions/${sub.id}/card`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(page.text).toContain('data-driver="card_setup"');
+    expect(page.text).not.toMatch(/sk_test|_secret_/);
+    const csrf = /data-csrf-token="([^"]+)"/.exec(page.text)![1];
+    const setupPath = `/pay/manage/${token}/subscriptions/${sub.id}/card/setup`;
+    // The setup route is a POST like the others: cross-site or without the link's CSRF token it is refused.
+    expect((await request(t().http).post(setupPath).set({ Origin: 'https://evil.example', 'X-CSRF-Token': csrf }).send({})).status).toBe(403);
+    expect((await request(t().http).post(setupPath).set({ Origin: origin }).send({})).status).toBe(403);
+    const setup = await request(t().http).post(setupPath).set({ Origin: origin, 'Sec-Fetch-Site': 'same-origin', 'X-CSRF-Token': csrf }).send({});
+    expect(setup.status).toBe(200);
+    expect(setup.body.client_secret).toMatch(/^seti_.+_secret_/);
+    const seti = bed.fake.resources.get(setup.body.setup_intent as string)!;
+    expect(seti.customer).toBe(subscription.customer);
+    expect(seti.metadata).not.toHaveProperty('checkout_payment_id');
+    // The payer confirms it in the element; its setup_intent.succeeded moves no payment.
+    await (await gatewayClient(t())).setupIntents.confirm(setup.body.setup_intent, { payment_method: 'pm_card_mastercard' });
+    const before = await paymentRow(t(), sub.id);
+    const secret = (await t().app.get(GatewayAContractService).getSigningSecret('test'))!;
+    const event = signedEvent('setup_intent.succeeded', bed.fake.resources.get(setup.body.setup_intent as string)!, secret, { id: `evt_card_${Date.now()}` });
+    const delivered = await request(t().http).post(`${t().base}/webhook/gateway-a-callback/test`).set('Content-Type', 'application/json').set('Gateway-A-Signature', event.signature).send(event.body);
+    expect(delivered.status).toBe(200);
+    expect(await paymentRow(t(), sub.id)).toEqual(before);
+
+    bed.fake.clearRequests();
+    const cardPath = `/pay/manage/${token}/subscriptions/${sub.id}/card`;
+    expect((await post(cardPath, { csrf_token: csrf, setup_intent: setup.body.setup_intent }, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect(bed.fake.requests).toHaveLength(0);
+    const changed = await post(cardPath, { csrf_token: csrf, setup_intent: setup.body.setup_intent });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('the payment that was due has been made');
+    expect(subscription.default_payment_method).toBe('pm_card_mastercard');
+    expect(bed.fake.requestsTo('POST', `/v1/invoices/${invoice.id as string}/pay`)).toHaveLength(1);
+    expect(bed.fake.resources.get(invoice.id as string)).toMatchObject({ status: 'paid' });
+    expect(subscription.status).toBe('active');
+    // Again: the card is set again, the invoice is not paid twice.
+    const again = await post(cardPath, { csrf_token: csrf, setup_intent: setup.body.setup_intent });
+    expect(again.status).toBe(200);
+    expect(bed.fake.requestsTo('POST', `/v1/invoices/${invoice.id as string}/pay`)).toHaveLength(1);
+    // A setup not made for this subscription is refused without changing anything.
+    const foreign = await (await gatewayClient(t())).setupIntents.create({ customer: subscription.customer as string, metadata: { checkout_installation_id: 'other' } });
+    const refused = await post(cardPath, { csrf_token: csrf, setup_intent: foreign.id });
+    expect(refused.status).toBe(409);
   });
 
   it('/pay/manage asks for a link: the same answer for a known and an unknown address, an email only for the known one, limited per address', async () => {

@@ -192,6 +192,12 @@ export interface SubscriptionCancellation {
  * provider failure.
  */
 export interface SubscriptionCardUpdate {
+  /**
+   * The slice's browser driver that confirms the setup in the gateway's element (its file is
+   * `browser/driver/<driver>.driver.ts` in the slice, defined with `defineCardSetupDriver`); the
+   * library, its CSP and public values are the ones of `hostedCheckout`.
+   */
+  readonly driver: string;
   /** A setup of a new card for the subscription's customer that moves no payment when it succeeds; the browser's public values for it. */
   start(subscription: HeldSubscription, actor: string): Promise<{ clientSecret: string; setupRef: string }>;
   /** Makes the card of the succeeded setup `setupRef` the subscription's default payment method; pays a past-due subscription's open invoice once. */

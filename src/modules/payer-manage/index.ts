@@ -15,4 +15,7 @@ export const PAYER_MANAGE_ROUTES: Array<{ path: string; method: RequestMethod }>
   { path: 'pay/manage/:token/receipts/:payment_id', method: RequestMethod.GET },
   { path: 'pay/manage/:token/subscriptions/:payment_id/cancel', method: RequestMethod.GET },
   { path: 'pay/manage/:token/subscriptions/:payment_id/cancel', method: RequestMethod.POST },
+  { path: 'pay/manage/:token/subscriptions/:payment_id/card', method: RequestMethod.GET },
+  { path: 'pay/manage/:token/subscriptions/:payment_id/card', method: RequestMethod.POST },
+  { path: 'pay/manage/:token/subscriptions/:payment_id/card/setup', method: RequestMethod.POST },
 ];

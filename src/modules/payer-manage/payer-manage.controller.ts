@@ -10,7 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { GatewayRegistry } from '../gateways/index.js';
 import { hostedPageCsp } from '../hosted-page/index.js';
 import { PayerLinkEmails } from './payer-link-emails.js';
-import { actionFailedPage, cancelConfirmPage, linkNotFoundPage, linkRequestedPage, paymentsPage, receiptPage, requestLinkPage, tooOldToActPage } from './payer-manage.pages.js';
+import { actionFailedPage, cancelConfirmPage, cardPage, linkNotFoundPage, linkRequestedPage, paymentsPage, receiptPage, requestLinkPage, tooOldToActPage } from './payer-manage.pages.js';
 import { type PayerPaymentView, PayerManageService, type PayerSession } from './payer-manage.service.js';
 
 /** An address as a link request takes it: one line, an @, at most 254 characters (no control characters). */
@@ -128,12 +128,72 @@ export class PayerManageController {
     const cancellation = this.registry.find(view.payment.gateway)?.subscriptionCancellation;
     if (!view.cancelable || !cancellation) return this.send(res, 409, actionFailedPage(session, 'This subscription cannot be canceled here: it has ended or is already set to end.'));
     try {
-      await cancellation.cancel({ id: view.payment.id, mode: view.payment.mode, provider_subscription_ref: view.payment.provider_subscription_ref! }, true, 'payer');
+      await cancellation.cancel(held(view), true, 'payer');
     } catch (error) {
       if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message));
       throw error;
     }
     this.send(res, 200, paymentsPage(session, await this.manage.payments(session), 'Your subscription will end at the end of the period already paid.'));
+  }
+
+  /**
+   * The card page: the gateway's element (its slice's browser driver mounts it, confirming a setup
+   * the next route makes), then a form POST of the confirmed setup. The CSP admits the gateway's
+   * library, as the hosted page's does.
+   */
+  @Get(':token/subscriptions/:payment_id/card')
+  @PublicRoute()
+  @RateLimit('public_payment')
+  async cardForm(@Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
+    const found = await this.find(token, paymentId);
+    if (!found || !found.view.cardUpdatable) return this.notFound(res);
+    if (!found.session.canAct) return this.send(res, 403, tooOldToActPage(found.session));
+    const element = await this.manage.cardElement(found.view);
+    if (!element) return this.send(res, 503, actionFailedPage(found.session, 'Changing the card is not available right now. Please try again later.'));
+    const pageNonce = nonce();
+    setPageHeaders(res, managePageCsp(pageNonce, [element.checkout]));
+    res.status(200).type('html').send(cardPage(found.session, found.view, { nonce: pageNonce, ...element.page }));
+  }
+
+  /** A new card's setup at the provider (JSON for the page's script): what the element confirms it with. */
+  @Post(':token/subscriptions/:payment_id/card/setup')
+  @HttpCode(200)
+  @PublicRoute()
+  @RateLimit('public_payment')
+  async cardSetup(@Req() req: Request, @Param('token') token: string, @Param('payment_id') paymentId: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    const found = await this.authorise(req, res, token, paymentId, body);
+    if (!found) return;
+    const update = this.registry.find(found.view.payment.gateway)?.subscriptionCardUpdate;
+    if (!found.view.cardUpdatable || !update) return this.json(res, 409, { code: 'checkout_invalid_state', message: 'This subscription takes no new card here.' });
+    try {
+      const setup = await update.start(held(found.view), 'payer');
+      this.json(res, 200, { setup_intent: setup.setupRef, client_secret: setup.clientSecret });
+    } catch (error) {
+      if (error instanceof DomainError) return this.json(res, error.status, { code: error.code, message: error.message });
+      throw error;
+    }
+  }
+
+  /** The confirmed setup becomes the subscription's card; a past-due subscription's open invoice is paid with it once. */
+  @Post(':token/subscriptions/:payment_id/card')
+  @HttpCode(200)
+  @PublicRoute()
+  @RateLimit('public_payment')
+  async changeCard(@Req() req: Request, @Param('token') token: string, @Param('payment_id') paymentId: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    const found = await this.authorise(req, res, token, paymentId, body);
+    if (!found) return;
+    const { session, view } = found;
+    const update = this.registry.find(view.payment.gateway)?.subscriptionCardUpdate;
+    if (!view.cardUpdatable || !update) return this.send(res, 409, actionFailedPage(session, 'This subscription takes no new card here.'));
+    let result: { invoicePaid: boolean };
+    try {
+      result = await update.finish(held(view), field(body, 'setup_intent') ?? '', 'payer');
+    } catch (error) {
+      if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message));
+      throw error;
+    }
+    const notice = result.invoicePaid ? 'Your card is changed, and the payment that was due has been made with it.' : 'Your card is changed: it pays the next payments of this subscription.';
+    this.send(res, 200, paymentsPage(session, await this.manage.payments(session), notice));
   }
 
   /**
@@ -188,6 +248,11 @@ export class PayerManageController {
     return origin === this.ownOrigin;
   }
 
+  private json(res: Response, status: number, body: Record<string, unknown>): void {
+    setPageHeaders(res, managePageCsp(nonce()));
+    res.status(status).json(body);
+  }
+
   private notFound(res: Response): void {
     this.send(res, 404, linkNotFoundPage());
   }
@@ -202,6 +267,10 @@ export class PayerManageController {
     setPageHeaders(res, managePageCsp(nonce()));
     res.status(status).type('html').send(html);
   }
+}
+
+function held(view: PayerPaymentView): { id: number; mode: PayerPaymentView['payment']['mode']; provider_subscription_ref: string } {
+  return { id: view.payment.id, mode: view.payment.mode, provider_subscription_ref: view.payment.provider_subscription_ref! };
 }
 
 function nonce(): string {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { HostedPageModule } from '../hosted-page/index.js';
 import { MailModule } from '../mail/index.js';
 import { OutboxModule } from '../outbox/index.js';
 import { PayerLinksModule } from '../payer-links/index.js';
@@ -15,7 +16,7 @@ import { PayerManageService } from './payer-manage.service.js';
  * capabilities (no gateway named here). The link itself is payer-links/.
  */
 @Module({
-  imports: [PayerLinksModule, PaymentsModule, FormsModule, GatewaysModule, MailModule, OutboxModule],
+  imports: [PayerLinksModule, PaymentsModule, FormsModule, GatewaysModule, HostedPageModule, MailModule, OutboxModule],
   controllers: [PayerManageController],
   providers: [PayerManageService, PayerLinkEmails],
 })

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CryptoService } from '../../common/crypto/index.js';
 import { FormsService, type PaymentForm } from '../forms/index.js';
-import { GatewayRegistry } from '../gateways/index.js';
+import { GatewayRegistry, type HostedCheckout } from '../gateways/index.js';
+import { escapeHtml } from '../../common/html/index.js';
+import { PageBundles } from '../hosted-page/index.js';
 import { PayerLinks } from '../payer-links/index.js';
 import { type PaymentRecord, PaymentQueriesService } from '../payments/index.js';
 
@@ -44,6 +46,7 @@ export class PayerManageService {
     private readonly queries: PaymentQueriesService,
     private readonly forms: FormsService,
     private readonly registry: GatewayRegistry,
+    private readonly bundles: PageBundles,
   ) {}
 
   /** The session of a link, or null for a bad, tampered, revoked or expired one. */
@@ -75,6 +78,26 @@ export class PayerManageService {
     const payment = await this.queries.findById(paymentId);
     if (!payment || payment.status === 'pending' || payment.email_address?.toLowerCase() !== session.email) return null;
     return this.view(payment, payment.form_id === null ? null : await this.forms.findById(payment.form_id));
+  }
+
+  /**
+   * What the card page needs: the gateway's library (for the CSP) and the page's markup (the
+   * manage script, the container naming the slice's card driver, the library and its public
+   * values). Null while the scripts are not built or the gateway's mode is not connected.
+   */
+  async cardElement(view: PayerPaymentView): Promise<{ checkout: HostedCheckout; page: { pageScript: string; container: string } } | null> {
+    const adapter = this.registry.find(view.payment.gateway);
+    const checkout = adapter?.hostedCheckout;
+    const update = adapter?.subscriptionCardUpdate;
+    const pageScript = this.bundles.manageScript;
+    const driverScript = update ? this.bundles.driver(update.driver) : null;
+    const browser = adapter?.browserConfig ? await adapter.browserConfig(view.payment.mode) : null;
+    if (!checkout || !update || !pageScript || !driverScript || !browser) return null;
+    const container =
+      `<div class="provider" id="card-provider" data-driver="${escapeHtml(update.driver)}" data-driver-src="${escapeHtml(driverScript)}"` +
+      ` data-library-url="${escapeHtml(checkout.libraryUrl)}" data-browser-config="${escapeHtml(JSON.stringify(browser))}">` +
+      `<div class="provider-mount driver-payment_element" id="card-mount"></div></div>`;
+    return { checkout, page: { pageScript, container } };
   }
 
   /** The address a fresh link goes to for a session (the same payer). */
