@@ -11,6 +11,7 @@ import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from 
 import { createIntent, createRecord, finishCheckout, gatewayClient } from '../support/gateway-a-checkout.js';
 import { signedEvent } from '../fakes/gateway-a/index.js';
 import { GatewayAContractService } from '../../src/modules/gateway-a/index.js';
+import { type GatewayBTestBed, paidGatewayBRecord, startConnectedGatewayB } from '../support/gateway-b.js';
 import { createPaymentForm } from '../support/payment-fixtures.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -310,5 +311,31 @@ describe("the payer's manage page", () => {
     expect(limited.text).toBe(known.text);
     await t().app.get(OutboxWorker).drain();
     expect(linkEmailsTo('asker@example.test')).toHaveLength(3);
+  });
+});
+
+describe("the payer's manage page: gateway B", () => {
+  let bed: GatewayBTestBed;
+  let form: PaymentForm;
+  beforeAll(async () => {
+    ({ bed, form } = await startConnectedGatewayB());
+  });
+  afterAll(() => bed.close());
+
+  it("lists a gateway-B payment and prints its receipt with the capture as the provider's reference; no cancel or card change", async () => {
+    const { rec } = await paidGatewayBRecord(bed, form);
+    const id = rec.sync.payment_id;
+    const row = await paymentRow(bed.t, id);
+    const token = await bed.t.app.get(PayerLinks).issue('payer@example.test');
+    const list = await request(bed.t.http).get(`/pay/manage/${token}`);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(`id="payment-${id}"`);
+    expect(list.text).not.toContain(`/subscriptions/${id}/`);
+    const receipt = await request(bed.t.http).get(`/pay/manage/${token}/receipts/${id}`);
+    expect(receipt.status).toBe(200);
+    expect(receipt.text).toContain(String(row.provider_capture_ref ?? row.provider_payment_ref));
+    expect(receipt.text).toContain(`<td>${id}</td>`);
+    expect((await request(bed.t.http).get(`/pay/manage/${token}/subscriptions/${id}/cancel`)).status).toBe(404);
+    expect((await request(bed.t.http).get(`/pay/manage/${token}/subscriptions/${id}/card`)).status).toBe(404);
   });
 });
