@@ -182,13 +182,16 @@ describe("the payer's manage page", () => {
     expect((await post(path, { csrf_token: csrf }, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     expect((await post(path, { csrf_token: csrf }, { Origin: origin, 'Sec-Fetch-Site': 'same-site' })).status).toBe(403);
     expect((await post(path, { csrf_token: csrf }, {})).status).toBe(403);
+    expect((await post(path, { csrf_token: csrf }, { Origin: 'null' })).status).toBe(403);
+    expect((await post(path, { csrf_token: csrf }, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     expect((await post(path, {})).status).toBe(403);
     // The CSRF token of another link of the same payer is not this link's.
     const other = await links().issue('canceler@example.test');
     expect((await post(path, { csrf_token: csrfOf((await get(`/pay/manage/${other}/subscriptions/${sub.id}/cancel`)).text) })).status).toBe(403);
     expect(bed.fake.requests).toHaveLength(0);
 
-    const done = await post(path, { csrf_token: csrf });
+    // A browser's form POST under the page's no-referrer policy: Origin null, Sec-Fetch-Site same-origin.
+    const done = await post(path, { csrf_token: csrf }, { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' });
     expect(done.status).toBe(200);
     expect(done.text).toContain('will end at the end of the period');
     const [update] = bed.fake.requestsTo('POST', `/v1/subscriptions/${sub.subscription}`);

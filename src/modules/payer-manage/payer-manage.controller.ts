@@ -237,15 +237,19 @@ export class PayerManageController {
   }
 
   /**
-   * A browser's POST from this site's own page: `Origin` is this origin (PUBLIC_BASE_URL's), and a
-   * `Sec-Fetch-Site`, when sent, says `same-origin`. A request naming neither is refused too
-   * (every browser sends `Origin` with a POST; the page is for browsers).
+   * A browser's POST from this site's own page. `Sec-Fetch-Site`, when sent, must say
+   * `same-origin`; `Origin`, when it names one, must be this origin (PUBLIC_BASE_URL's, or the
+   * origin the request was addressed to: its scheme and Host). The pages send `Referrer-Policy:
+   * no-referrer`, under which a browser's form POST carries `Origin: null`: then `Sec-Fetch-Site:
+   * same-origin` is what proves it. A request proving neither (no header at all: not a browser, or
+   * one too old to say) is refused. No CORS_ORIGINS exception.
    */
   private sameOrigin(req: Request): boolean {
     const origin = headerOf(req, 'origin');
     const site = headerOf(req, 'sec-fetch-site')?.toLowerCase();
     if (site !== undefined && site !== 'same-origin') return false;
-    return origin === this.ownOrigin;
+    if (origin !== undefined && origin !== 'null') return origin === this.ownOrigin || origin === addressedOrigin(req);
+    return site === 'same-origin';
   }
 
   private json(res: Response, status: number, body: Record<string, unknown>): void {
@@ -281,6 +285,16 @@ function field(body: unknown, name: string): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The origin the request was sent to: its scheme (X-Forwarded-Proto only behind TRUST_PROXY) and Host. */
+function addressedOrigin(req: Request): string | null {
+  if (!req.host) return null;
+  try {
+    return new URL(`${req.protocol}://${req.host}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 function headerOf(req: Request, name: string): string | undefined {
