@@ -65,7 +65,7 @@ export function checkoutLintConfig(root) {
     {
       // Code bundled for the payer's browser (tsconfig.browser.json): the hosted page's script and
       // the gateway slices' drivers.
-      files: ['src/common/browser-driver/**/*.ts', 'src/modules/hosted-page/page/**/*.ts', 'src/modules/*/browser/driver/**/*.ts', 'test/**/browser/driver/**/*.ts'],
+      files: ['src/common/browser-driver/**/*.ts', 'src/modules/hosted-page/page/**/*.ts', 'src/modules/payer-manage/page/**/*.ts', 'src/modules/*/browser/driver/**/*.ts', 'test/**/browser/driver/**/*.ts'],
       languageOptions: { globals: { ...globals.browser } },
     },
     {

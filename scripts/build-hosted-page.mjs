@@ -3,7 +3,7 @@
 // self-contained classic script (IIFE: loaded by a nonce'd <script>, no module import to allow in
 // the CSP) under dist/pay/, and writes dist/pay/manifest.json, which the service reads at start:
 //
-//   { "page": "hosted-page-<hash>.js", "embed": "embed.js", "drivers": { "<name>": "driver-<name>-<hash>.js" } }
+//   { "page": "hosted-page-<hash>.js", "embed": "embed.js", "manage": "payer-manage-<hash>.js", "drivers": { "<name>": "driver-<name>-<hash>.js" } }
 //
 // Entries: the page script and the embed script (src/modules/hosted-page/page/), and every driver
 // a gateway slice brings: any `src/modules/<slice>/browser/driver/<name>.driver.ts` (and, with
@@ -73,13 +73,17 @@ function hashed(prefix, code) {
 async function main() {
   const withTestDrivers = process.argv.includes('--test-drivers');
   const driverFiles = [...findDrivers(join(root, 'src', 'modules')), ...(withTestDrivers ? findDrivers(join(root, 'test')) : [])].sort();
-  const manifest = { page: '', embed: 'embed.js', drivers: {} };
+  const manifest = { page: '', embed: 'embed.js', manage: '', drivers: {} };
   const files = new Map();
 
   const page = await bundle(join(root, 'src/modules/hosted-page/page/hosted-page.ts'));
   manifest.page = hashed('hosted-page', page);
   files.set(manifest.page, page);
   files.set(manifest.embed, await bundle(join(root, 'src/modules/hosted-page/page/embed.ts')));
+  // The payer's manage page's card script (src/modules/payer-manage/page/).
+  const manage = await bundle(join(root, 'src/modules/payer-manage/page/manage-card.ts'));
+  manifest.manage = hashed('payer-manage', manage);
+  files.set(manifest.manage, manage);
   for (const file of driverFiles) {
     const name = DRIVER_FILE.exec(basename(file))[1];
     if (manifest.drivers[name]) throw new Error(`Two drivers named ${name}: ${relative(root, file)} and another slice's. A driver's name is unique.`);

@@ -25,6 +25,7 @@ import { MailModule } from './modules/mail/index.js';
 import { OperationsModule } from './modules/operations/index.js';
 import { AuthorizationGuard, IdentityModule, TeamModule } from './modules/identity/index.js';
 import { PayerLinksModule } from './modules/payer-links/index.js';
+import { PayerManageModule } from './modules/payer-manage/index.js';
 import { PaymentReferenceGuard, PaymentsModule } from './modules/payments/index.js';
 import { PluginModule } from './modules/plugin/index.js';
 import { OutgoingWebhooksModule } from './modules/outgoing-webhooks/index.js';
@@ -66,6 +67,8 @@ import { SignedWebhookGuard, WebhooksModule } from './modules/webhooks/index.js'
     GatewayAModule,
     GatewayBModule,
     OperationsModule,
+    // Before HostedPageModule: /pay/manage must not be taken for a form id by /pay/:form_id.
+    PayerManageModule,
     HostedPageModule,
     AdminConsoleModule,
   ],

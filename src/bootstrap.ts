@@ -10,6 +10,7 @@ import { GracefulShutdown } from './common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from './config/index.js';
 import { ADMIN_CONSOLE_PATH, ADMIN_CONSOLE_ROUTES } from './modules/admin-console/index.js';
 import { HOSTED_PAGE_PATH, HOSTED_PAGE_ROUTES } from './modules/hosted-page/index.js';
+import { PAYER_MANAGE_ROUTES } from './modules/payer-manage/index.js';
 
 export function restPrefix(config: Pick<AppConfig, 'restRoot'>): string {
   return `${config.restRoot}/${REST_NAMESPACE}`;
@@ -61,6 +62,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       { path: 'healthz', method: RequestMethod.GET },
       { path: 'readyz', method: RequestMethod.GET },
       { path: 'metrics', method: RequestMethod.GET },
+      ...PAYER_MANAGE_ROUTES,
       ...HOSTED_PAGE_ROUTES,
       ...ADMIN_CONSOLE_ROUTES,
     ],

@@ -173,3 +173,55 @@ export function defineCheckoutDriver(name: string, create: DriverFactory): void 
 export function isPayerFacing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { payerFacing?: unknown }).payerFacing === true;
 }
+
+/*
+ * The payer's manage page (src/modules/payer-manage/page/manage-card.ts) and a slice's card-setup
+ * driver (`browser/driver/<name>.driver.ts`, named by the port's `subscriptionCardUpdate.driver`):
+ * the page owns the form, its button, the status and the POST of the confirmed setup; the driver
+ * owns the provider's library and its element. docs/hosted-page.md, "The payer's manage page".
+ */
+
+/** The event a card-setup driver bundle dispatches on `document` to hand the page its factory. */
+export const CARD_SETUP_DRIVER_DEFINED_EVENT = 'checkout:card-setup-driver-defined';
+
+/** A new card's setup, as the manage page's setup route answers it. */
+export interface CardSetup {
+  setup_intent: string;
+  client_secret: string;
+}
+
+export interface CardSetupContext {
+  /** The gateway's container, where the library mounts */
+  readonly mount: { readonly element: HTMLElement; readonly selector: string };
+  /** The provider library's URL (the adapter's `hostedCheckout.libraryUrl`) */
+  readonly libraryUrl: string;
+  /** The public values the library takes (never a secret) */
+  readonly browserConfig: Readonly<Record<string, string>>;
+  /** Where a provider sends the payer back after a redirect (the card page) */
+  readonly returnUrl: string;
+  /** Loads a script with the page's nonce; rejects with a payer error. */
+  loadScript(url: string): Promise<void>;
+  /** Asks the server for a new setup of the subscription's customer. */
+  createSetup(): Promise<CardSetup>;
+  /** An error whose message the payer may read. */
+  payerError(message: string): Error;
+}
+
+export interface CardSetupDriver {
+  /** Loads the library and mounts the element. */
+  start(): Promise<void>;
+  /** Checks the element, asks for a setup and confirms it; resolves with the setup's id once the card is confirmed. */
+  confirm(): Promise<string>;
+}
+
+export type CardSetupDriverFactory = (context: CardSetupContext) => CardSetupDriver;
+
+export interface CardSetupDriverDefinition {
+  readonly name: string;
+  readonly create: CardSetupDriverFactory;
+}
+
+/** Called once by a card-setup driver bundle when it loads. */
+export function defineCardSetupDriver(name: string, create: CardSetupDriverFactory): void {
+  document.dispatchEvent(new CustomEvent<CardSetupDriverDefinition>(CARD_SETUP_DRIVER_DEFINED_EVENT, { detail: { name, create } }));
+}

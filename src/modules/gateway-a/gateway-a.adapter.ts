@@ -29,6 +29,7 @@ import { buildGatewayADashboardFacts, type GatewayAModeInput } from './gateway-a
 import { GATEWAY_A_CREDENTIALS, gatewayAOption } from './gateway-a-options.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
+import { GatewayASubscriptionCardUpdate } from './subscriptions/gateway-a-subscription-card-update.js';
 import { GatewayARefunds } from './refunds/gateway-a-refunds.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
@@ -65,6 +66,7 @@ export class GatewayAAdapter extends GatewayAdapterBase implements PaymentGatewa
     private readonly diagnostics: GatewayADiagnostics,
     private readonly webhookUpgrade: GatewayAWebhookUpgradeTask,
     readonly subscriptionCancellation: GatewayASubscriptionCancellation,
+    readonly subscriptionCardUpdate: GatewayASubscriptionCardUpdate,
     readonly providerAftermath: GatewayAAftermathReader,
     readonly refunds: GatewayARefunds,
   ) {

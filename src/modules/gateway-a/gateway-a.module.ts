@@ -34,6 +34,7 @@ import { GATEWAY_A_SLICE } from './gateway-a.slice.js';
 import { GatewayAReconciler } from './reconcile/gateway-a-reconciler.js';
 import { GatewayAAftermathReader } from './aftermath/gateway-a-aftermath.reader.js';
 import { GatewayASubscriptionCancellation } from './subscriptions/gateway-a-subscription-cancellation.js';
+import { GatewayASubscriptionCardUpdate } from './subscriptions/gateway-a-subscription-card-update.js';
 import { GatewayAContractService } from './webhook/gateway-a-contract.service.js';
 import { GatewayAEventSource } from './webhook/gateway-a-event-source.js';
 import { GatewayACards } from './checkout/gateway-a-cards.js';
@@ -92,6 +93,7 @@ import { GatewayAWebhookUpgradeTask } from './webhook/webhook-upgrade.task.js';
     GatewayAReconciler,
     GatewayADiagnostics,
     GatewayASubscriptionCancellation,
+    GatewayASubscriptionCardUpdate,
     GatewayAAftermathReader,
   ],
 })

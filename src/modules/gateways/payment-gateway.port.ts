@@ -69,6 +69,8 @@ export interface PaymentGatewayAdapter {
   readonly apiKeyConfiguration?: ApiKeyConfiguration;
   /** Cancelling a payment's provider subscription (POST /administration/payments/{id}/subscription/cancel). */
   readonly subscriptionCancellation?: SubscriptionCancellation;
+  /** The payer changes a subscription's card from the manage page (POST /pay/manage/{token}/subscriptions/{payment_id}/card). */
+  readonly subscriptionCardUpdate?: SubscriptionCardUpdate;
   /** Refunds and disputes made at the provider (its dashboard, the payer's bank), read back for the ledger. */
   readonly providerAftermath?: ProviderAftermathReader;
   /** Full and partial refunds of a payment that took money (the admin refunds route). */
@@ -180,6 +182,26 @@ export interface SubscriptionCancellation {
    * a provider failure. `actor` names who asked, for the payment log.
    */
   cancel(subscription: HeldSubscription, atPeriodEnd: boolean, actor: string): Promise<void>;
+}
+
+/**
+ * A subscription's card, changed by the payer: the browser confirms a setup of the new card in the
+ * gateway's own element (`start` gives what it needs), then `finish` makes it the subscription's
+ * default and, when the subscription is behind on a payment, pays its open invoice with it once.
+ * 409 `checkout_invalid_state` when the subscription cannot take a card now; 502/503 for a
+ * provider failure.
+ */
+export interface SubscriptionCardUpdate {
+  /**
+   * The slice's browser driver that confirms the setup in the gateway's element (its file is
+   * `browser/driver/<driver>.driver.ts` in the slice, defined with `defineCardSetupDriver`); the
+   * library, its CSP and public values are the ones of `hostedCheckout`.
+   */
+  readonly driver: string;
+  /** A setup of a new card for the subscription's customer that moves no payment when it succeeds; the browser's public values for it. */
+  start(subscription: HeldSubscription, actor: string): Promise<{ clientSecret: string; setupRef: string }>;
+  /** Makes the card of the succeeded setup `setupRef` the subscription's default payment method; pays a past-due subscription's open invoice once. */
+  finish(subscription: HeldSubscription, setupRef: string, actor: string): Promise<{ invoicePaid: boolean }>;
 }
 
 /** A dispute (chargeback) as the provider reports it. */

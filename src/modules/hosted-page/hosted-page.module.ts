@@ -15,5 +15,7 @@ import { PageBundles, pageBundleDirectory } from './page-bundles.js';
   controllers: [HostedPageController],
   // The built scripts (dist/pay/), read once at start.
   providers: [{ provide: PageBundles, useFactory: () => PageBundles.load(pageBundleDirectory()) }],
+  // The payer's manage page serves its card script and the slices' card drivers from the same build.
+  exports: [PageBundles],
 })
 export class HostedPageModule {}

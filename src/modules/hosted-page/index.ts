@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 
 export { HostedPageModule } from './hosted-page.module.js';
 export { hostedPageCsp, renderHostedPage } from './hosted-page.renderer.js';
+export { PageBundles } from './page-bundles.js';
 
 /** The script a merchant's page loads to embed a form (docs/hosted-page.md, "Embedding a form"). */
 export const EMBED_SCRIPT_PATH = '/pay/embed.js';

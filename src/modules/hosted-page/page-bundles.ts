@@ -12,6 +12,8 @@ export interface BundleFile {
 /** dist/pay/manifest.json, written by scripts/build-hosted-page.mjs. */
 interface BundleManifest {
   page: string;
+  /** The payer's manage page's card script (src/modules/payer-manage/page/manage-card.ts) */
+  manage?: string;
   embed: string;
   drivers: Record<string, string>;
 }
@@ -36,6 +38,8 @@ export class PageBundles {
     /** The page script's address, or null when the bundles were not built */
     readonly pageScript: string | null,
     readonly embed: BundleFile | null,
+    /** The manage page's card script's address (`/pay/manage/{token}/subscriptions/{id}/card`), or null when not built */
+    readonly manageScript: string | null,
     private readonly drivers: ReadonlyMap<string, string>,
     private readonly files: ReadonlyMap<string, BundleFile>,
   ) {}
@@ -44,7 +48,7 @@ export class PageBundles {
     const manifestPath = join(directory, 'manifest.json');
     if (!existsSync(manifestPath)) {
       warn(`The hosted page's scripts are not built (no ${manifestPath}): run npm run build. /pay/{form_id} answers 503 until then.`);
-      return new PageBundles(null, null, new Map(), new Map());
+      return new PageBundles(null, null, null, new Map(), new Map());
     }
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as BundleManifest;
     const files = new Map<string, BundleFile>();
@@ -63,7 +67,8 @@ export class PageBundles {
       read(file);
       drivers.set(name, PAGE_BUNDLE_BASE + file);
     }
-    return new PageBundles(PAGE_BUNDLE_BASE + manifest.page, embed, drivers, files);
+    if (manifest.manage) read(manifest.manage);
+    return new PageBundles(PAGE_BUNDLE_BASE + manifest.page, embed, manifest.manage ? PAGE_BUNDLE_BASE + manifest.manage : null, drivers, files);
   }
 
   /** The address of the driver bundle named `name`, or null when no slice's build brought it. */

@@ -1,5 +1,5 @@
 import type { PaymentForm } from '../forms/index.js';
-import { buildPaymentEmails, fillSubject, type PaymentEmailFacts, samplePaymentFacts } from './payment-email.builder.js';
+import { buildPaymentEmails, buildRefundEmail, fillSubject, type PaymentEmailFacts, samplePaymentFacts } from './payment-email.builder.js';
 
 const form: Pick<PaymentForm, 'id' | 'title' | 'settings'> = {
   id: 7,
@@ -79,6 +79,30 @@ describe('buildPaymentEmails', () => {
   it('keeps subjects on one line whatever the values hold', () => {
     expect(fillSubject('Hi {payer_name} {unknown}', { payer_name: 'Eve\r\nBcc: all@example.test' })).toBe('Hi Eve Bcc: all@example.test {unknown}');
     expect(fillSubject('x'.repeat(300), {})).toHaveLength(250);
+  });
+});
+
+describe("the payer's manage link", () => {
+  const manageUrl = 'https://pay.example.test/pay/manage/AbC_d-1?x=<y>';
+
+  it('is in the payer confirmation and the refund email, never in the merchant notification', () => {
+    const [admin, payer] = buildPaymentEmails(form, payment, { fromAddress: 'shop@example.test', manageUrl });
+    expect(payer.text).toContain(`See your receipts or manage your payments: ${manageUrl}`);
+    expect(payer.html).toContain('<a href="https://pay.example.test/pay/manage/AbC_d-1?x&#61;&lt;y&gt;">');
+    expect(admin.text).not.toContain('/pay/manage/');
+    expect(admin.html).not.toContain('/pay/manage/');
+    const refund = buildRefundEmail(
+      form,
+      { payment_id: 42, refund_amount: 500, currency: 'USD', email_address: 'payer@example.test', full: false, refunded_at: '2026-11-26T10:00:00.000Z' },
+      { fromAddress: 'shop@example.test', manageUrl },
+    );
+    expect(refund.text).toContain(manageUrl);
+    expect(refund.html).toContain('/pay/manage/AbC_d-1');
+  });
+
+  it('is left out when none is given', () => {
+    const [, payer] = buildPaymentEmails(form, payment, { fromAddress: 'shop@example.test' });
+    expect(payer.text).not.toContain('/pay/manage/');
   });
 });
 

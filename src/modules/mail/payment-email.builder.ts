@@ -44,7 +44,12 @@ export interface EmailBuildOptions {
   fromAddress: string;
   /** Put before each subject, e.g. "[Test] " for the builder's sample emails */
   subjectPrefix?: string;
+  /** The payer's self-service link (`{PUBLIC_BASE_URL}/pay/manage/{token}`), shown in the payer's email */
+  manageUrl?: string;
 }
+
+/** How a payer's email names the self-service link. */
+export const MANAGE_LINK_LABEL = 'See your receipts or manage your payments';
 
 type EmailForm = Pick<PaymentForm, 'id' | 'title' | 'settings'>;
 
@@ -88,7 +93,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
       to: payment.email_address,
       replyTo: settings.email.email_to,
       subject: prefix + fillSubject(settings.email.payer_subject, placeholders),
-      ...body('Payment confirmation', lines, details.filter(([label]) => label !== 'Mode' && label !== 'Payer email')),
+      ...body('Payment confirmation', lines, details.filter(([label]) => label !== 'Mode' && label !== 'Payer email'), options.manageUrl),
     });
   }
   return messages;
@@ -127,7 +132,7 @@ export function buildRefundEmail(form: Pick<PaymentForm, 'title' | 'settings'>, 
       ['Payment ID', String(refund.payment_id)],
       ['Refunded', amount],
       ['Date', refund.refunded_at],
-    ]),
+    ], options.manageUrl),
   };
 }
 
@@ -166,15 +171,18 @@ function textRow(label: string, value: string): string {
   return `${label}: ${value.replace(/\n/g, '\n    ')}`;
 }
 
-function body(heading: string, lines: string[], rows: Array<[string, string]>): { text: string; html: string } {
-  const text = [...lines, '', ...rows.map(([label, value]) => textRow(label, value)), ''].join('\n');
+function body(heading: string, lines: string[], rows: Array<[string, string]>, manageUrl?: string): { text: string; html: string } {
+  const link = manageUrl ? [`${MANAGE_LINK_LABEL}: ${manageUrl}`, ''] : [];
+  const text = [...lines, '', ...rows.map(([label, value]) => textRow(label, value)), '', ...link].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">',
     `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
     ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
     '<table cellpadding="4" style="border-collapse:collapse">',
     ...rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value).replace(/\n/g, '<br>')}</td></tr>`),
-    '</table></body></html>',
+    '</table>',
+    ...(manageUrl ? [`<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(MANAGE_LINK_LABEL)}</a></p>`] : []),
+    '</body></html>',
   ].join('\n');
   return { text, html };
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { FormsService, type Frequency } from '../forms/index.js';
 import { buildPaymentEmails, MailService } from '../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../outbox/index.js';
+import { PayerLinks } from '../payer-links/index.js';
 import { InstallationService } from '../settings/index.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
@@ -40,6 +41,7 @@ export class PaymentCompletionEmails implements OnModuleInit, OutboxHandler<Paym
     private readonly outbox: Outbox,
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
+    private readonly links: PayerLinks,
   ) {}
 
   onModuleInit(): void {
@@ -86,7 +88,7 @@ export class PaymentCompletionEmails implements OnModuleInit, OutboxHandler<Paym
         custom_fields: payment.custom_fields,
         completed_at: completedAt,
       },
-      { fromAddress: this.mail.fromAddress },
+      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.email_address) },
     );
     for (const message of messages) {
       if (delivery.progress.includes(message.kind)) continue;

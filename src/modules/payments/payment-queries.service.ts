@@ -278,6 +278,11 @@ export class PaymentQueriesService {
     return row ? toPaymentRecord(row) : null;
   }
 
+  /** A payer's records on this site (any case of the address), newest first, drafts left out; at most `limit`. */
+  async findByPayerEmail(email: string, limit: number): Promise<PaymentRecord[]> {
+    return (await this.payments.findByPayerEmail(email, limit)).map(toPaymentRecord);
+  }
+
   async findByProviderRef(gateway: string, ref: string): Promise<PaymentRecord | null> {
     const row = await this.payments.findByProviderRef(gateway, ref);
     return row ? toPaymentRecord(row) : null;

@@ -103,6 +103,17 @@ export class PaymentRepository {
     return rows.length ? this.rows.hydrate(rows[0]) : null;
   }
 
+  /** A payer's records (the address compared lower-cased), newest first, drafts (`pending`) left out: the payer's manage page. */
+  findByPayerEmail(email: string, limit: number): Promise<PaymentEntity[]> {
+    return this.payments
+      .createQueryBuilder('payment')
+      .where('LOWER(payment.emailAddress) = :email', { email: email.toLowerCase() })
+      .andWhere('payment.status <> :pending', { pending: 'pending' })
+      .orderBy('payment.id', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
+
   /** Records per gateway, mode and status: one grouped count (metrics, at scrape time). */
   async countByGatewayModeStatus(): Promise<Array<{ gateway: string; mode: string; status: string; count: number }>> {
     const rows = await selectRows<{ gateway: string; mode: string; status: string; n: number | string }>(

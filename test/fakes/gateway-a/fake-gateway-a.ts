@@ -357,6 +357,7 @@ export class FakeGatewayA extends LoopbackServer {
     add('POST', `/v1/subscriptions/${id}`, ({ account, body, params }) => r.updateSubscription(account, params[0], body));
     add('DELETE', `/v1/subscriptions/${id}`, ({ account, params }) => r.cancelSubscription(account, params[0]));
     add('GET', `/v1/invoices/${id}`, ({ account, params, query }) => r.retrieveInvoice(account, params[0], query));
+    add('POST', `/v1/invoices/${id}/pay`, ({ account, body, params }) => r.payInvoice(account, params[0], body));
     add('GET', '/v1/invoice_payments', ({ account, query }) => r.listInvoicePayments(account, query));
 
     const m = this.moneyAfter;

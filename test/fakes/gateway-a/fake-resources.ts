@@ -1066,7 +1066,7 @@ export class FakeResources {
     }
     if (body.application_fee_percent !== undefined) subscription.application_fee_percent = decimal(body, 'application_fee_percent') ?? null;
     if (body.description !== undefined) subscription.description = str(body, 'description') ?? null;
-    return subscription;
+    return this.expandSubscription(subscription, body);
   }
 
   cancelSubscription(account: FakeAccount, id: string): Json {
@@ -1077,6 +1077,46 @@ export class FakeResources {
     subscription.status = 'canceled';
     subscription.canceled_at = now();
     return subscription;
+  }
+
+  /**
+   * `POST /v1/invoices/{id}/pay`: attempts payment of an open invoice out of the collection
+   * schedule, with `payment_method` (else the subscription's default), off session by default. A
+   * succeeding method pays it (its invoice payment and payment intent too) and makes a past-due
+   * subscription active again; a declined one counts an attempt and answers the card error. An
+   * invoice that is not open cannot be paid.
+   */
+  payInvoice(account: FakeAccount, id: string, body: FormObject): Json {
+    onlyParams(body, ['forgive', 'mandate', 'off_session', 'paid_out_of_band', 'payment_method', 'source']);
+    const invoice = this.find('invoice', 'invoice', account, id);
+    if (invoice.status !== 'open') throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'invoice_not_open', message: `Invoice is already ${String(invoice.status)}.` });
+    const subscriptionRef = ((invoice.parent as Json).subscription_details as Json).subscription as string;
+    const subscription = this.objects.get(subscriptionRef)?.data;
+    const paymentMethod = str(body, 'payment_method') ?? ((subscription?.default_payment_method as string | null | undefined) ?? null);
+    if (!paymentMethod) throw new FakeStripeError(400, { type: 'invalid_request_error', code: 'invoice_no_payment_method_types', message: 'This invoice has no payment method to be paid with.' });
+    invoice.attempt_count = (invoice.attempt_count as number) + 1;
+    invoice.attempted = true;
+    const payment = this.list('invoice_payment').find((entry) => entry.invoice === id);
+    const intentId = payment ? ((payment.payment as Json).payment_intent as string) : null;
+    if (this.outcomeFor(paymentMethod) !== 'succeeded') {
+      throw new FakeStripeError(402, { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    }
+    if (intentId) {
+      this.objects.get(intentId)!.data.payment_method = paymentMethod;
+      this.setIntentStatus(intentId, 'succeeded');
+    }
+    const paidAt = now();
+    if (payment) {
+      payment.status = 'paid';
+      payment.amount_paid = invoice.amount_due;
+      payment.status_transitions = { ...(payment.status_transitions as Json), paid_at: paidAt };
+    }
+    invoice.status = 'paid';
+    invoice.amount_paid = invoice.amount_due;
+    invoice.amount_remaining = 0;
+    invoice.status_transitions = { ...(invoice.status_transitions as Json), paid_at: paidAt };
+    if (subscription && subscription.status === 'past_due' && subscription.latest_invoice === id) subscription.status = 'active';
+    return invoice;
   }
 
   /** `expand[]=payments` includes the invoice's payments (`data.payment.payment_intent` expanded on request). */

@@ -44,6 +44,7 @@ function GeneralSettingsScreen() {
         {(current) => (
           <div className="stack">
             <SettingsForm key={generation} current={current} onDone={setDone} />
+            <RevokePayerLinks onDone={setDone} />
             <ResetSettings
               onDone={setDone}
               onReset={() => setGeneration((count) => count + 1)}
@@ -183,6 +184,51 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
         {save.isPending ? 'Saving…' : 'Save settings'}
       </button>
     </form>
+  );
+}
+
+/** POST /administration/payer-links/revoke, after the admin confirms: every payer's manage link sent so far stops working. */
+function RevokePayerLinks({ onDone }: { onDone: (message: string | null) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const revoke = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/administration/payer-links/revoke')),
+    onMutate: () => onDone(null),
+    onSuccess: (answer) => {
+      setConfirming(false);
+      onDone(answer.message);
+    },
+  });
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+    else if (wasConfirming.current) opener.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+  return (
+    <section className="card" aria-labelledby="payer-links-title">
+      <h2 id="payer-links-title">Payer links</h2>
+      <p>Payers' emails carry a link to their receipts and subscriptions (valid 30 days). Revoking makes every link sent so far stop working; payers can ask for a new one by email.</p>
+      {revoke.isError && <ErrorNotice error={revoke.error} />}
+      {confirming ? (
+        <div className="notice notice-warning" role="group" aria-labelledby="payer-links-confirm-text">
+          <p id="payer-links-confirm-text">Revoke every payer link sent so far?</p>
+          <div className="actions">
+            <button ref={confirmButton} type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => revoke.mutate()}>
+              {revoke.isPending ? 'Revoking…' : 'Yes, revoke every link'}
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button ref={opener} type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+          Revoke payer links…
+        </button>
+      )}
+    </section>
   );
 }
 

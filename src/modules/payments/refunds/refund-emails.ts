@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { FormsService } from '../../forms/index.js';
 import { buildRefundEmail, MailService } from '../../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../../outbox/index.js';
+import { PayerLinks } from '../../payer-links/index.js';
 import { InstallationService } from '../../settings/index.js';
 import { PaymentLogRepository } from '../payment-log.repository.js';
 import { PaymentRepository } from '../payment.repository.js';
@@ -34,6 +35,7 @@ export class RefundEmails implements OnModuleInit, OutboxHandler<RefundEmailDue>
     private readonly outbox: Outbox,
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
+    private readonly links: PayerLinks,
   ) {}
 
   onModuleInit(): void {
@@ -65,7 +67,7 @@ export class RefundEmails implements OnModuleInit, OutboxHandler<RefundEmailDue>
         full: payment.amountRefunded >= (payment.amountReceived ?? 0),
         refunded_at: refund.updatedAt.toISOString(),
       },
-      { fromAddress: this.mail.fromAddress },
+      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.emailAddress) },
     );
     await this.mail.send([{ ...message, messageId: this.messageId(refund.id) }]);
     await this.logs.record({
