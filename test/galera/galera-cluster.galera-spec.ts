@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Connection, createConnection } from 'mysql2/promise';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
@@ -58,8 +59,15 @@ async function call(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-function cluster(...args: string[]): string {
-  return execFileSync('bash', [CLUSTER, ...args], { encoding: 'utf8', env: process.env, timeout: 180_000 });
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs cluster.sh without blocking the event loop: while a node is killed or rejoins, the load's
+ * requests, their timeouts and the readiness probes keep running in this process.
+ */
+async function cluster(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync('bash', [CLUSTER, ...args], { encoding: 'utf8', env: process.env, timeout: 180_000 });
+  return stdout;
 }
 
 function formSettings() {
@@ -185,6 +193,9 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
   };
 
   beforeAll(async () => {
+    // A cluster left broken by an earlier run (a node isolated or down) fails here, not mid-suite.
+    const status = await cluster('status');
+    if ((status.match(/size=3 state=Synced ready=ON/g) ?? []).length !== 3) throw new Error(`the Galera cluster is not 3 nodes Synced (test/galera/cluster.sh start):\n${status}`);
     fake = await startFakeGatewayA();
     for (const node of NODES) db.set(node, await connectTo(node));
     await node1().query(`DROP DATABASE IF EXISTS ${DATABASE}`);
@@ -193,6 +204,9 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
   });
 
   afterAll(async () => {
+    // Whatever failed, the cluster is left whole for the next run: no node isolated, none down.
+    for (const node of NODES) await cluster('isolate', String(node), 'off').catch(() => undefined);
+    if (!/node 2 \(port \d+\): size/.test(await cluster('status').catch(() => ''))) await cluster('rejoin', '2').catch(() => undefined);
     await stopAllServices();
     await fake?.stop();
     for (const connection of db.values()) await connection.end().catch(() => undefined);
@@ -286,12 +300,53 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     }
   });
 
+  it('never refund more than was paid when refunds of one payment run on all three nodes at once', async () => {
+    const emailsBefore = emails();
+    const event = await paidEvent(instances[0], instances[1], '198.51.100.22');
+    expect((await deliver(instances[2], event)).status).toBe(200);
+    const [[payment]] = (await node1().query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT provider_payment_ref FROM ${PREFIX}checkout_payments WHERE id = ?`, [event.paymentId])) as unknown as [
+      [{ provider_payment_ref: string }],
+    ];
+    const refundsBefore = fake.requestsTo('POST', '/v1/refunds').length;
+    // 9 refunds of 3.00 on a 10.00 payment, three on each node, while the provider answers slowly:
+    // the reservation (a conditional update of the payment row, certified across the nodes)
+    // lets three through.
+    fake.latencyMs = 100;
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 9 }, (_, i) =>
+          call(instances[i % 3], 'POST', `${REST}/administration/payments/${event.paymentId}/refunds`, { auth: ADMIN_AUTH, body: { amount: 300 }, timeoutMs: 60_000 }),
+        ),
+      );
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    // The others are refused as over the refundable amount (400) or as a refund already under way (409): never 5xx.
+    expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 400 && answer.status !== 409)).toEqual([]);
+    const [rows] = await db
+      .get(3)!
+      .query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT amount_refunded, refund_reserved FROM ${DATABASE}.${PREFIX}checkout_payments WHERE id = ?`, [event.paymentId]);
+    expect(rows).toEqual([{ amount_refunded: 900, refund_reserved: 0 }]);
+    const [refunds] = await node1().query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT amount FROM ${PREFIX}checkout_refunds WHERE payment_id = ?`, [event.paymentId]);
+    expect(refunds).toEqual([{ amount: 300 }, { amount: 300 }, { amount: 300 }]);
+    // The provider heard of three refunds only, and holds 9.00 of them.
+    expect(fake.requestsTo('POST', '/v1/refunds').length - refundsBefore).toBe(3);
+    expect(fake.resources.refundsOf(payment.provider_payment_ref).reduce((sum, refund) => sum + (refund.amount as number), 0)).toBe(900);
+    // The completion's two emails and one refund email per refund, each once (and none left to
+    // arrive during the next test).
+    await eventually('emails', async () => emails() - emailsBefore, (count) => count >= 5, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(emails() - emailsBefore).toBe(5);
+  });
+
   /**
    * Bounded load on all three instances (payment creations and webhook completions, one client
    * per instance at a time) while `disrupt` breaks `failed`'s node and `recover` brings it back.
    * Only that node's instance may fail, and only with 503.
    */
-  async function underLoad(failed: number, disrupt: () => void, recover: () => void) {
+  async function underLoad(failed: number, disrupt: () => Promise<unknown>, recover: () => Promise<unknown>) {
     const failures: string[] = [];
     const created = new Set<number>();
     const completed = new Set<number>();
@@ -344,17 +399,24 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     const load = Promise.all(NODES.map((node) => client(node - 1, 2)));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const disruptedAt = Date.now();
-    disrupt();
-    // The balancer's view: readiness of the failed node's instance goes 503 within a probe.
-    const notReady = await eventually('readyz 503', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 503, 30_000);
-    expect(notReady).toBe(503);
-    const notReadyAfterMs = Date.now() - disruptedAt;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    recover();
-    await eventually('readyz 200', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 200, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    running = false;
-    await load;
+    await disrupt();
+    let recovered = false;
+    let notReadyAfterMs = 0;
+    try {
+      // The balancer's view: readiness of the failed node's instance goes 503 within a probe.
+      const notReady = await eventually('readyz 503', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 503, 30_000);
+      expect(notReady).toBe(503);
+      notReadyAfterMs = Date.now() - disruptedAt;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await recover();
+      recovered = true;
+      await eventually('readyz 200', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 200, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    } finally {
+      if (!recovered) await recover().catch(() => undefined);
+      running = false;
+      await load;
+    }
 
     const wrong = failures.filter((failure) => !failure.startsWith(`node${failed} `) || !/ 503\b/.test(failure));
     expect(wrong).toEqual([]);
@@ -386,7 +448,7 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     await underLoad(
       2,
       () => cluster('kill', '2'),
-      () => console.log(cluster('rejoin', '2')),
+      async () => console.log(await cluster('rejoin', '2')),
     );
     for (const instance of instances) expect(instance.alive).toBe(true);
   });
