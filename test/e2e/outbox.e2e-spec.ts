@@ -234,6 +234,30 @@ describe('outbox: completion emails', () => {
     expect(events.filter((event) => event === 'emails_sent')).toHaveLength(1);
   });
 
+  it('stores an attempt\'s outcome again while the database cannot serve (a cut-off Galera node), so an email sent is not sent again', async () => {
+    const id = await f.completed('cutoff@example.test');
+    const repository = t.app.get(OutboxRepository);
+    // 1047: "WSREP has not yet prepared node for application use", as a node cut off from the cluster answers.
+    const cutOff = () => Object.assign(new Error('WSREP has not yet prepared node for application use'), { errno: 1047, code: 'ER_UNKNOWN_COM_ERROR' });
+    const saveProgress = repository.saveProgress.bind(repository);
+    const markSent = repository.markSent.bind(repository);
+    const progress = jest.spyOn(repository, 'saveProgress').mockRejectedValueOnce(cutOff()).mockRejectedValueOnce(cutOff()).mockImplementation(saveProgress);
+    const sent = jest.spyOn(repository, 'markSent').mockRejectedValueOnce(cutOff()).mockImplementation(markSent);
+    await worker.drain();
+
+    expect(progress.mock.calls.length).toBeGreaterThanOrEqual(4);
+    expect(sent).toHaveBeenCalledTimes(2);
+    expect(await f.outboxRow(id)).toMatchObject({ status: 'sent', attempts: 1, progress: '["admin","payer"]', claimed_by: null });
+    expect(sink.count(f.messageId(id, 'admin'))).toBe(1);
+    expect(sink.count(f.messageId(id, 'payer'))).toBe(1);
+
+    // Any other error is not waited out: the attempt fails as before (and is retried later).
+    const other = await f.completed('other-error@example.test');
+    jest.spyOn(repository, 'saveProgress').mockRejectedValueOnce(new Error('something else')).mockImplementation(saveProgress);
+    await worker.drain();
+    expect(await f.outboxRow(other)).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+
   it('leaves an item claimed by another worker alone until the claim lapses, then takes it (a crashed claimer)', async () => {
     holdWorker(t);
     const id = await f.completed('lapsed@example.test');

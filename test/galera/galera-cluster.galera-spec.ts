@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { type Connection, createConnection } from 'mysql2/promise';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
@@ -58,8 +59,15 @@ async function call(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-function cluster(...args: string[]): string {
-  return execFileSync('bash', [CLUSTER, ...args], { encoding: 'utf8', env: process.env, timeout: 180_000 });
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs cluster.sh without blocking the event loop: while a node is killed or rejoins, the load's
+ * requests, their timeouts and the readiness probes keep running in this process.
+ */
+async function cluster(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync('bash', [CLUSTER, ...args], { encoding: 'utf8', env: process.env, timeout: 180_000 });
+  return stdout;
 }
 
 function formSettings() {
@@ -185,6 +193,9 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
   };
 
   beforeAll(async () => {
+    // A cluster left broken by an earlier run (a node isolated or down) fails here, not mid-suite.
+    const status = await cluster('status');
+    if ((status.match(/size=3 state=Synced ready=ON/g) ?? []).length !== 3) throw new Error(`the Galera cluster is not 3 nodes Synced (test/galera/cluster.sh start):\n${status}`);
     fake = await startFakeGatewayA();
     for (const node of NODES) db.set(node, await connectTo(node));
     await node1().query(`DROP DATABASE IF EXISTS ${DATABASE}`);
@@ -193,7 +204,11 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
   });
 
   afterAll(async () => {
+    // Whatever failed, the cluster is left whole for the next run: no node isolated, none down.
+    for (const node of NODES) await cluster('isolate', String(node), 'off').catch(() => undefined);
+    if (!/node 2 \(port \d+\): size/.test(await cluster('status').catch(() => ''))) await cluster('rejoin', '2').catch(() => undefined);
     await stopAllServices();
+    for (const dataDir of dataDirs.values()) rmSync(dataDir, { recursive: true, force: true });
     await fake?.stop();
     for (const connection of db.values()) await connection.end().catch(() => undefined);
     const cleaner = new Redis(REDIS_URL);
@@ -286,15 +301,58 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     }
   });
 
+  it('never refund more than was paid when refunds of one payment run on all three nodes at once', async () => {
+    const emailsBefore = emails();
+    const event = await paidEvent(instances[0], instances[1], '198.51.100.22');
+    expect((await deliver(instances[2], event)).status).toBe(200);
+    const [[payment]] = (await node1().query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT provider_payment_ref FROM ${PREFIX}checkout_payments WHERE id = ?`, [event.paymentId])) as unknown as [
+      [{ provider_payment_ref: string }],
+    ];
+    const refundsBefore = fake.requestsTo('POST', '/v1/refunds').length;
+    // 9 refunds of 3.00 on a 10.00 payment, three on each node, while the provider answers slowly:
+    // the reservation (a conditional update of the payment row, certified across the nodes)
+    // lets three through.
+    fake.latencyMs = 100;
+    let answers: Answer[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 9 }, (_, i) =>
+          call(instances[i % 3], 'POST', `${REST}/administration/payments/${event.paymentId}/refunds`, { auth: ADMIN_AUTH, body: { amount: 300 }, timeoutMs: 60_000 }),
+        ),
+      );
+    } finally {
+      fake.latencyMs = 0;
+    }
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    // The others are refused as over the refundable amount (400) or as a refund already under way (409): never 5xx.
+    expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 400 && answer.status !== 409)).toEqual([]);
+    const [rows] = await db
+      .get(3)!
+      .query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT amount_refunded, refund_reserved FROM ${DATABASE}.${PREFIX}checkout_payments WHERE id = ?`, [event.paymentId]);
+    expect(rows).toEqual([{ amount_refunded: 900, refund_reserved: 0 }]);
+    const [refunds] = await node1().query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT amount FROM ${PREFIX}checkout_refunds WHERE payment_id = ?`, [event.paymentId]);
+    expect(refunds).toEqual([{ amount: 300 }, { amount: 300 }, { amount: 300 }]);
+    // The provider heard of three refunds only, and holds 9.00 of them.
+    expect(fake.requestsTo('POST', '/v1/refunds').length - refundsBefore).toBe(3);
+    expect(fake.resources.refundsOf(payment.provider_payment_ref).reduce((sum, refund) => sum + (refund.amount as number), 0)).toBe(900);
+    // The completion's two emails and one refund email per refund, each once (and none left to
+    // arrive during the next test).
+    await eventually('emails', async () => emails() - emailsBefore, (count) => count >= 5, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(emails() - emailsBefore).toBe(5);
+  });
+
   /**
    * Bounded load on all three instances (payment creations and webhook completions, one client
    * per instance at a time) while `disrupt` breaks `failed`'s node and `recover` brings it back.
    * Only that node's instance may fail, and only with 503.
    */
-  async function underLoad(failed: number, disrupt: () => void, recover: () => void) {
+  async function underLoad(failed: number, disrupt: () => Promise<unknown>, recover: () => Promise<unknown>) {
     const failures: string[] = [];
     const created = new Set<number>();
     const completed = new Set<number>();
+    /** Events the failed node's instance claimed and could not finish: delivered again after the recovery. */
+    const later: Array<{ paymentId: number; event: { body: string; signature: string } }> = [];
     let running = true;
     let sequence = 0;
     const emailsBefore = emails();
@@ -331,6 +389,10 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
                 delivered = await deliver(instances[(index + 1) % 3 === failed - 1 ? (index + 2) % 3 : (index + 1) % 3], event);
               }
               if (delivered.status === 200) completed.add(record.body.payment_id as number);
+              // 503 while the failed node's instance still holds the event's claim (it claimed it,
+              // then lost its node and cannot give the claim back until the node returns): the
+              // provider delivers it again later, as below once the node is back.
+              else if (delivered.status === 503 && index === failed - 1) later.push({ paymentId: record.body.payment_id as number, event });
               else failures.push(`redelivery ${delivered.status}`);
             }
           } catch (error) {
@@ -344,18 +406,33 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     const load = Promise.all(NODES.map((node) => client(node - 1, 2)));
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const disruptedAt = Date.now();
-    disrupt();
-    // The balancer's view: readiness of the failed node's instance goes 503 within a probe.
-    const notReady = await eventually('readyz 503', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 503, 30_000);
-    expect(notReady).toBe(503);
-    const notReadyAfterMs = Date.now() - disruptedAt;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    recover();
-    await eventually('readyz 200', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 200, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    running = false;
-    await load;
+    await disrupt();
+    let recovered = false;
+    let notReadyAfterMs = 0;
+    try {
+      // The balancer's view: readiness of the failed node's instance goes 503 within a probe.
+      const notReady = await eventually('readyz 503', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 503, 30_000);
+      expect(notReady).toBe(503);
+      notReadyAfterMs = Date.now() - disruptedAt;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await recover();
+      recovered = true;
+      await eventually('readyz 200', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 200, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    } finally {
+      if (!recovered) await recover().catch(() => undefined);
+      running = false;
+      await load;
+    }
 
+    // The provider's later redelivery, to a healthy instance: applied now (the claim was given back).
+    const healthy = instances[failed % 3];
+    for (const { paymentId, event } of later) {
+      const delivered = await eventually('redelivery after the recovery', () => deliver(healthy, event), (answer) => answer.status !== 503, 120_000);
+      expect(delivered.status).toBe(200);
+      completed.add(paymentId);
+    }
+    console.log(`Galera node${failed}: ${failures.length} failed requests, ${later.length} events redelivered after the recovery: ${JSON.stringify(failures.slice(0, 10))}`);
     const wrong = failures.filter((failure) => !failure.startsWith(`node${failed} `) || !/ 503\b/.test(failure));
     expect(wrong).toEqual([]);
     // Every created payment is stored once; every completed one is completed, its emails sent once.
@@ -363,7 +440,7 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     const [rows] = await node1().query(`SET STATEMENT wsrep_sync_wait = 1 FOR SELECT id, status FROM ${PREFIX}checkout_payments WHERE id IN (${ids.join(',')})`);
     expect((rows as unknown[]).length).toBe(ids.length);
     for (const row of rows as Array<{ id: number; status: string }>) if (completed.has(row.id)) expect(row.status).toBe('completed');
-    await eventually('emails', async () => emails() - emailsBefore, (count) => count >= completed.size * 2, 30_000);
+    await eventually('emails', async () => emails() - emailsBefore, (count) => count >= completed.size * 2, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(emails() - emailsBefore).toBe(completed.size * 2);
     const counts = await Promise.all(NODES.map(countsOn));
@@ -386,7 +463,7 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     await underLoad(
       2,
       () => cluster('kill', '2'),
-      () => console.log(cluster('rejoin', '2')),
+      async () => console.log(await cluster('rejoin', '2')),
     );
     for (const instance of instances) expect(instance.alive).toBe(true);
   });

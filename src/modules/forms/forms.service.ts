@@ -35,8 +35,12 @@ export class FormsService {
     this.byIdSql = `SELECT ${this.rows.selectList} FROM ${this.rows.table} WHERE \`id\` = ? LIMIT 1`;
   }
 
-  async findById(id: number): Promise<PaymentForm | null> {
-    const rows = await selectRows<Record<string, unknown>>(this.forms.manager, this.byIdSql, [id]);
+  /**
+   * `manager`: read inside the caller's transaction, on its connection (a second pooled connection
+   * taken while a transaction holds one can wait forever once every connection is so held).
+   */
+  async findById(id: number, manager: EntityManager = this.forms.manager): Promise<PaymentForm | null> {
+    const rows = await selectRows<Record<string, unknown>>(manager, this.byIdSql, [id]);
     return rows.length ? toPaymentForm(this.rows.hydrate(rows[0])) : null;
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AsyncResource } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import { Clock } from '../../common/clock/index.js';
+import { isDatabaseDown } from '../../common/errors/index.js';
 import { ShutdownState } from '../../common/shutdown/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { type OutboxDelivery, type OutboxHandler, PermanentOutboxError, retryDelayMs } from './outbox-handler.js';
@@ -17,6 +18,9 @@ export const OUTBOX_SHUTDOWN_WAIT_MS = 10_000;
 /** Sent items are kept this long (their payload may hold personal data), then deleted by the sweep. */
 const SENT_RETENTION_MS = 30 * 24 * 3600_000;
 const PURGE_EVERY_MS = 3600_000;
+/** First and longest wait between two tries of storing an outcome while the database cannot serve. */
+const STORE_RETRY_FIRST_MS = 250;
+const STORE_RETRY_MAX_MS = 5_000;
 
 /**
  * Does the outbox's items on every instance: at boot, when a transaction that wrote one commits
@@ -167,7 +171,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     }
     const now = this.clock.now();
     if (failure === null) {
-      if (!(await this.items.markSent(item.id, this.owner, now))) this.lostClaim(item, 'sent');
+      if (!(await this.store(item, () => this.items.markSent(item.id, this.owner, now)))) this.lostClaim(item, 'sent');
       return;
     }
     const reason = errorText(failure);
@@ -175,7 +179,9 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
     const maxAttempts = handler.maxAttempts ?? this.config.outbox.maxAttempts;
     const final = failure instanceof PermanentOutboxError || item.attempts >= maxAttempts;
     const nextAttemptAt = final ? null : new Date(now.getTime() + retryDelayMs(item.attempts, retryBaseSeconds, retryMaxSeconds));
-    const stored = nextAttemptAt ? await this.items.retryAt(item.id, this.owner, nextAttemptAt, reason, now) : await this.items.markFailed(item.id, this.owner, reason, now);
+    const stored = await this.store(item, () =>
+      nextAttemptAt ? this.items.retryAt(item.id, this.owner, nextAttemptAt, reason, now) : this.items.markFailed(item.id, this.owner, reason, now),
+    );
     if (!stored) return this.lostClaim(item, 'failed attempt');
     const fields = { outbox_id: item.id, topic: item.topic, attempt: item.attempts, max_attempts: maxAttempts, reason };
     if (nextAttemptAt) this.logger.warn({ ...fields, next_attempt_at: nextAttemptAt.toISOString() }, 'outbox attempt failed; retrying later');
@@ -200,9 +206,33 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy, Be
       progress,
       stepDone: async (step: string) => {
         if (!progress.includes(step)) progress.push(step);
-        if (!(await this.items.saveProgress(item.id, this.owner, progress, this.clock.now()))) this.lostClaim(item, 'progress');
+        if (!(await this.store(item, () => this.items.saveProgress(item.id, this.owner, progress, this.clock.now())))) this.lostClaim(item, 'progress');
       },
     };
+  }
+
+  /**
+   * Stores what an attempt did (a step done, sent, a retry, failed). The email or call it records
+   * has already happened, so an outcome lost to a database that cannot serve right now (a Galera
+   * node cut off from the cluster or rejoining: 1047 / 1180, a lost connection) would have the
+   * next claim do it again: the write is tried again, waiting 250 ms doubling to 5 s, for up to
+   * one lease (OUTBOX_LEASE_SECONDS; no other worker claims the item before it lapses, and every
+   * write is conditional on this worker's claim, so a late one changes nothing). Any other error,
+   * and the last one, is thrown as before; shutdown stops the waiting.
+   */
+  private async store<T>(item: OutboxItemEntity, write: () => Promise<T>): Promise<T> {
+    const giveUpAt = Date.now() + this.config.outbox.leaseSeconds * 1000;
+    let delay = STORE_RETRY_FIRST_MS;
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isDatabaseDown(error) || this.stopping || Date.now() + delay > giveUpAt) throw error;
+        if (tries === 1) this.logger.warn({ outbox_id: item.id, topic: item.topic, err: errorText(error) }, 'outbox outcome not stored: the database cannot serve; trying again');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, STORE_RETRY_MAX_MS);
+      }
+    }
   }
 
   /** Extends the claim while the attempt runs (a renewal that lands after the outcome was stored changes nothing). */

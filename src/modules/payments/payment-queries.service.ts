@@ -128,10 +128,13 @@ export class PaymentQueriesService {
   }
 
   private async adminFields(row: PaymentEntity, manager?: EntityManager): Promise<Omit<AdminPaymentDetailDto, DetailOnly>> {
-    const form = row.formId === null ? null : await this.forms.findById(row.formId);
+    // Inside a transaction (adminSnapshot) every read goes through its manager: a read on another
+    // pooled connection would wait for one while this transaction holds its own, and with every
+    // connection so held (a burst of completions) none would ever come back.
+    const form = row.formId === null ? null : await this.forms.findById(row.formId, manager);
     const record = toPaymentRecord(row);
     // Renewals hang under the subscription's first payment (their parent_payment_id).
-    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(row.id, PAYMENT_RENEWALS_TAIL) : [[], 0];
+    const [renewals, renewalsTotal] = row.frequency !== 'one-time' && row.parentPaymentId === null ? await this.payments.renewalsOf(row.id, PAYMENT_RENEWALS_TAIL, manager) : [[], 0];
     // A renewal shows its subscription as the first payment holds it.
     const parentId = row.parentPaymentId;
     const first = parentId === null ? row : await (manager ? manager.findOne(PaymentEntity, { where: { id: parentId } }) : this.payments.findById(parentId));

@@ -223,8 +223,8 @@ export class PaymentRepository {
   }
 
   /** A subscription's renewal rows (their parent is its first payment), newest first, with their count. */
-  renewalsOf(parentId: number, limit: number): Promise<[PaymentEntity[], number]> {
-    return this.payments.findAndCount({ where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  renewalsOf(parentId: number, limit: number, manager: EntityManager = this.payments.manager): Promise<[PaymentEntity[], number]> {
+    return manager.findAndCount(PaymentEntity, { where: { parentPaymentId: parentId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   /** The payment holding a provider capture (gateway B's capture id). */

@@ -115,14 +115,39 @@ export class WebhookIntakeService {
       });
       await this.events.markOutcome(row.id, effect.status, effect.paymentId, undefined, this.clock.now(), effect.reason ?? null, owner);
     } catch (error) {
-      await this.events.release(row.id, owner, `attempt failed: ${failureCode(error)}`).catch((releaseError: unknown) => {
+      const reason = `attempt failed: ${failureCode(error)}`;
+      await this.events.release(row.id, owner, reason).catch((releaseError: unknown) => {
         // The claim lapses on its own (claimTtlMs); a redelivery then applies the event.
         this.logger.warn({ event_id: event.id, err: releaseError instanceof Error ? releaseError.message : String(releaseError) }, 'webhook event claim not released');
+        if (isDatabaseDown(releaseError)) this.releaseLater(row.id, owner, reason, event.id);
       });
       throw error;
     }
     this.metrics.webhookEvent(source.provider, effect.status);
     return { received: true, outcome: effect.status };
+  }
+
+  /**
+   * A claim whose release failed because the database could not serve (this instance's Galera
+   * node cut off from the cluster, a lost connection) is released again in the background, every
+   * 0.5 s doubling to 5 s, until it is or the claim lapses: a redelivery waiting on another node
+   * (waitForClaimMs) can then apply the event as soon as this node is back, instead of answering
+   * 503 for the claim's whole TTL. The release is conditional on this owner, so a late one changes
+   * nothing.
+   */
+  private releaseLater(id: number, owner: string, reason: string, eventId: string): void {
+    const giveUpAt = Date.now() + this.timing.claimTtlMs;
+    let delay = 500;
+    const attempt = () => {
+      this.events.release(id, owner, reason).then(
+        () => this.logger.log({ event_id: eventId }, 'webhook event claim released after the database came back'),
+        (error: unknown) => {
+          delay = Math.min(delay * 2, 5_000);
+          if (isDatabaseDown(error) && Date.now() + delay < giveUpAt) setTimeout(attempt, delay).unref();
+        },
+      );
+    };
+    setTimeout(attempt, delay).unref();
   }
 
   /**
