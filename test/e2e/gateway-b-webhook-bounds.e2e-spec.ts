@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
+import { GatewayBSignatureVerifier } from '../../src/modules/gateway-b/webhook/gateway-b-signature.verifier.js';
+import type { VerificationSlots } from '../../src/modules/gateway-b/webhook/verification-slots.js';
 import { WebhookIntakeService } from '../../src/modules/webhooks/index.js';
 import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { buildEvent, type FakeGatewayB, type Json } from '../fakes/gateway-b/index.js';
@@ -11,6 +13,18 @@ import { redisNamespace, TEST_REDIS_URL } from '../support/redis.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { installationIdOf, type TestApp } from '../support/test-app.js';
 import { paymentRow } from '../support/app-state.js';
+
+/** The verifier's slots (private): the test waits until deliveries are queued instead of guessing with a sleep. */
+const slotsOf = (t: TestApp) => (t.app.get(GatewayBSignatureVerifier) as unknown as { slots: VerificationSlots }).slots;
+
+/** Waits (polling, at most 10 s) until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  const giveUpAt = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('the condition did not hold within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 type Delivery = { rawBody: Buffer; headers: Record<string, string> };
 
@@ -274,12 +288,12 @@ describe('gateway-B webhook verification is bounded before any provider call', (
     it('answers 503 with Retry-After, without a call, when no slot comes free in time or too many wait', async () => {
       ctx.sandbox.fault({ method: 'POST', path: VERIFY, delayMs: 6000, times: 2 });
       const holders = [0, 1].map(() => post(ctx.t, ctx.sandbox.webhookDelivery(otherEvent()), newClient()).then((res) => res));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(verifyCalls()).toBe(2);
+      await until(() => verifyCalls() === 2);
       // 16 may wait (8 per slot), for 3 s at most; the 17th is refused at once.
       const started = Date.now();
       const waiting = Array.from({ length: 16 }, () => post(ctx.t, ctx.sandbox.webhookDelivery(otherEvent()), newClient()).then((res) => res));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every one of them queued (not a fixed sleep: on a loaded machine requests arrive late).
+      await until(() => slotsOf(ctx.t).queued === 16);
       const [overflow, overflowMs] = await (async () => {
         const at = Date.now();
         const res = await post(ctx.t, ctx.sandbox.webhookDelivery(otherEvent()), newClient());
