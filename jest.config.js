@@ -19,6 +19,9 @@ const shared = {
   // Relative imports end in `.js` (nodenext) and name `.ts` sources.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/setup-env.js'],
+  // FormatJS ships ES modules only; Node 20.19+ loads them with require(), Jest's CommonJS
+  // runtime does not, so those packages are transpiled to CommonJS like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!(@formatjs|intl-messageformat)/)'],
 };
 
 /** The tsc settings of tsconfig.json that change emitted code, in swc's words. */
@@ -34,6 +37,9 @@ const swc = {
   },
 };
 
+/** The ES-module-only packages of transformIgnorePatterns, turned into CommonJS by swc. */
+const esmPackages = { '/node_modules/.+\\.js$': ['@swc/jest', { ...swc, jsc: { target: 'es2022' } }] };
+
 module.exports = {
   projects: [
     {
@@ -44,7 +50,7 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       // The gateway catalog as the application has it, without loading the slices' modules.
       setupFiles: [...shared.setupFiles, '<rootDir>/test/support/register-gateway-slices.ts'],
-      transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+      transform: { '^.+\\.ts$': ['@swc/jest', swc], ...esmPackages },
     },
     {
       ...shared,
@@ -63,6 +69,7 @@ module.exports = {
             astTransformers: { before: ['<rootDir>/test/swagger-plugin-transformer.js'] },
           },
         ],
+        ...esmPackages,
       },
     },
   ],

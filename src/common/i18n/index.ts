@@ -1,0 +1,11 @@
+export {
+  CONSOLE_LOCALES,
+  type ConsoleLocale,
+  isConsoleLocale,
+  isPayerLocale,
+  PAYER_LOCALES,
+  type PayerLocale,
+  primaryLanguage,
+  SOURCE_LOCALE,
+} from './locales.js';
+export { negotiateLocale, parseAcceptLanguage } from './negotiate.js';
