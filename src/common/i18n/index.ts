@@ -9,3 +9,4 @@ export {
   SOURCE_LOCALE,
 } from './locales.js';
 export { negotiateLocale, parseAcceptLanguage } from './negotiate.js';
+export { type Catalog, catalogProblems } from './catalog-check.js';
