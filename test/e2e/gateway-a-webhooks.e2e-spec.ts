@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GatewayAClientFactory, GatewayAContractService, gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
+import { WebhookIntakeService } from '../../src/modules/webhooks/index.js';
 import { WebhookEventRepository } from '../../src/modules/webhooks/webhook-event.repository.js';
 import { type PaymentPatch, PaymentLedgerService, PaymentQueriesService, type PaymentStatus } from '../../src/modules/payments/index.js';
 import { InstallationService, OptionsService } from '../../src/modules/settings/index.js';
@@ -858,6 +859,59 @@ describe('POST /webhook/gateway-a-callback/{mode}', () => {
       expect(a.status).toBe(503);
       expect(b.body).toEqual({ received: true, outcome: 'processed' });
       expect(await row(id)).toMatchObject({ status: 'completed' });
+    });
+    describe('the claim is a lease, renewed while the event is applied', () => {
+      let intake: WebhookIntakeService;
+      let timing: WebhookIntakeService['timing'];
+      beforeEach(() => {
+        intake = t.app.get(WebhookIntakeService);
+        timing = intake.timing;
+      });
+      afterEach(() => {
+        intake.timing = timing;
+      });
+
+      it('an apply slower than the lease keeps its claim: a delivery after the first lease waits and never applies it twice', async () => {
+        intake.timing = { claimTtlMs: 300, waitForClaimMs: 250, pollMs: 20 };
+        const id = await paymentIn('pending', { providerPaymentRef: 'pi_slow_lease' });
+        const { body } = signedEvent('payment_intent.succeeded', intent('pi_slow_lease', id, { amount_received: 1000 }), secret, { id: nextEventId() });
+        const eventId = JSON.parse(body).id as string;
+        const transition = payments.transition.bind(payments);
+        jest.spyOn(payments, 'transition').mockImplementationOnce(async (...args) => {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          return transition(...args);
+        });
+        const first = post(body, { 'Gateway-A-Signature': signPayload(body, secret) }).then((res) => res); // sent now, not when awaited
+        for (let i = 0; i < 100 && (await storedEvent(eventId))?.status !== 'processing'; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        const claimedUntil = (await storedEvent(eventId))!.claimExpiresAt!.getTime();
+        // Two leases later the claim has been renewed, so a second delivery cannot take it.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect((await storedEvent(eventId))!.claimExpiresAt!.getTime()).toBeGreaterThan(claimedUntil);
+        const second = await post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
+        expect(second.status).toBe(503);
+        expectWpError(second.body, 'checkout_unavailable', 503);
+        expect((await first).body).toEqual({ received: true, outcome: 'processed' });
+        expect((await logEvents(id)).filter((event) => event === 'status_changed')).toHaveLength(1);
+        expect(await storedEvent(eventId)).toMatchObject({ status: 'processed', claimedBy: null, claimExpiresAt: null });
+      });
+
+      it('a claim whose holder died (killed, or its database node cut off) lapses within the lease; a waiting delivery then applies the event', async () => {
+        intake.timing = { claimTtlMs: 300, waitForClaimMs: 2000, pollMs: 20 };
+        const id = await paymentIn('pending', { providerPaymentRef: 'pi_dead_holder' });
+        const { body } = signedEvent('payment_intent.succeeded', intent('pi_dead_holder', id, { amount_received: 1000 }), secret, { id: nextEventId() });
+        const eventId = JSON.parse(body).id as string;
+        const events = t.app.get(WebhookEventRepository);
+        const stored = await events.recordEventOnce({ provider: 'gateway_a', eventId, type: 'payment_intent.succeeded', mode: 'test' }, undefined, new Date(), {
+          owner: 'dead-instance:1:abcd',
+          expiresAt: new Date(Date.now() + 300),
+        });
+        expect(stored.recorded).toBe(true);
+        const started = Date.now();
+        const res = await post(body, { 'Gateway-A-Signature': signPayload(body, secret) });
+        expect(res.body).toEqual({ received: true, outcome: 'processed' });
+        expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+        expect(await row(id)).toMatchObject({ status: 'completed' });
+      });
     });
   });
 

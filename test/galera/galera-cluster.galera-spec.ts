@@ -390,8 +390,8 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
               }
               if (delivered.status === 200) completed.add(record.body.payment_id as number);
               // 503 while the failed node's instance still holds the event's claim (it claimed it,
-              // then lost its node and cannot give the claim back until the node returns): the
-              // provider delivers it again later, as below once the node is back.
+              // then lost its node: it can neither give the claim back nor renew it, so the lease
+              // lapses within 30 s): the provider delivers it again later, as below.
               else if (delivered.status === 503 && index === failed - 1) later.push({ paymentId: record.body.payment_id as number, event });
               else failures.push(`redelivery ${delivered.status}`);
             }
@@ -425,7 +425,7 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
       await load;
     }
 
-    // The provider's later redelivery, to a healthy instance: applied now (the claim was given back).
+    // The provider's later redelivery, to a healthy instance: applied now (the claim was given back, or its lease lapsed).
     const healthy = instances[failed % 3];
     for (const { paymentId, event } of later) {
       const delivered = await eventually('redelivery after the recovery', () => deliver(healthy, event), (answer) => answer.status !== 503, 120_000);

@@ -48,7 +48,7 @@ export function listOutcomeOf(event: Pick<WebhookEventEntity, 'status' | 'reason
 @Injectable()
 export class WebhookEventRepository {
   /** The statements of every delivery, fixed texts instead of the query builder (docs/benchmarks.md). */
-  private readonly sql: { insert: string; claim: string; outcome: string; outcomeOfOwner: string };
+  private readonly sql: { insert: string; claim: string; renew: string; outcome: string; outcomeOfOwner: string };
 
   constructor(@InjectRepository(WebhookEventEntity) private readonly events: Repository<WebhookEventEntity>) {
     const table = `\`${events.metadata.tableName}\``;
@@ -60,6 +60,7 @@ export class WebhookEventRepository {
       claim:
         `UPDATE ${table} SET \`status\` = 'processing', \`claimed_by\` = ?, \`claim_expires_at\` = ?` +
         " WHERE `id` = ? AND (`status` = 'received' OR (`status` = 'processing' AND `claim_expires_at` < ?))",
+      renew: `UPDATE ${table} SET \`claim_expires_at\` = ? WHERE \`id\` = ? AND \`status\` = 'processing' AND \`claimed_by\` = ?`,
       outcome,
       outcomeOfOwner: `${outcome} AND \`claimed_by\` = ?`,
     };
@@ -114,6 +115,12 @@ export class WebhookEventRepository {
    */
   async claim(id: number, owner: string, now: Date, expiresAt: Date): Promise<boolean> {
     const { affected } = await runStatement(this.events.manager, this.sql.claim, [owner, expiresAt, id, now]);
+    return affected > 0;
+  }
+
+  /** Extends `owner`'s claim to `expiresAt`: false when the claim is no longer its own (it lapsed and was taken, or the outcome is stored). */
+  async renewClaim(id: number, owner: string, expiresAt: Date): Promise<boolean> {
+    const { affected } = await runStatement(this.events.manager, this.sql.renew, [expiresAt, id, owner]);
     return affected > 0;
   }
 

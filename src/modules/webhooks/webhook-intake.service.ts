@@ -36,14 +36,18 @@ export interface WebhookEventSource<E extends ParsedWebhookEvent, M extends Gate
 }
 
 export interface IntakeTiming {
-  /** How long a claim lasts: longer than any apply (gateway calls included) can take. */
+  /**
+   * How long a claim lasts unless renewed; the claimant renews it every third of this while it
+   * applies the event, so a slow apply keeps it and a dead claimant (killed, or its Galera node cut
+   * off) gives it up within this time. Longer than a Galera view change holds commits (≤ 15 s).
+   */
   claimTtlMs: number;
   /** How long a concurrent delivery waits for the claimant's outcome before asking for a retry. */
   waitForClaimMs: number;
   pollMs: number;
 }
 
-export const DEFAULT_INTAKE_TIMING: IntakeTiming = { claimTtlMs: 5 * 60_000, waitForClaimMs: 10_000, pollMs: 50 };
+export const DEFAULT_INTAKE_TIMING: IntakeTiming = { claimTtlMs: 30_000, waitForClaimMs: 10_000, pollMs: 50 };
 
 const FINISHED: ReadonlySet<string> = new Set(['processed', 'ignored', 'rejected']);
 
@@ -55,8 +59,9 @@ const FINISHED: ReadonlySet<string> = new Set(['processed', 'ignored', 'rejected
  * concurrent delivery of the same event, on this instance or another, waits for that outcome and
  * answers `duplicate`, and never a 200 before the event is applied: if the claimant fails it
  * gives the event back (status `received`) and its own delivery is answered 503/502 so that the
- * provider retries, and a waiting delivery then claims it itself. A claimant that dies holds the
- * claim until it lapses; meanwhile redeliveries answer 503 (retry later).
+ * provider retries, and a waiting delivery then claims it itself. The claimant renews its claim
+ * while it applies; one that dies (or loses its database node) holds it until it lapses, at most
+ * `claimTtlMs`; meanwhile redeliveries answer 503 (retry later), and the first after it applies the event.
  */
 @Injectable()
 export class WebhookIntakeService {
@@ -106,6 +111,7 @@ export class WebhookIntakeService {
     }
 
     let effect: EffectResult;
+    const renewal = this.renewWhileApplying(row.id, owner, event.id);
     try {
       effect = await this.actions.apply(source.actionOf(event, mode), {
         source: `webhook:${source.provider}`,
@@ -113,8 +119,10 @@ export class WebhookIntakeService {
         mode,
         context: (recordMode) => source.logContext(event, recordMode),
       });
+      renewal.stop();
       await this.events.markOutcome(row.id, effect.status, effect.paymentId, undefined, this.clock.now(), effect.reason ?? null, owner);
     } catch (error) {
+      renewal.stop();
       const reason = `attempt failed: ${failureCode(error)}`;
       await this.events.release(row.id, owner, reason).catch((releaseError: unknown) => {
         // The claim lapses on its own (claimTtlMs); a redelivery then applies the event.
@@ -125,6 +133,31 @@ export class WebhookIntakeService {
     }
     this.metrics.webhookEvent(source.provider, effect.status);
     return { received: true, outcome: effect.status };
+  }
+
+  /**
+   * Renews the claim every third of its lease until `stop()`. A renewal that finds the claim gone
+   * (a stall longer than the lease let another delivery take it) is logged: the outcome is then
+   * stored by whoever holds the claim, and the effects are conditional writes that the second
+   * apply finds done. A renewal the database refuses is left to the next one.
+   */
+  private renewWhileApplying(id: number, owner: string, eventId: string): { stop(): void } {
+    let running = true;
+    const timer = setInterval(() => {
+      this.events.renewClaim(id, owner, new Date(this.clock.now().getTime() + this.timing.claimTtlMs)).then(
+        (renewed) => {
+          if (!renewed && running) this.logger.warn({ event_id: eventId }, 'webhook event claim lost while applying');
+        },
+        (error: unknown) => this.logger.warn({ event_id: eventId, err: error instanceof Error ? error.message : String(error) }, 'webhook event claim not renewed'),
+      );
+    }, this.timing.claimTtlMs / 3);
+    timer.unref();
+    return {
+      stop: () => {
+        running = false;
+        clearInterval(timer);
+      },
+    };
   }
 
   /**
