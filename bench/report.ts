@@ -64,7 +64,7 @@ export interface BenchReport {
 
 export interface Targets {
   baseline: string;
-  scenarios: Record<string, { min_ratio?: number | Partial<Record<Db, number>>; max_p99_ms?: number }>;
+  scenarios: Record<string, { min_ratio?: number | Partial<Record<Db, number>>; min_logged_floor_ratio?: number; max_p99_ms?: number }>;
   memory: { max_idle_rss_mb: number; max_rss_after_load_mb: number; max_rss_growth_pct: number };
   startup: { max_ready_ms: Partial<Record<Db, number>> };
 }
@@ -82,6 +82,12 @@ export function baselineRps(run: RunResult): number {
 
 export function ratio(run: RunResult, row: Row): number {
   return row.load.rps / baselineRps(run);
+}
+
+/** The row's req/s ÷ the logged floor's (bare Nest + the service's request log) in the same run; undefined without that baseline. */
+export function loggedFloorRatio(run: RunResult, row: Row): number | undefined {
+  const floor = rowOf(run, 'bare-nest-logged');
+  return floor ? row.load.rps / floor.load.rps : undefined;
 }
 
 /** bare Nest CPU per request ÷ the row's: what the req/s ratio would be with a CPU-bound server. */
@@ -169,6 +175,15 @@ export function evaluate(report: BenchReport, targets: Targets): Check[] {
         pass: value >= minRatio,
       });
     }
+    const floorRatio = loggedFloorRatio(last, row);
+    if (target?.min_logged_floor_ratio !== undefined && floorRatio !== undefined) {
+      checks.push({
+        what: `${row.label}: req/s ÷ the logged floor (issue 36)`,
+        target: `>= ${target.min_logged_floor_ratio}`,
+        measured: f2(floorRatio),
+        pass: floorRatio >= target.min_logged_floor_ratio,
+      });
+    }
     if (target?.max_p99_ms !== undefined) {
       checks.push({ what: `${row.label}: p99`, target: `<= ${target.max_p99_ms} ms`, measured: `${f1(row.load.p99Ms)} ms`, pass: row.load.p99Ms <= target.max_p99_ms });
     }
@@ -231,12 +246,12 @@ function idleRss(report: BenchReport): { mb: number; when: string } {
 
 function runTable(report: BenchReport, run: RunResult): string[] {
   const lines = [
-    '| scenario | req/s | ratio to bare Nest | p50 ms | p99 ms | non-2xx | errors | CPU µs/req | CPU ratio | server cores | other load (cores) |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| scenario | req/s | ratio to bare Nest | × the logged floor | p50 ms | p99 ms | non-2xx | errors | CPU µs/req | CPU ratio | server cores | other load (cores) |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const row of run.rows) {
     lines.push(
-      `| ${row.label} | ${f0(row.load.rps)} | ${f2(ratio(run, row))} | ${f2(row.load.p50Ms)} | ${f2(row.load.p99Ms)} | ${row.load.non2xx} | ${row.load.errors} | ${f0(row.cpuUsPerRequest)} | ${f2(cpuRatio(run, row))} | ${f2(row.serverCores)} | ${f2(row.otherCores)} |`,
+      `| ${row.label} | ${f0(row.load.rps)} | ${f2(ratio(run, row))} | ${f2(loggedFloorRatio(run, row) ?? Number.NaN)} | ${f2(row.load.p50Ms)} | ${f2(row.load.p99Ms)} | ${row.load.non2xx} | ${row.load.errors} | ${f0(row.cpuUsPerRequest)} | ${f2(cpuRatio(run, row))} | ${f2(row.serverCores)} | ${f2(row.otherCores)} |`,
     );
   }
   return lines;
