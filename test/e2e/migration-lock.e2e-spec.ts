@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/index.js';
 import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
-import { MigrationLockTimeoutError, mysqlMigrationLockName, SQLITE_LOCK_TTL_MS } from '../../src/database/migration-lock.js';
+import { MigrationLockTimeoutError, MysqlMigrationLock, mysqlMigrationLockName, SQLITE_LOCK_TTL_MS } from '../../src/database/migration-lock.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { migrationLockFor, runMigrations } from '../../src/database/run-migrations.js';
 import { peerDatabaseUrl } from '../support/peer-database.js';
@@ -10,7 +10,7 @@ import { sharedDatabaseUrl } from '../support/shared-database.js';
 
 /**
  * The migration lock itself, on this suite's database kind (MariaDB: GET_LOCK on a sibling
- * database; SQLite: the lock row in a file database). The processes-level proof (instances
+ * database, or the cluster's lock row on a Galera node; SQLite: the lock row in a file database). The processes-level proof (instances
  * booting together) is test/e2e/concurrent-boot and the multi-instance suite.
  */
 const onMysql = databaseKind(loadConfig({ DATABASE_URL: process.env.DATABASE_URL })) === 'mysql';
@@ -100,7 +100,8 @@ describe('migration lock', () => {
     const message = (error as Error).message;
     expect(message).toContain('waited 1 s for the migration lock');
     expect(message).toContain(holder.lock.description);
-    expect(message).toMatch(onMysql ? /held by database connection \d+/ : new RegExp(`held by process ${process.pid} on `));
+    // GET_LOCK names the server's connection; the lock rows (SQLite, and MariaDB on a Galera node) the process.
+    expect(message).toMatch(holder.lock instanceof MysqlMigrationLock ? /held by database connection \d+/ : new RegExp(`held by process ${process.pid} on `));
     expect(message).toContain('MIGRATION_LOCK_TIMEOUT_SECONDS');
     expect(await appliedIn(dataSource)).toEqual([]);
     await holder.release();
