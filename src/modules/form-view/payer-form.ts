@@ -28,6 +28,8 @@ export interface PayerForm {
   /** The accent colour as six lower-case hex digits (no `#`); an invalid one falls back to the default */
   accent: string;
   layout: 'stacked' | 'compact';
+  /** `display.locale`: `auto` (the payer's browser, then the site's default language) or a fixed payer language */
+  locale: string;
 }
 
 const EMAIL_FIELD: FormField = { name: 'email_address', type: 'email', label: 'Email', required: true };
@@ -51,6 +53,7 @@ export function toPayerForm(id: number, title: string, settings: PaymentFormSett
     buttonLabel: typeof display.button_label === 'string' && display.button_label ? display.button_label : DEFAULT_BUTTON_LABEL,
     accent: color ? color[1].toLowerCase() : DEFAULT_ACCENT,
     layout: display.layout === 'compact' ? 'compact' : 'stacked',
+    locale: typeof display.locale === 'string' && display.locale ? display.locale : 'auto',
   };
 }
 
