@@ -58,7 +58,7 @@ export const DISPLAY_LAYOUTS = ['stacked', 'compact'] as const;
 export interface FormDisplaySettings {
   [key: string]: string | number | boolean;
 }
-export const DISPLAY_KEYS = ['button_label', 'primary_color', 'layout', 'show_title', 'description'] as const;
+export const DISPLAY_KEYS = ['button_label', 'primary_color', 'layout', 'show_title', 'description', 'locale'] as const;
 
 export interface PaymentFormSettings {
   plans: FormPlan[];

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { PAYER_LOCALES } from '../../common/i18n/index.js';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -208,6 +209,9 @@ export class FormEmailSettingsDto {
   renewal_failure_emails?: boolean;
 }
 
+/** A form's `display.locale`: `auto` or a payer language. */
+export const FORM_LOCALES = ['auto', ...PAYER_LOCALES] as const;
+
 export class FormDisplaySettingsDto {
   /** Label of the pay button */
   @IsOmittable()
@@ -237,6 +241,14 @@ export class FormDisplaySettingsDto {
   @MaxLength(500)
   @IsString()
   description?: string;
+  /**
+   * The payer's language of the hosted page, the embedded form and the payer's emails: `auto` (the
+   * browser's Accept-Language, then the site's default language; the default) or one payer language
+   */
+  @IsOmittable()
+  @ApiPropertyOptional({ enum: FORM_LOCALES, type: 'string' })
+  @IsIn(FORM_LOCALES)
+  locale?: (typeof FORM_LOCALES)[number];
 }
 
 /** The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units. */

@@ -193,6 +193,8 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
       plan_index: Number(price.dataset.planIndex),
       price_index: Number(price.dataset.priceIndex),
       ...form.payerDetails(),
+      // The language the page is shown in: the payer's later emails use it.
+      locale: pageLocale(),
     };
     if (price.dataset.customMin !== undefined) body.amount = form.customAmount(price);
     if (record && recordGateway === gateway && record.status !== 'completed') {
