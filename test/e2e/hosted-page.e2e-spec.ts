@@ -124,6 +124,7 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(german.text).toContain('class="pay-button">10,00 $ bezahlen</button>');
       expect(german.text).toContain('<strong>Testmodus</strong> Auf dieser Seite wird keine echte Zahlung ausgeführt');
       expect(german.text).toContain('<legend>Ihre Angaben</legend>');
+      expect(german.text).toMatch(/name="method"[^>]*> Karte<\/label>/);
       expect(german.text).toContain('data-locale="de"');
       expect(german.text).toContain('Bitte prüfen Sie die unten markierten Angaben.');
       // The merchant's own texts stay as written.

@@ -57,6 +57,19 @@ export class PayerTranslator {
     return String(formatter.format(values as Record<string, string | number> | undefined));
   }
 
+  /** Whether the catalogs have a message `key`. */
+  has(key: string): boolean {
+    return key in this.catalog || key in this.source;
+  }
+
+  /**
+   * A payment method's name for the payer (`method.<id>`: "Karte"); brand names (Apple Pay,
+   * PayPal) have no key and stay as the gateway catalog names them.
+   */
+  methodLabel(method: string, fallback: string): string {
+    return this.has(`method.${method}`) ? this.t(`method.${method}`) : fallback;
+  }
+
   /** Minor units as this language writes the currency (the money module decides the digits). */
   money(minor: number, currency: string): string {
     return formatMoney(minor, currency, this.intlLocale);

@@ -247,7 +247,7 @@ function renderMethods(methods: RenderMethod[], testBadges: boolean, t: PayerTra
     ].join('');
     out.push(
       `<label class="choice method${method.available ? '' : ' inactive'}" for="${id}"><input type="radio" id="${id}" name="method"${data}` +
-        ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(method.label)}` +
+        ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(t.methodLabel(method.method, method.label))}` +
         `${testBadges && method.testMode ? ` <span class="test-badge">${escapeHtml(t.t('page.testBadge'))}</span>` : ''}` +
         `${method.note ? ` <small>(${escapeHtml(method.note)})</small>` : ''}</label>`,
     );

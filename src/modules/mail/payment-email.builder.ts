@@ -184,7 +184,7 @@ function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string,
   if (payment.plan_title) rows.push([t.t('mail.row.plan'), payment.plan_title]);
   rows.push([t.t('mail.row.amount'), amount], [t.t('mail.row.payer'), payerName]);
   if (!forPayer) rows.push(['Payer email', payment.email_address]);
-  rows.push([t.t('mail.row.paymentMethod'), methodLabel(payment.payment_method)]);
+  rows.push([t.t('mail.row.paymentMethod'), t.methodLabel(payment.payment_method, methodLabel(payment.payment_method))]);
   const core: readonly string[] = CORE_FIELDS;
   for (const field of form.settings.fields) {
     const value = payment.custom_fields?.[field.name];
