@@ -1,7 +1,7 @@
 import type { PaymentFormSettings } from '../forms/index.js';
 import { payerTranslator } from '../../common/i18n/index.js';
 import { type RenderMethod, renderFormPage } from './form.renderer.js';
-import { frequencyInterval, toPayerForm } from './payer-form.js';
+import { frequencyInterval, localizePayerForm, toPayerForm } from './payer-form.js';
 
 const settings = (overrides: Partial<PaymentFormSettings> = {}): PaymentFormSettings => ({
   plans: [{ title: 'Plan', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' }] }],
@@ -221,5 +221,20 @@ describe('renderFormPage in the payer’s language (issue 32)', () => {
     expect(html).toContain('<html lang="ja">');
     expect(html).toContain('class="pay-button">Donate $10.00</button>');
     expect(html).toContain('>Thanks!</p>');
+  });
+});
+
+describe('localizePayerForm', () => {
+  it('puts the merchant’s texts of the payer’s language in place of the written ones; other languages keep them', () => {
+    const form = toPayerForm(
+      7,
+      'Course',
+      settings({ success_message: 'Thanks', display: { button_label: 'Pay now' }, translations: [{ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen', success_message: 'Danke' }] }),
+    );
+    expect(localizePayerForm(form, 'de')).toMatchObject({ title: 'Kurs', buttonLabel: 'Jetzt zahlen', successMessage: 'Danke', description: null });
+    expect(localizePayerForm(form, 'fr')).toBe(form);
+    const html = renderFormPage(localizePayerForm(form, 'de'), { purpose: 'payment', methods: card, translator: payerTranslator('de') });
+    expect(html).toContain('<h1 id="form-title">Kurs</h1>');
+    expect(html).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
   });
 });

@@ -69,6 +69,18 @@ export interface PaymentFormSettings {
   display: FormDisplaySettings;
   redirect_url?: string;
   success_message?: string;
+  /** The merchant's own texts in other payer languages (issue 32): shown to payers of that language instead of the texts above */
+  translations?: FormTranslation[];
+}
+
+/** One payer language's versions of a form's own texts; a text left out is shown as written above. */
+export interface FormTranslation {
+  /** A payer language (common/i18n PAYER_LOCALES) */
+  locale: string;
+  title?: string;
+  description?: string;
+  button_label?: string;
+  success_message?: string;
 }
 
 export type FormStatus = 'draft' | 'publish';

@@ -251,6 +251,40 @@ export class FormDisplaySettingsDto {
   locale?: (typeof FORM_LOCALES)[number];
 }
 
+/** The form's own texts in one payer language (issue 32); a text left out is shown as written in the settings. */
+export class FormTranslationDto {
+  @ApiPropertyOptional({ enum: PAYER_LOCALES, type: 'string' })
+  @IsIn(PAYER_LOCALES)
+  locale: (typeof PAYER_LOCALES)[number];
+
+  @IsOmittable()
+  @Trim()
+  @Matches(/^[^\r\n]*$/, { message: 'title must be a single line' })
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  title?: string;
+
+  @IsOmittable()
+  @MaxLength(500)
+  @IsString()
+  description?: string;
+
+  @IsOmittable()
+  @Trim()
+  @MaxLength(40)
+  @IsNotEmpty()
+  @IsString()
+  button_label?: string;
+
+  @IsOmittable()
+  @Trim()
+  @MaxLength(1000)
+  @IsNotEmpty()
+  @IsString()
+  success_message?: string;
+}
+
 /** The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units. */
 export class PaymentFormSettingsDto {
   @Type(() => FormPlanDto)
@@ -308,4 +342,13 @@ export class PaymentFormSettingsDto {
   @IsNotEmpty()
   @IsString()
   success_message?: string;
+
+  /** The form's own texts in other payer languages: at most one entry per language */
+  @IsOmittable()
+  @Type(() => FormTranslationDto)
+  @ValidateNested({ each: true })
+  @ArrayUnique((translation: FormTranslationDto) => translation.locale, { message: 'translations must name each language once' })
+  @ArrayMaxSize(PAYER_LOCALES.length)
+  @IsArray()
+  translations?: FormTranslationDto[];
 }

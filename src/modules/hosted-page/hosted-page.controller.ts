@@ -7,7 +7,7 @@ import { choosePayerLocale, payerTranslator } from '../../common/i18n/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
-import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
+import { accentStylesheet, FormStylesheet, FormViewService, localizePayerForm } from '../form-view/index.js';
 import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage, unavailablePage } from './hosted-page.renderer.js';
 import { PageBundles } from './page-bundles.js';
 
@@ -132,6 +132,6 @@ export class HostedPageController {
     const scripts = { pageScript, driver: (name: string) => this.bundles.driver(name) };
     setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view, scripts).map((entry) => entry.checkout), origins), origins);
     // `?embed=1` only changes the layout (no page margins); a frame from an origin not listed is refused by the browser anyway.
-    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, scripts, { embedded: embed === '1', origins }, t));
+    res.status(200).type('html').send(renderHostedPage({ ...view, form: localizePayerForm(view.form, t.locale) }, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, scripts, { embedded: embed === '1', origins }, t));
   }
 }
