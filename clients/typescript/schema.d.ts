@@ -2130,6 +2130,14 @@ export interface components {
             /** @description Short text under the title */
             description?: string;
         };
+        FormTranslationDto: {
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
+            title?: string;
+            description?: string;
+            button_label?: string;
+            success_message?: string;
+        };
         PaymentFormSettingsDto: {
             plans: components["schemas"]["FormPlanDto"][];
             payment_methods: components["schemas"]["FormPaymentMethodsDto"];
@@ -2146,6 +2154,8 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
+            /** @description The form's own texts in other payer languages: at most one entry per language */
+            translations?: components["schemas"]["FormTranslationDto"][];
         };
         PaymentFormDto: {
             /** @enum {string} */
@@ -3677,6 +3687,8 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
+            /** @description The form's own texts in other payer languages: at most one entry per language */
+            translations?: components["schemas"]["FormTranslationDto"][];
         };
         LivePreviewDto: {
             title?: string;
