@@ -61,6 +61,8 @@ export interface FormDraft {
   layout: Layout | '';
   /** `display.locale`: `auto` (the payer's browser, then the site's language) or a payer language */
   locale: FormLocale;
+  /** The form's own texts in other payer languages (`settings.translations`): kept as stored, the builder does not edit them yet */
+  translations: NonNullable<FormSettings['translations']>;
   plans: PlanDraft[];
   /** Gateway id → enabled method ids (gateway ids come from the API, never from the console) */
   methods: Record<string, string[]>;
@@ -101,6 +103,7 @@ export function draftFromForm(form: Pick<PaymentForm, 'title' | 'settings'>): Fo
     primaryColor: display.primary_color ?? '',
     layout: display.layout ?? '',
     locale: display.locale ?? 'auto',
+    translations: settings.translations ?? [],
     plans,
     methods,
     fields,
@@ -317,6 +320,7 @@ export function toFormBody(draft: FormDraft, rules?: BuilderRules): { body: Form
   };
   if (draft.redirectUrl.trim() !== '' || draft.submitActions.includes('redirect')) settings.redirect_url = draft.redirectUrl.trim();
   if (draft.successMessage.trim() !== '' || draft.submitActions.includes('message')) settings.success_message = draft.successMessage;
+  if (draft.translations.length > 0) settings.translations = draft.translations.map((entry) => ({ ...entry }));
   return { body: { title: draft.title, settings } };
 }
 
