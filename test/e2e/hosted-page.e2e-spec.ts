@@ -160,6 +160,14 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       const french = await request(t.http).get(`/pay/${fixed.id}`).set('Accept-Language', 'de');
       expect(french.text).toContain('<html lang="fr">');
       expect(french.text).toContain('Payer 10,00 $US');
+
+      // The merchant's own texts in the payer's language, where the form has them.
+      const translated = await createPaymentForm(t, { translations: [{ locale: 'de', title: 'Kurs auf Deutsch', button_label: 'Jetzt zahlen' }] });
+      const translatedGerman = await request(t.http).get(`/pay/${translated.id}`).set('Accept-Language', 'de');
+      expect(translatedGerman.text).toContain('<h1 id="form-title">Kurs auf Deutsch</h1>');
+      expect(translatedGerman.text).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
+      const translatedEnglish = await request(t.http).get(`/pay/${translated.id}`).set('Accept-Language', 'en');
+      expect(translatedEnglish.text).toContain('<h1 id="form-title">Checkout test form</h1>');
     });
 
     it('escapes merchant text', async () => {
