@@ -1935,6 +1935,11 @@ export interface components {
             custom_fields?: {
                 [key: string]: string | number | boolean;
             };
+            /**
+             * @description The payer's language the page is shown in (the hosted page sends the one it chose); the payer's later emails use it
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             /** @description Record to update; omit to create a new one */
             payment_id?: number;
             /** @description Secret returned when the record was created; required for an update */
@@ -2109,6 +2114,12 @@ export interface components {
             renewal_failure_emails?: boolean;
         };
         FormDisplaySettingsDto: {
+            /**
+             * @description The payer's language of the hosted page, the embedded form and the payer's emails: `auto` (the
+             *     browser's Accept-Language, then the site's default language; the default) or one payer language
+             * @enum {string}
+             */
+            locale?: "auto" | "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             /** @description Label of the pay button */
             button_label?: string;
             /** @description Accent colour `#rrggbb` */
@@ -2118,6 +2129,14 @@ export interface components {
             show_title?: boolean;
             /** @description Short text under the title */
             description?: string;
+        };
+        FormTranslationDto: {
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
+            title?: string;
+            description?: string;
+            button_label?: string;
+            success_message?: string;
         };
         PaymentFormSettingsDto: {
             plans: components["schemas"]["FormPlanDto"][];
@@ -2135,6 +2154,8 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
+            /** @description The form's own texts in other payer languages: at most one entry per language */
+            translations?: components["schemas"]["FormTranslationDto"][];
         };
         PaymentFormDto: {
             /** @enum {string} */
@@ -2501,6 +2522,11 @@ export interface components {
              * @enum {string}
              */
             payment_gateway: "gateway_a" | "gateway_b" | "gateway_c";
+            /**
+             * @description The site's default payer language: the hosted page, embedded form, manage page and payer emails when a form's `auto` locale matches none of the browser's languages
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             /** @description ISO 4217 currency code */
             currency: string;
             /** @description Mask of the stored API key (e.g. `sk_test_…4242`), or null when none is stored */
@@ -2508,6 +2534,11 @@ export interface components {
             debug_mode: boolean;
         };
         UpdateSettingsDto: {
+            /**
+             * @description The site's default payer language
+             * @enum {string}
+             */
+            language?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             /**
              * @description ISO 4217 currency code
              * @enum {string}
@@ -3656,6 +3687,8 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
+            /** @description The form's own texts in other payer languages: at most one entry per language */
+            translations?: components["schemas"]["FormTranslationDto"][];
         };
         LivePreviewDto: {
             title?: string;

@@ -134,7 +134,7 @@ describe('admin console: provider events, settings and tags', () => {
     await page.getByLabel('Debug mode').check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings updated.' }).waitFor();
-    expect((await admin('get', '/settings')).body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_a', api_key: expect.stringMatching(/4321$/), debug_mode: true });
+    expect((await admin('get', '/settings')).body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_a', api_key: expect.stringMatching(/4321$/), debug_mode: true, language: 'en' });
     // The key itself is never in the page again: the field is empty, the mask is shown.
     expect(await page.getByLabel('API key').inputValue()).toBe('');
     expect(await page.content()).not.toContain('sk_console_browser_key_4321');
@@ -148,7 +148,7 @@ describe('admin console: provider events, settings and tags', () => {
     await page.getByRole('button', { name: 'Restore defaults…' }).click();
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Settings reset to default.' }).waitFor();
-    expect((await admin('get', '/settings')).body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false });
+    expect((await admin('get', '/settings')).body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false, language: 'en' });
     expect(await page.getByLabel('Currency').inputValue()).toBe('USD');
     expect(await page.getByLabel('Debug mode').isChecked()).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -61,7 +61,7 @@ describe('hosted payment page in a browser', () => {
   let shop: Awaited<ReturnType<typeof startShop>>;
   let t: TestApp;
   let appUrl: string;
-  const forms: Record<'simple' | 'donation' | 'subscription', number> = { simple: 0, donation: 0, subscription: 0 };
+  const forms: Record<'simple' | 'donation' | 'subscription' | 'plain', number> = { simple: 0, donation: 0, subscription: 0, plain: 0 };
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -108,6 +108,16 @@ describe('hosted payment page in a browser', () => {
       await request(t.http).put(`${t.base}/administration/payment-forms/${id}`).set('Authorization', t.admin.auth).send(change).expect(200);
       forms[slug === 'simple-payment' ? 'simple' : slug] = id;
     }
+    // A simple payment with the service's own button label (the template's "Pay now" is the merchant's, shown as written).
+    const plain = await request(t.http).post(`${t.base}/administration/import-template`).set('Authorization', t.admin.auth).send({ type: 'form_template', slug: 'simple-payment' }).expect(201);
+    const { body: plainForm } = await request(t.http).get(`${t.base}/administration/payment-forms/${plain.body.form_id}`).set('Authorization', t.admin.auth).expect(200);
+    const { button_label: _merchantLabel, ...display } = plainForm.settings.display as Record<string, unknown>;
+    await request(t.http)
+      .put(`${t.base}/administration/payment-forms/${plain.body.form_id}`)
+      .set('Authorization', t.admin.auth)
+      .send({ status: 'publish', settings: { ...plainForm.settings, display } })
+      .expect(200);
+    forms.plain = plain.body.form_id as number;
   });
   afterAll(async () => {
     await browser?.close();
@@ -157,7 +167,7 @@ describe('hosted payment page in a browser', () => {
     await page.waitForSelector('#standin-card-number');
     // Deferred-intent mode: the element has the amount, currency and mode of the price and the method's parameters.
     expect(await elementOptions(page)).toEqual({
-      options: { mode: 'payment', currency: 'usd', amount: 1000, paymentMethodTypes: ['card', 'link'], captureMethod: 'automatic' },
+      options: { mode: 'payment', currency: 'usd', amount: 1000, paymentMethodTypes: ['card', 'link'], captureMethod: 'automatic', locale: 'en' },
       element: { layout: 'tabs', wallets: { applePay: 'never', googlePay: 'never' } },
     });
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -193,6 +203,41 @@ describe('hosted payment page in a browser', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  // Issue 32: the page in the browser's language, the provider's element told the same language, axe at desktop and phone widths.
+  for (const { browserLocale, lang, button, fieldError, paid } of [
+    { browserLocale: 'de-DE', lang: 'de', button: '10,00\u00a0$ bezahlen', fieldError: 'Geben Sie Ihre E-Mail-Adresse ein', paid: 'Betrag: 10,00\u00a0$' },
+    { browserLocale: 'ja-JP', lang: 'ja', button: '$10.00 を支払う', fieldError: 'メールアドレスを入力してください', paid: '金額: $10.00' },
+  ]) {
+    it(`pays in ${lang} (a ${browserLocale} browser): lang, labels, the pay button, field errors and the element's locale in ${lang}; no serious axe violation at 1280 and 375 px`, async () => {
+      const context = await browser.newContext({ locale: browserLocale, viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      const response = await page.goto(`${appUrl}/pay/${forms.plain}`);
+      expect(response?.headers().vary).toMatch(/Accept-Language/);
+      expect(await page.getAttribute('html', 'lang')).toBe(lang);
+      expect(await page.textContent('#pay-button')).toBe(button);
+      await page.waitForSelector('#standin-card-number');
+      expect((await elementOptions(page)).options.locale).toBe(lang);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      // The page's own check, in the payer's language.
+      await page.click('#pay-button');
+      await page.waitForSelector('#error-summary:not([hidden])');
+      expect(await page.textContent('#error-email_address')).toBe(fieldError);
+      await page.setViewportSize({ width: 375, height: 812 });
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await fillPayer(page);
+      await page.fill('#standin-card-number', GOOD_CARD);
+      await page.click('#pay-button');
+      await page.waitForSelector('#success:not([hidden])');
+      expect(await page.textContent('#success-amount')).toBe(paid);
+      const row = await latestPayment(forms.plain);
+      expect(row).toMatchObject({ status: 'completed', locale: lang });
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 
   it('moves focus to a summary of the fields in error, each marked aria-invalid with its own message; nothing is sent', async () => {
     const { page, errors } = await openPage(forms.simple, false);

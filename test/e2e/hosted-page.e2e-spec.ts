@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { FormsService } from '../../src/modules/forms/index.js';
 import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { OptionsService } from '../../src/modules/settings/index.js';
+import { OptionsService, SettingsService } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, formSettings } from '../support/payment-fixtures.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -113,6 +113,61 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       } finally {
         await state.setActiveMethods('gateway_a', ['ccard']);
       }
+    });
+
+    it("speaks the payer's language: Accept-Language, then the site's default; a form's fixed language wins (issue 32)", async () => {
+      const form = await createPaymentForm(t);
+      const german = await request(t.http).get(`/pay/${form.id}`).set('Accept-Language', 'de-DE,de;q=0.9,en;q=0.5');
+      expect(german.status).toBe(200);
+      expect(german.headers.vary).toMatch(/Accept-Language/);
+      expect(german.text).toContain('<html lang="de">');
+      expect(german.text).toContain('class="pay-button">10,00 $ bezahlen</button>');
+      expect(german.text).toContain('<strong>Testmodus</strong> Auf dieser Seite wird keine echte Zahlung ausgeführt');
+      expect(german.text).toContain('<legend>Ihre Angaben</legend>');
+      expect(german.text).toMatch(/name="method"[^>]*> Karte<\/label>/);
+      expect(german.text).toContain('data-locale="de"');
+      expect(german.text).toContain('Bitte prüfen Sie die unten markierten Angaben.');
+      // The merchant's own texts stay as written.
+      expect(german.text).toContain('<h1 id="form-title">Checkout test form</h1>');
+      // The page script's texts and the provider library's language come with the page, not inline script.
+      expect(german.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+
+      const japanese = await request(t.http).get(`/pay/${form.id}`).set('Accept-Language', 'ja-JP');
+      expect(japanese.text).toContain('<html lang="ja">');
+      expect(japanese.text).toContain('class="pay-button">$10.00 を支払う</button>');
+      expect(japanese.text).toContain('<strong>テストモード</strong>');
+
+      const english = await request(t.http).get(`/pay/${form.id}`);
+      expect(english.text).toContain('<html lang="en">');
+      expect(english.text).toContain('class="pay-button">Pay $10.00</button>');
+
+      const settings = t.app.get(SettingsService);
+      await settings.update({ language: 'es' });
+      try {
+        const fallback = await request(t.http).get(`/pay/${form.id}`).set('Accept-Language', 'zh-CN');
+        expect(fallback.text).toContain('<html lang="es">');
+        expect(fallback.text).toContain('Pagar 10,00 US$');
+        const missing = await request(t.http).get('/pay/999999').set('Accept-Language', 'de');
+        expect(missing.status).toBe(404);
+        expect(missing.text).toContain('<html lang="de">');
+        expect(missing.text).toContain('Zahlungsseite nicht gefunden');
+        expect(missing.headers.vary).toMatch(/Accept-Language/);
+      } finally {
+        await settings.update({ language: 'en' });
+      }
+
+      const fixed = await createPaymentForm(t, { display: { locale: 'fr' } });
+      const french = await request(t.http).get(`/pay/${fixed.id}`).set('Accept-Language', 'de');
+      expect(french.text).toContain('<html lang="fr">');
+      expect(french.text).toContain('Payer 10,00 $US');
+
+      // The merchant's own texts in the payer's language, where the form has them.
+      const translated = await createPaymentForm(t, { translations: [{ locale: 'de', title: 'Kurs auf Deutsch', button_label: 'Jetzt zahlen' }] });
+      const translatedGerman = await request(t.http).get(`/pay/${translated.id}`).set('Accept-Language', 'de');
+      expect(translatedGerman.text).toContain('<h1 id="form-title">Kurs auf Deutsch</h1>');
+      expect(translatedGerman.text).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
+      const translatedEnglish = await request(t.http).get(`/pay/${translated.id}`).set('Accept-Language', 'en');
+      expect(translatedEnglish.text).toContain('<h1 id="form-title">Checkout test form</h1>');
     });
 
     it('escapes merchant text', async () => {

@@ -17,9 +17,16 @@ import { createPaymentForm } from '../support/payment-fixtures.js';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** An .eml as sent: quoted-printable soft breaks joined and escapes decoded. */
+/**
+ * An .eml as sent, as UTF-8 text: base64 parts (nodemailer's choice for mostly non-ASCII text,
+ * a Japanese email) decoded, then quoted-printable soft breaks joined and escapes decoded.
+ */
 function decodeEml(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_whole, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const unbased = raw.replace(/(Content-Transfer-Encoding: base64\r?\n\r?\n)([A-Za-z0-9+/=\r\n]+)/g, (_whole, head: string, body: string) =>
+    head + Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('latin1') + '\n',
+  );
+  const bytes = unbased.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_whole, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
 /**
@@ -69,8 +76,8 @@ describe("the payer's manage page", () => {
   });
 
   /** A completed gateway-A payment of `email` (a subscription for plan 0, one-time for plan 1). */
-  async function paid(email: string, planIndex = 0): Promise<{ id: number; subscription: string | null }> {
-    const record = await createRecord(t(), form, { plan_index: planIndex, price_index: 0, email_address: email });
+  async function paid(email: string, planIndex = 0, locale?: string): Promise<{ id: number; subscription: string | null }> {
+    const record = await createRecord(t(), form, { plan_index: planIndex, price_index: 0, email_address: email, ...(locale ? { locale } : {}) });
     const intent = await createIntent(t(), record);
     const client = await gatewayClient(t());
     if (planIndex === 0) await client.setupIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
@@ -86,6 +93,51 @@ describe("the payer's manage page", () => {
     const at = Date.now() + ms;
     clock.now = () => new Date(at);
   };
+
+  it("stores the page's language with the payment; the payer's confirmation comes in it (issue 32)", async () => {
+    clearEmails();
+    const german = await paid('hanna.i18n@example.test', 1, 'de');
+    const japanese = await paid('yuki.i18n@example.test', 1, 'ja');
+    await t().app.get(OutboxWorker).drain();
+    expect((await paymentRow(t(), german.id)).locale).toBe('de');
+    expect((await paymentRow(t(), japanese.id)).locale).toBe('ja');
+    const to = (address: string) => emails().filter((eml) => eml.includes(`To: ${address}`));
+    const de = to('hanna.i18n@example.test').join('\n');
+    expect(de).toContain('Zahlungsbestätigung');
+    expect(de).toContain('Vielen Dank für Ihre Zahlung von 5,00');
+    expect(de).toContain('Belege ansehen oder Zahlungen verwalten');
+    expect(de).toContain('<html lang="de">');
+    const ja = to('yuki.i18n@example.test').join('\n');
+    expect(ja).toContain('お支払いの確認');
+    expect(ja).toContain('<html lang="ja">');
+    // The merchant's notification stays English.
+    expect(emails().some((eml) => eml.includes('New payment on') && eml.includes('hanna.i18n@example.test'))).toBe(true);
+    // A payment made without a language: English, the site's default.
+    const english = await paid('plain.i18n@example.test', 1);
+    await t().app.get(OutboxWorker).drain();
+    expect((await paymentRow(t(), english.id)).locale).toBeNull();
+    expect(to('plain.i18n@example.test').join('\n')).toContain('Payment confirmation');
+
+    // The manage page: Accept-Language first, else the payer's latest payment's language.
+    const link = /\/pay\/manage\/([A-Za-z0-9_-]+)/.exec(de)![0];
+    const germanPage = await get(link).set('Accept-Language', 'de-DE,de;q=0.9');
+    expect(germanPage.status).toBe(200);
+    expect(germanPage.headers.vary).toMatch(/Accept-Language/);
+    expect(germanPage.text).toContain('<html lang="de">');
+    expect(germanPage.text).toContain('<h1>Ihre Zahlungen</h1>');
+    expect(germanPage.text).toContain('5,00\u00a0€');
+    expect(germanPage.text).toContain('Bezahlt');
+    const remembered = await get(link);
+    expect(remembered.text).toContain('<html lang="de">');
+    const japaneseLink = /\/pay\/manage\/([A-Za-z0-9_-]+)/.exec(ja)![0];
+    const japanesePage = await get(japaneseLink).set('Accept-Language', 'ja');
+    expect(japanesePage.text).toContain('<html lang="ja">');
+    expect(japanesePage.text).toContain('お支払い一覧');
+    const receipt = await get(`${japaneseLink}/receipts/${japanese.id}`).set('Accept-Language', 'ja');
+    expect(receipt.text).toContain('<h1>領収書</h1>');
+    const englishPage = await get(japaneseLink).set('Accept-Language', 'en-GB');
+    expect(englishPage.text).toContain('<h1>Your payments</h1>');
+  });
 
   it("the payer's confirmation email carries the link; it lists the payer's payments with the page's headers and prints receipts", async () => {
     clearEmails();

@@ -23,7 +23,7 @@ describe('section B: settings, tags, plugin', () => {
     it('starts with the defaults', async () => {
       const res = await api().get('/settings');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false });
+      expect(res.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false, language: 'en' });
     });
 
     it('saves settings, encrypts the api key and only ever shows its mask', async () => {
@@ -33,7 +33,7 @@ describe('section B: settings, tags, plugin', () => {
       expect(JSON.stringify(saved.body)).not.toContain(KEY);
 
       const read = await api().get('/settings');
-      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', api_key: 'sk_test_…4242', debug_mode: true });
+      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', api_key: 'sk_test_…4242', debug_mode: true, language: 'en' });
 
       const rows: Array<{ option_value: string }> = await t.dataSource.query(
         `SELECT option_value FROM ${t.config.tablePrefix}options WHERE option_name = 'checkout_general_api_key'`,
@@ -46,7 +46,7 @@ describe('section B: settings, tags, plugin', () => {
     it('keeps omitted fields on a partial update', async () => {
       await api().post('/settings', { debug_mode: false }).expect(200);
       const read = await api().get('/settings');
-      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', api_key: 'sk_test_…4242', debug_mode: false });
+      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', api_key: 'sk_test_…4242', debug_mode: false, language: 'en' });
     });
 
     it('refuses invalid values and changes nothing', async () => {
@@ -64,7 +64,7 @@ describe('section B: settings, tags, plugin', () => {
       expect(res.status).toBe(200);
       expect(res.body.success).toBe(true);
       const read = await api().get('/settings');
-      expect(read.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false });
+      expect(read.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: null, debug_mode: false, language: 'en' });
     });
   });
 
@@ -175,8 +175,19 @@ describe('/settings: concurrent updates and null fields', () => {
         ),
       );
       const read = await request(t.http).get(`${t.base}/settings`).set('Authorization', t.admin.auth);
-      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', debug_mode: true, api_key: 'sk_test_…4242' });
+      expect(read.body).toEqual({ currency: 'EUR', payment_gateway: 'gateway_b', debug_mode: true, api_key: 'sk_test_…4242', language: 'en' });
     }
+  });
+
+  it("keeps the site's default payer language (issue 32): one of the nine, reset to en", async () => {
+    const admin = (req: request.Test) => req.set('Authorization', t.admin.auth);
+    await admin(request(t.http).post(`${t.base}/settings`)).send({ language: 'pt-BR' }).expect(200);
+    expect((await admin(request(t.http).get(`${t.base}/settings`))).body.language).toBe('pt-BR');
+    const refused = await admin(request(t.http).post(`${t.base}/settings`)).send({ language: 'zh' });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.data.params)).toEqual(['language']);
+    await admin(request(t.http).delete(`${t.base}/settings`)).expect(200);
+    expect((await admin(request(t.http).get(`${t.base}/settings`))).body.language).toBe('en');
   });
 
   it('POST /settings with null values answers 400 and keeps the stored settings', async () => {
@@ -186,7 +197,7 @@ describe('/settings: concurrent updates and null fields', () => {
     expect(res.body.code).toMatch(/^rest_(invalid|missing_callback)_param$/);
     expect(Object.keys(res.body.data.params).sort()).toEqual(['currency', 'debug_mode', 'payment_gateway']);
     const read = await request(t.http).get(`${t.base}/settings`).set('Authorization', t.admin.auth);
-    expect(read.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', debug_mode: false, api_key: null });
+    expect(read.body).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', debug_mode: false, api_key: null, language: 'en' });
   });
 
   it('POST /settings with api_key null answers 400, not 500', async () => {

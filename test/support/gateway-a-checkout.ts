@@ -14,7 +14,7 @@ export interface CheckoutRecord {
 export async function createRecord(
   t: TestApp,
   form: PaymentForm,
-  body: { plan_index?: number; price_index?: number; email_address?: string; payment_method?: string; amount?: number; payment_gateway?: CheckoutGateway } = {},
+  body: { plan_index?: number; price_index?: number; email_address?: string; payment_method?: string; amount?: number; payment_gateway?: CheckoutGateway; locale?: string } = {},
 ): Promise<CheckoutRecord> {
   const method = body.payment_method ?? 'ccard';
   const res = await request(t.http)

@@ -102,6 +102,13 @@ export interface DriverContext {
   /** This response's CSP nonce, for the scripts and styles the library adds */
   readonly nonce: string;
   readonly formId: number;
+  /** The payer's language (BCP 47 as the catalogs name it: `de`, `pt-BR`, `ja`): what the provider's library is told to speak */
+  readonly locale: string;
+  /**
+   * A text of the page's catalog in the payer's language (`libraryLoad`, `walletCanceled`, …; the
+   * catalog's `js.*` keys without the prefix), `{name}` placeholders filled from `values`.
+   */
+  text(key: string, values?: Readonly<Record<string, string | number>>): string;
   /** The page at the top level, without query or fragment: where a provider sends the payer back */
   readonly returnUrl: string;
   /** The page is inside a merchant's frame */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FormsModule } from '../forms/index.js';
 import { GatewaysModule } from '../gateways/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { FormViewService } from './form-view.service.js';
 import { PublicFormController } from './public-form.controller.js';
 
@@ -12,7 +13,7 @@ import { PublicFormController } from './public-form.controller.js';
  * imports it (hosted-page/ and administration/ sit above it).
  */
 @Module({
-  imports: [FormsModule, GatewaysModule],
+  imports: [FormsModule, GatewaysModule, SettingsModule],
   controllers: [PublicFormController],
   providers: [FormViewService],
   exports: [FormViewService],

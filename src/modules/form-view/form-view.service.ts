@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { FormsService, type PaymentForm } from '../forms/index.js';
 import { type BrowserConfig, type CheckoutGateway, gatewayMethods, type GatewayMode, GatewayRegistry, GatewayStateService, type HostedCheckout, methodLabel } from '../gateways/index.js';
+import type { PayerLocale } from '../../common/i18n/index.js';
+import { SettingsService } from '../settings/index.js';
 import { type PayerForm, toPayerForm } from './payer-form.js';
 
 /** A gateway that can take payments for the form now, with what a browser needs to pay through it. */
@@ -37,7 +39,13 @@ export class FormViewService {
     private readonly forms: FormsService,
     private readonly registry: GatewayRegistry,
     private readonly state: GatewayStateService,
+    private readonly settings: SettingsService,
   ) {}
+
+  /** The site's default payer language (a form's `auto` locale falls back to it). */
+  defaultPayerLocale(): Promise<PayerLocale> {
+    return this.settings.payerLanguage();
+  }
 
   /** Null for an unknown or unpublished form. */
   async published(formId: number): Promise<PublicFormView | null> {

@@ -1,6 +1,7 @@
 import type { PaymentFormSettings } from '../forms/index.js';
+import { payerTranslator } from '../../common/i18n/index.js';
 import { type RenderMethod, renderFormPage } from './form.renderer.js';
-import { frequencyInterval, toPayerForm } from './payer-form.js';
+import { frequencyInterval, localizePayerForm, toPayerForm } from './payer-form.js';
 
 const settings = (overrides: Partial<PaymentFormSettings> = {}): PaymentFormSettings => ({
   plans: [{ title: 'Plan', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' }] }],
@@ -186,5 +187,54 @@ describe('toPayerForm', () => {
     expect(frequencyInterval('y_1')).toEqual({ unit: 'year', count: 1 });
     expect(frequencyInterval('d_1')).toEqual({ unit: 'day', count: 1 });
     expect(frequencyInterval('w_1')).toEqual({ unit: 'week', count: 1 });
+  });
+});
+
+describe('renderFormPage in the payer’s language (issue 32)', () => {
+  const page = (locale: 'de' | 'ja' | 'pl', formSettings: PaymentFormSettings) =>
+    renderFormPage(toPayerForm(7, 'Kurs', formSettings), { purpose: 'payment', methods: [{ ...card[0], testMode: true }], translator: payerTranslator(locale) });
+
+  it('writes the service’s texts, amounts and intervals in the language; the merchant’s own texts stay as written', () => {
+    const html = page(
+      'de',
+      settings({
+        plans: [{ title: 'Mein Plan', prices: [{ amount: 999, currency: 'EUR', frequency: 'm_1', setup_amount: 500 }, { amount: 1000, currency: 'EUR', frequency: 'one-time', custom_amount: { min: 100, max: 100000 } }] }],
+        fields: [{ name: 'email_address', type: 'email', label: 'E-Mail', required: true }, { name: 'note', type: 'text', label: 'My note', required: false }],
+      }),
+    );
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<strong>Testmodus</strong>');
+    expect(html).toContain('<legend>Ihre Angaben</legend>');
+    expect(html).toContain('<span class="price-label">9,99\u00a0€ / Monat + 5,00\u00a0€ Einrichtungsgebühr</span>');
+    expect(html).toContain('<span class="price-label">Beliebiger Betrag von 1,00\u00a0€ bis 1.000,00\u00a0€</span>');
+    expect(html).toContain('class="pay-button">9,99\u00a0€ / Monat + 5,00\u00a0€ Einrichtungsgebühr abonnieren</button>');
+    expect(html).toContain('data-pay-template="{amount} abonnieren"');
+    expect(html).toContain('> Karte</label>');
+    expect(html).toContain('<span class="plan-title">Mein Plan</span>');
+    expect(html).toContain('My note');
+    expect(html).toContain('Vielen Dank: Ihre Zahlung ist abgeschlossen.');
+    expect(html).toContain('<div id="page-messages" hidden data-locale="de" data-messages="{&quot;successAmount&quot;:&quot;Betrag: {amount}&quot;');
+  });
+
+  it('keeps a pay button label of the merchant’s own before the amount, and its own success message', () => {
+    const html = page('ja', settings({ display: { button_label: 'Donate' }, submit_actions: ['message'], success_message: 'Thanks!' }));
+    expect(html).toContain('<html lang="ja">');
+    expect(html).toContain('class="pay-button">Donate $10.00</button>');
+    expect(html).toContain('>Thanks!</p>');
+  });
+});
+
+describe('localizePayerForm', () => {
+  it('puts the merchant’s texts of the payer’s language in place of the written ones; other languages keep them', () => {
+    const form = toPayerForm(
+      7,
+      'Course',
+      settings({ success_message: 'Thanks', display: { button_label: 'Pay now' }, translations: [{ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen', success_message: 'Danke' }] }),
+    );
+    expect(localizePayerForm(form, 'de')).toMatchObject({ title: 'Kurs', buttonLabel: 'Jetzt zahlen', successMessage: 'Danke', description: null });
+    expect(localizePayerForm(form, 'fr')).toBe(form);
+    const html = renderFormPage(localizePayerForm(form, 'de'), { purpose: 'payment', methods: card, translator: payerTranslator('de') });
+    expect(html).toContain('<h1 id="form-title">Kurs</h1>');
+    expect(html).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
   });
 });

@@ -1,8 +1,9 @@
-import { currencyRule, formatMoney, toDecimalString } from '../../common/money/index.js';
-import { CORE_FIELDS, describePrice, type FormField, type FormPrice, FREQUENCY_LABELS } from '../forms/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { currencyRule, toDecimalString } from '../../common/money/index.js';
+import { CORE_FIELDS, type FormField, type FormPrice } from '../forms/index.js';
 import type { DriverMethodOptions } from '../gateways/index.js';
 import { escapeHtml } from '../../common/html/index.js';
-import { DEFAULT_BUTTON_LABEL, type PayerForm } from './payer-form.js';
+import { DEFAULT_BUTTON_LABEL, DEFAULT_SUCCESS_MESSAGE, type PayerForm } from './payer-form.js';
 
 /** The form's stylesheet (assets/form.css), served beside the hosted page's script. */
 export const FORM_STYLESHEET_PATH = '/pay/assets/form.css';
@@ -42,6 +43,11 @@ export interface FormPageOptions {
   gatewayContainers?: string;
   /** Drawn inside another site's page (`/pay/{id}?embed=1`): no page margins, the body class `embedded` */
   embedded?: boolean;
+  /**
+   * The payer's language (common/i18n): every text of the service on the page, `<html lang>`,
+   * amounts and the pay button. The merchant's own texts are shown as written. Default: English.
+   */
+  translator?: PayerTranslator;
 }
 
 /**
@@ -61,10 +67,12 @@ export interface FormPageOptions {
  * `data-display-digits`, `data-pay-verb` and `data-pay-suffix`),
  * `#status`, `#error-summary` (its `ul`), one `#error-<field>` per payer field, `#failure`
  * (`#failure-message`, `#retry-button`) and `#success` (`#success-message`, `#success-amount`,
- * `#success-reference`); `#test-mode` when a method's gateway is in test mode.
+ * `#success-reference`); `#test-mode` when a method's gateway is in test mode; `#page-messages` (after the
+ * form: `data-locale`, the payer's language, and `data-messages`, the catalog's `js.*` texts as JSON).
  */
 export function renderFormPage(form: PayerForm, options: FormPageOptions): string {
   const preview = options.purpose === 'preview';
+  const t = options.translator ?? payerTranslator('en');
   const body: string[] = [];
   if (preview) body.push('<p class="preview-banner" role="note">Preview: payments are disabled.</p>');
   const testMethods = options.methods.filter((method) => method.testMode);
@@ -73,28 +81,28 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
   if (!preview && testMethods.length > 0) {
     const all = allTest;
     body.push(
-      `<p class="test-mode-banner" id="test-mode" role="note"><strong>Test mode</strong> ${
-        all ? 'No real payment is made on this page: use a test card.' : 'The methods marked “test” make no real payment.'
-      }</p>`,
+      `<p class="test-mode-banner" id="test-mode" role="note"><strong>${escapeHtml(t.t('page.testMode'))}</strong> ${escapeHtml(
+        all ? t.t('page.testMode.all') : t.t('page.testMode.some'),
+      )}</p>`,
     );
   }
   body.push(`<h1 id="form-title"${form.showTitle ? '' : ' class="visually-hidden"'}>${escapeHtml(form.title)}</h1>`);
   if (form.description) body.push(`<p class="description">${escapeHtml(form.description)}</p>`);
   if (!preview) {
     // Filled by the page script after a refused submit: one link per field in error; focus moves here.
-    body.push('<div id="error-summary" class="error-summary" tabindex="-1" role="group" aria-labelledby="error-summary-title" hidden><h2 id="error-summary-title">Check your details</h2><ul></ul></div>');
+    body.push(`<div id="error-summary" class="error-summary" tabindex="-1" role="group" aria-labelledby="error-summary-title" hidden><h2 id="error-summary-title">${escapeHtml(t.t('page.errorSummary'))}</h2><ul></ul></div>`);
   }
-  body.push(renderPlans(form), renderFields(form.fields));
+  body.push(renderPlans(form, t), renderFields(form.fields, t));
 
   const available = options.methods.some((method) => method.available);
   if (options.methods.length === 0 && !preview) {
-    body.push('<p class="notice" id="no-methods">This form cannot take payments right now. Please try again later.</p>');
+    body.push(`<p class="notice" id="no-methods">${escapeHtml(t.t('page.noMethods'))}</p>`);
   } else {
-    body.push(renderMethods(options.methods, !preview && !allTest));
+    body.push(renderMethods(options.methods, !preview && !allTest, t));
     if (options.gatewayContainers) body.push(options.gatewayContainers);
     // The button names what the first price charges; the page script follows the payer's choice.
     const first = form.plans[0]?.prices[0];
-    const label = first ? payLabel(form, first) : form.buttonLabel;
+    const label = first ? payLabel(form, first, t) : form.buttonLabel;
     body.push(
       preview
         ? `<button type="button" id="pay-button" class="pay-button" disabled>${escapeHtml(label)}</button>`
@@ -103,9 +111,9 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
   }
   if (!preview) {
     body.push('<div id="status" role="status" aria-live="polite"></div>');
-    body.push('<div id="failure" class="failure" tabindex="-1" role="alert" hidden><p id="failure-message"></p><button type="button" id="retry-button">Try again</button></div>');
+    body.push(`<div id="failure" class="failure" tabindex="-1" role="alert" hidden><p id="failure-message"></p><button type="button" id="retry-button">${escapeHtml(t.t('page.tryAgain'))}</button></div>`);
     body.push(
-      `<div id="success" class="success" tabindex="-1" hidden><p id="success-message">${escapeHtml(form.successMessage)}</p>` +
+      `<div id="success" class="success" tabindex="-1" hidden><p id="success-message">${escapeHtml(form.successMessage === DEFAULT_SUCCESS_MESSAGE ? t.t('page.success') : form.successMessage)}</p>` +
         '<p id="success-amount"></p><p id="success-reference"></p></div>',
     );
   }
@@ -115,7 +123,7 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
     .join('');
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${escapeHtml(t.lang)}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -133,15 +141,17 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
     ...body,
     '</form>',
     '</main>',
-    ...(preview ? [] : ['<noscript><p class="notice">This payment page needs JavaScript.</p></noscript>']),
+    // The page script's language: its texts (the catalog's `js.*`) and the locale it writes amounts in, as data attributes like the form's own settings (no inline script).
+    ...(preview ? [] : [`<div id="page-messages" hidden data-locale="${escapeHtml(t.locale)}" data-messages="${escapeHtml(JSON.stringify(t.browserMessages()))}"></div>`]),
+    ...(preview ? [] : [`<noscript><p class="notice">${escapeHtml(t.t('page.noscript'))}</p></noscript>`]),
     '</body>',
     '</html>',
     '',
   ].join('\n');
 }
 
-function renderPlans(form: PayerForm): string {
-  const out: string[] = ['<fieldset class="plans">', '<legend>Choose</legend>'];
+function renderPlans(form: PayerForm, t: PayerTranslator): string {
+  const out: string[] = ['<fieldset class="plans">', `<legend>${escapeHtml(t.t('page.choose'))}</legend>`];
   let first = true;
   form.plans.forEach((plan, planIndex) => {
     plan.prices.forEach((price, priceIndex) => {
@@ -157,19 +167,20 @@ function renderPlans(form: PayerForm): string {
         `data-currency="${escapeHtml(rule.code)}"`,
         `data-exponent="${rule.exponent}"`,
         `data-frequency="${escapeHtml(price.frequency)}"`,
+        `data-pay-template="${escapeHtml(payTemplate(form, price, t))}"`,
         price.custom_amount ? `data-custom-min="${price.custom_amount.min}" data-custom-max="${price.custom_amount.max}" data-default-amount="${price.amount}"` : '',
         `data-amount="${price.amount}" data-display-digits="${rule.displayDigits}"`,
-        `data-pay-verb="${escapeHtml(payVerb(form, price))}" data-pay-suffix="${escapeHtml(paySuffix(price))}"`,
+        `data-pay-verb="${escapeHtml(payVerb(form, price))}" data-pay-suffix="${escapeHtml(paySuffix(price, t))}"`,
         first ? 'checked' : '',
       ].filter(Boolean);
       out.push(
-        `<label class="choice price" for="${id}"><input ${attrs.join(' ')}> <span class="plan-title">${escapeHtml(plan.title)}</span> <span class="price-label">${escapeHtml(describePrice(price))}</span></label>`,
+        `<label class="choice price" for="${id}"><input ${attrs.join(' ')}> <span class="plan-title">${escapeHtml(plan.title)}</span> <span class="price-label">${escapeHtml(describePayerPrice(price, t))}</span></label>`,
       );
       if (price.custom_amount) {
         // The smallest amount step the gateway accepts in this currency (0.01 USD, 1 JPY, 0.010 KWD, 1.00 ISK).
         const step = toDecimalString(rule.step, rule.code);
         out.push(
-          `<label class="custom-amount" data-for="${id}"${first ? '' : ' hidden'}>Amount (${escapeHtml(rule.code)}) <input type="number" name="custom_amount" inputmode="decimal"` +
+          `<label class="custom-amount" data-for="${id}"${first ? '' : ' hidden'}>${escapeHtml(t.t('page.customAmount', { currency: rule.code }))} <input type="number" name="custom_amount" inputmode="decimal"` +
             ` min="${toDecimalString(price.custom_amount.min, rule.code)}" max="${toDecimalString(price.custom_amount.max, rule.code)}" step="${step}" value="${toDecimalString(price.amount, rule.code)}"></label>`,
         );
       }
@@ -182,8 +193,8 @@ function renderPlans(form: PayerForm): string {
 
 const AUTOCOMPLETE: Readonly<Record<string, string>> = { email_address: 'email', first_name: 'given-name', last_name: 'family-name' };
 
-function renderFields(fields: FormField[]): string {
-  const out: string[] = ['<fieldset class="payer">', '<legend>Your details</legend>'];
+function renderFields(fields: FormField[], t: PayerTranslator): string {
+  const out: string[] = ['<fieldset class="payer">', `<legend>${escapeHtml(t.t('page.yourDetails'))}</legend>`];
   const core = CORE_FIELDS as readonly string[];
   for (const field of fields) {
     const id = `field-${escapeHtml(field.name)}`;
@@ -219,8 +230,8 @@ function renderFields(fields: FormField[]): string {
   return out.join('\n');
 }
 
-function renderMethods(methods: RenderMethod[], testBadges: boolean): string {
-  const out: string[] = ['<fieldset class="methods">', '<legend>Pay with</legend>'];
+function renderMethods(methods: RenderMethod[], testBadges: boolean, t: PayerTranslator): string {
+  const out: string[] = ['<fieldset class="methods">', `<legend>${escapeHtml(t.t('page.payWith'))}</legend>`];
   let first = true;
   for (const method of methods) {
     const id = `method-${escapeHtml(method.gateway)}-${escapeHtml(method.method)}`;
@@ -236,8 +247,8 @@ function renderMethods(methods: RenderMethod[], testBadges: boolean): string {
     ].join('');
     out.push(
       `<label class="choice method${method.available ? '' : ' inactive'}" for="${id}"><input type="radio" id="${id}" name="method"${data}` +
-        ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(method.label)}` +
-        `${testBadges && method.testMode ? ' <span class="test-badge">test</span>' : ''}` +
+        ` value="${escapeHtml(`${method.gateway}:${method.method}`)}"${checked}${method.available ? '' : ' disabled'}> ${escapeHtml(t.methodLabel(method.method, method.label))}` +
+        `${testBadges && method.testMode ? ` <span class="test-badge">${escapeHtml(t.t('page.testBadge'))}</span>` : ''}` +
         `${method.note ? ` <small>(${escapeHtml(method.note)})</small>` : ''}</label>`,
     );
   }
@@ -251,17 +262,41 @@ function payVerb(form: PayerForm, price: FormPrice): string {
   return price.frequency !== 'one-time' && form.buttonLabel === DEFAULT_BUTTON_LABEL ? 'Subscribe' : form.buttonLabel;
 }
 
+/**
+ * An amount of the price as the payer reads it, with `amount` standing for the money: the interval
+ * and a setup fee in the payer's language ("{amount} / Monat + 5,00 € Einrichtungsgebühr").
+ */
+function amountText(price: FormPrice, amount: string, t: PayerTranslator): string {
+  const every = price.frequency === 'one-time' ? amount : t.t('price.recurring', { amount, interval: t.t(`freq.${price.frequency}`) });
+  return price.setup_amount ? t.t('price.setupFee', { amount: every, fee: t.money(price.setup_amount, price.currency) }) : every;
+}
+
 /** What follows the amount on the button: the interval and a setup fee (" / month + $5.00 setup fee"). */
-function paySuffix(price: FormPrice): string {
-  const every = price.frequency === 'one-time' ? '' : ` / ${FREQUENCY_LABELS[price.frequency]}`;
-  const setup = price.setup_amount ? ` + ${formatMoney(price.setup_amount, price.currency)} setup fee` : '';
-  return `${every}${setup}`;
+function paySuffix(price: FormPrice, t: PayerTranslator): string {
+  return amountText(price, '', t);
+}
+
+/**
+ * The button's text with `{amount}` where the page script puts the chosen amount and its suffix
+ * ("Pay {amount}", "{amount} bezahlen"); a label of the merchant's own comes first, as written.
+ */
+function payTemplate(form: PayerForm, price: FormPrice, t: PayerTranslator): string {
+  if (form.buttonLabel !== DEFAULT_BUTTON_LABEL) return `${form.buttonLabel} {amount}`;
+  return t.t(price.frequency === 'one-time' ? 'page.pay' : 'page.subscribe', { amount: '{amount}' });
+}
+
+/** A price as the payer reads it in their language: "$10.00", "9,99 € / Monat", "Any amount from $1.00 to $10,000.00". */
+export function describePayerPrice(price: FormPrice, t: PayerTranslator): string {
+  const base = price.custom_amount
+    ? t.t('price.any', { min: t.money(price.custom_amount.min, price.currency), max: t.money(price.custom_amount.max, price.currency) })
+    : t.money(price.amount, price.currency);
+  return amountText(price, base, t);
 }
 
 /**
  * The Pay button's text for a price: what will be charged ("Pay $10.00", "Subscribe $9.00 /
- * month"); a customer-entered amount starts at its suggested amount.
+ * month", "10,00 € bezahlen"); a customer-entered amount starts at its suggested amount.
  */
-export function payLabel(form: PayerForm, price: FormPrice): string {
-  return `${payVerb(form, price)} ${formatMoney(price.amount, price.currency)}${paySuffix(price)}`;
+export function payLabel(form: PayerForm, price: FormPrice, t: PayerTranslator = payerTranslator('en')): string {
+  return payTemplate(form, price, t).replace('{amount}', amountText(price, t.money(price.amount, price.currency), t));
 }

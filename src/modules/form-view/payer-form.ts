@@ -1,4 +1,4 @@
-import type { FormField, FormPlan, Frequency, PaymentFormSettings } from '../forms/index.js';
+import type { FormField, FormPlan, FormTranslation, Frequency, PaymentFormSettings } from '../forms/index.js';
 
 /** What the hosted page shows after a payment when the form has no message of its own. */
 export const DEFAULT_SUCCESS_MESSAGE = 'Thank you: your payment is complete.';
@@ -28,6 +28,27 @@ export interface PayerForm {
   /** The accent colour as six lower-case hex digits (no `#`); an invalid one falls back to the default */
   accent: string;
   layout: 'stacked' | 'compact';
+  /** `display.locale`: `auto` (the payer's browser, then the site's default language) or a fixed payer language */
+  locale: string;
+  /** The form's own texts in other payer languages (`settings.translations`) */
+  translations: FormTranslation[];
+}
+
+/**
+ * The form as payers of `locale` read it: the merchant's texts of that language where the form has
+ * them (title, description, button label, success message), the texts as written otherwise.
+ */
+export function localizePayerForm(form: PayerForm, locale: string): PayerForm {
+  const entry = form.translations.find((translation) => translation.locale === locale);
+  if (!entry) return form;
+  return {
+    ...form,
+    title: entry.title ?? form.title,
+    description: entry.description ?? form.description,
+    buttonLabel: entry.button_label ?? form.buttonLabel,
+    // Only in place of a message of the merchant's own (the `message` action on).
+    successMessage: entry.success_message && form.successMessage !== DEFAULT_SUCCESS_MESSAGE ? entry.success_message : form.successMessage,
+  };
 }
 
 const EMAIL_FIELD: FormField = { name: 'email_address', type: 'email', label: 'Email', required: true };
@@ -51,6 +72,8 @@ export function toPayerForm(id: number, title: string, settings: PaymentFormSett
     buttonLabel: typeof display.button_label === 'string' && display.button_label ? display.button_label : DEFAULT_BUTTON_LABEL,
     accent: color ? color[1].toLowerCase() : DEFAULT_ACCENT,
     layout: display.layout === 'compact' ? 'compact' : 'stacked',
+    locale: typeof display.locale === 'string' && display.locale ? display.locale : 'auto',
+    translations: settings.translations ?? [],
   };
 }
 

@@ -31,6 +31,13 @@ export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings
   };
   if (dto.redirect_url !== undefined) settings.redirect_url = dto.redirect_url;
   if (dto.success_message !== undefined) settings.success_message = dto.success_message;
+  if (dto.translations !== undefined) {
+    settings.translations = dto.translations.map((entry) => {
+      const out: NonNullable<PaymentFormSettings['translations']>[number] = { locale: entry.locale };
+      for (const key of ['title', 'description', 'button_label', 'success_message'] as const) if (entry[key] !== undefined) out[key] = entry[key];
+      return out;
+    });
+  }
   return settings;
 }
 

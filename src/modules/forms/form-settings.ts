@@ -58,7 +58,7 @@ export const DISPLAY_LAYOUTS = ['stacked', 'compact'] as const;
 export interface FormDisplaySettings {
   [key: string]: string | number | boolean;
 }
-export const DISPLAY_KEYS = ['button_label', 'primary_color', 'layout', 'show_title', 'description'] as const;
+export const DISPLAY_KEYS = ['button_label', 'primary_color', 'layout', 'show_title', 'description', 'locale'] as const;
 
 export interface PaymentFormSettings {
   plans: FormPlan[];
@@ -68,6 +68,18 @@ export interface PaymentFormSettings {
   email: FormEmailSettings;
   display: FormDisplaySettings;
   redirect_url?: string;
+  success_message?: string;
+  /** The merchant's own texts in other payer languages (issue 32): shown to payers of that language instead of the texts above */
+  translations?: FormTranslation[];
+}
+
+/** One payer language's versions of a form's own texts; a text left out is shown as written above. */
+export interface FormTranslation {
+  /** A payer language (common/i18n PAYER_LOCALES) */
+  locale: string;
+  title?: string;
+  description?: string;
+  button_label?: string;
   success_message?: string;
 }
 

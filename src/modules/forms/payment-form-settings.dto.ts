@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { PAYER_LOCALES } from '../../common/i18n/index.js';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -208,6 +209,9 @@ export class FormEmailSettingsDto {
   renewal_failure_emails?: boolean;
 }
 
+/** A form's `display.locale`: `auto` or a payer language. */
+export const FORM_LOCALES = ['auto', ...PAYER_LOCALES] as const;
+
 export class FormDisplaySettingsDto {
   /** Label of the pay button */
   @IsOmittable()
@@ -237,6 +241,48 @@ export class FormDisplaySettingsDto {
   @MaxLength(500)
   @IsString()
   description?: string;
+  /**
+   * The payer's language of the hosted page, the embedded form and the payer's emails: `auto` (the
+   * browser's Accept-Language, then the site's default language; the default) or one payer language
+   */
+  @IsOmittable()
+  @ApiPropertyOptional({ enum: FORM_LOCALES, type: 'string' })
+  @IsIn(FORM_LOCALES)
+  locale?: (typeof FORM_LOCALES)[number];
+}
+
+/** The form's own texts in one payer language (issue 32); a text left out is shown as written in the settings. */
+export class FormTranslationDto {
+  @ApiPropertyOptional({ enum: PAYER_LOCALES, type: 'string' })
+  @IsIn(PAYER_LOCALES)
+  locale: (typeof PAYER_LOCALES)[number];
+
+  @IsOmittable()
+  @Trim()
+  @Matches(/^[^\r\n]*$/, { message: 'title must be a single line' })
+  @MaxLength(200)
+  @IsNotEmpty()
+  @IsString()
+  title?: string;
+
+  @IsOmittable()
+  @MaxLength(500)
+  @IsString()
+  description?: string;
+
+  @IsOmittable()
+  @Trim()
+  @MaxLength(40)
+  @IsNotEmpty()
+  @IsString()
+  button_label?: string;
+
+  @IsOmittable()
+  @Trim()
+  @MaxLength(1000)
+  @IsNotEmpty()
+  @IsString()
+  success_message?: string;
 }
 
 /** The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units. */
@@ -296,4 +342,13 @@ export class PaymentFormSettingsDto {
   @IsNotEmpty()
   @IsString()
   success_message?: string;
+
+  /** The form's own texts in other payer languages: at most one entry per language */
+  @IsOmittable()
+  @Type(() => FormTranslationDto)
+  @ValidateNested({ each: true })
+  @ArrayUnique((translation: FormTranslationDto) => translation.locale, { message: 'translations must name each language once' })
+  @ArrayMaxSize(PAYER_LOCALES.length)
+  @IsArray()
+  translations?: FormTranslationDto[];
 }

@@ -1,12 +1,13 @@
-import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
+import { choosePayerLocale, payerTranslator } from '../../common/i18n/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';
-import { accentStylesheet, FormStylesheet, FormViewService } from '../form-view/index.js';
+import { accentStylesheet, FormStylesheet, FormViewService, localizePayerForm } from '../form-view/index.js';
 import { hostedPageCsp, notFoundPage, pageGateways, renderHostedPage, unavailablePage } from './hosted-page.renderer.js';
 import { PageBundles } from './page-bundles.js';
 
@@ -22,6 +23,8 @@ function setPageHeaders(res: Response, csp: string, embedOrigins: readonly strin
   res.setHeader('Referrer-Policy', 'no-referrer');
   if (embedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cache-Control', 'no-store');
+  // The language follows the browser's Accept-Language (a form's `auto` locale).
+  res.setHeader('Vary', 'Accept-Language');
 }
 
 /** A static asset: the same bytes for every form, revalidated with its ETag (`immutable`: a name that carries its content hash). */
@@ -103,25 +106,32 @@ export class HostedPageController {
   @Get(':form_id')
   @PublicRoute()
   @RateLimit('public_payment')
-  async page(@Param('form_id') formId: string, @Query('embed') embed: unknown, @Res() res: Response): Promise<void> {
+  async page(
+    @Param('form_id') formId: string,
+    @Query('embed') embed: unknown,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
     const nonce = randomBytes(18).toString('base64');
     const origins = this.config.embedOrigins;
     const id = positiveIdOf(formId);
     const view = id !== null ? await this.views.published(id) : null;
+    const siteDefault = await this.views.defaultPayerLocale();
+    const t = payerTranslator(choosePayerLocale({ formLocale: view?.form.locale, acceptLanguage, siteDefault }));
     if (!view) {
       setPageHeaders(res, hostedPageCsp(nonce, [], origins), origins);
-      res.status(404).type('html').send(notFoundPage());
+      res.status(404).type('html').send(notFoundPage(t));
       return;
     }
     const pageScript = this.bundles.pageScript;
     if (pageScript === null) {
       setPageHeaders(res, hostedPageCsp(nonce, [], origins), origins);
-      res.status(503).type('html').send(unavailablePage());
+      res.status(503).type('html').send(unavailablePage(t));
       return;
     }
     const scripts = { pageScript, driver: (name: string) => this.bundles.driver(name) };
     setPageHeaders(res, hostedPageCsp(nonce, pageGateways(view, scripts).map((entry) => entry.checkout), origins), origins);
     // `?embed=1` only changes the layout (no page margins); a frame from an origin not listed is refused by the browser anyway.
-    res.status(200).type('html').send(renderHostedPage(view, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, scripts, { embedded: embed === '1', origins }));
+    res.status(200).type('html').send(renderHostedPage({ ...view, form: localizePayerForm(view.form, t.locale) }, nonce, `/${this.config.restRoot}/${REST_NAMESPACE}`, scripts, { embedded: embed === '1', origins }, t));
   }
 }

@@ -1,6 +1,7 @@
 import { FORM_STYLESHEET_PATH, type PublicFormView, type RenderMethod, renderFormPage } from '../form-view/index.js';
 import type { HostedCheckout } from '../gateways/index.js';
 import { escapeHtml } from '../../common/html/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
 
 /** The addresses of the page's built scripts (PageBundles): the page script and the drivers by name. */
 export interface PageScripts {
@@ -84,6 +85,7 @@ export function renderHostedPage(
   restBase: string,
   scripts: PageScripts,
   embed: { embedded: boolean; origins: readonly string[] } = { embedded: false, origins: [] },
+  translator: PayerTranslator = payerTranslator('en'),
 ): string {
   const gateways = pageGateways(view, scripts);
   const containers = gateways.map(
@@ -106,24 +108,26 @@ export function renderHostedPage(
     },
     gatewayContainers: containers.join('\n'),
     embedded: embed.embedded,
+    translator,
   });
 }
 
 /** A page a person reads instead of the form (styled by the form stylesheet, no inline style). */
-function messagePage(title: string, text: string): string {
+function messagePage(title: string, text: string, lang: string): string {
   return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${FORM_STYLESHEET_PATH}"></head>`,
-    `<body><main class="not-found"><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    `<!doctype html><html lang="${escapeHtml(lang)}"><head>`,
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${FORM_STYLESHEET_PATH}"></head>`,
+    `<body><main class="not-found"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>`,
   ].join('');
 }
 
 /** The page of an unknown or unpublished form. */
-export function notFoundPage(): string {
-  return messagePage('Payment page not found', 'This payment form does not exist or is not published.');
+export function notFoundPage(t: PayerTranslator = payerTranslator('en')): string {
+  return messagePage(t.t('page.notFound.title'), t.t('page.notFound.text'), t.lang);
 }
 
 /** The page while the page's scripts are not built (a service started without `npm run build`). */
-export function unavailablePage(): string {
-  return messagePage('Payment page unavailable', 'This payment page cannot take payments right now. Please try again later.');
+export function unavailablePage(t: PayerTranslator = payerTranslator('en')): string {
+  return messagePage(t.t('page.unavailable.title'), t.t('page.unavailable.text'), t.lang);
 }

@@ -1,7 +1,7 @@
-import { formatMoney } from '../../common/money/index.js';
 import { escapeHtml } from '../../common/html/index.js';
-import { FREQUENCY_LABELS, type Frequency, type PaymentForm } from '../forms/index.js';
-import { type EmailBuildOptions, type EmailMessage, fillSubject } from './payment-email.builder.js';
+import type { PayerTranslator } from '../../common/i18n/index.js';
+import type { Frequency, PaymentForm } from '../forms/index.js';
+import { emailAmount, emailMoment, type EmailBuildOptions, type EmailMessage, fillSubject, payerEmailTranslator } from './payment-email.builder.js';
 
 type NoticeForm = Pick<PaymentForm, 'title' | 'settings'>;
 
@@ -60,79 +60,77 @@ export interface RenewalEndedEmailFacts {
 
 /** The payer's receipt, sent again on the merchant's request (POST /administration/payments/{id}/receipt). */
 export function buildReceiptEmail(form: NoticeForm, receipt: ReceiptEmailFacts, options: EmailBuildOptions): EmailMessage {
+  const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
-  const amount = money(receipt.amount, receipt.currency, receipt.frequency);
+  const amount = emailAmount(t, receipt.amount, receipt.currency, receipt.frequency);
   const rows: Array<[string, string]> = [
-    ['Merchant', merchant],
-    ['Form', form.title],
-    ['Amount', amount],
+    [t.t('mail.row.merchant'), merchant],
+    [t.t('mail.row.form'), form.title],
+    [t.t('mail.row.amount'), amount],
   ];
-  if (receipt.amount_refunded > 0) rows.push(['Refunded', formatMoney(receipt.amount_refunded, receipt.currency)]);
-  rows.push(['Payment reference', String(receipt.payment_id)], ['Provider reference', receipt.provider_reference ?? '—'], ['Date', receipt.paid_at]);
-  return message(form, receipt.email_address, options, {
-    subject: `Your receipt from ${merchant} for "${form.title}"`,
-    heading: 'Receipt',
-    lines: [greeting(receipt.first_name), `Here is the receipt of your payment of ${amount} to ${merchant}.`],
+  if (receipt.amount_refunded > 0) rows.push([t.t('mail.row.refunded'), t.money(receipt.amount_refunded, receipt.currency)]);
+  rows.push(
+    [t.t('mail.row.paymentReference'), String(receipt.payment_id)],
+    [t.t('mail.row.providerReference'), receipt.provider_reference ?? '—'],
+    [t.t('mail.row.date'), emailMoment(t, receipt.paid_at)],
+  );
+  return message(form, receipt.email_address, options, t, {
+    subject: t.t('mail.receipt.subject', { merchant, form: form.title }),
+    heading: t.t('mail.receipt.heading'),
+    lines: [greeting(t, receipt.first_name), t.t('mail.receipt.line', { amount, merchant })],
     rows,
-    link: { text: 'See your payments and receipts', url: receipt.manage_url },
+    link: { text: t.t('mail.receipt.link'), url: receipt.manage_url },
   });
 }
 
 /** The payer's email about one failed attempt to pay a renewal, with the provider's next attempt and the card-update link. */
 export function buildRenewalFailedEmail(form: NoticeForm, failure: RenewalFailedEmailFacts, options: EmailBuildOptions): EmailMessage {
+  const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
-  const amount = formatMoney(failure.amount, failure.currency);
-  const next = failure.next_attempt_at
-    ? `We will try again on ${failure.next_attempt_at.slice(0, 10)}. To use another card before then, update it with the link below.`
-    : 'No further attempt is planned: update your card with the link below to keep your subscription.';
-  return message(form, failure.email_address, options, {
-    subject: `Your payment of ${amount} for "${form.title}" did not go through`,
-    heading: 'Payment failed',
-    lines: [greeting(failure.first_name), `The renewal payment of ${amount} for your subscription to "${form.title}" (${merchant}) did not go through.`, next],
+  const amount = t.money(failure.amount, failure.currency);
+  // English keeps its ISO dates; the other languages write the date their way.
+  const nextDate = failure.next_attempt_at ? (t.locale === 'en' ? failure.next_attempt_at.slice(0, 10) : t.date(failure.next_attempt_at)) : null;
+  const next = nextDate ? t.t('mail.failed.next', { date: nextDate }) : t.t('mail.failed.noNext');
+  return message(form, failure.email_address, options, t, {
+    subject: t.t('mail.failed.subject', { amount, form: form.title }),
+    heading: t.t('mail.failed.heading'),
+    lines: [greeting(t, failure.first_name), t.t('mail.failed.line', { amount, form: form.title, merchant }), next],
     rows: [
-      ['Merchant', merchant],
-      ['Form', form.title],
-      ['Amount', amount],
-      ['Subscription', money(failure.amount, failure.currency, failure.frequency)],
-      ['Payment reference', String(failure.payment_id)],
-      ['Provider reference', failure.invoice_reference],
-      ['Attempt', String(failure.attempt)],
-      ['Next attempt', failure.next_attempt_at ?? 'none'],
+      [t.t('mail.row.merchant'), merchant],
+      [t.t('mail.row.form'), form.title],
+      [t.t('mail.row.amount'), amount],
+      [t.t('mail.row.subscription'), emailAmount(t, failure.amount, failure.currency, failure.frequency)],
+      [t.t('mail.row.paymentReference'), String(failure.payment_id)],
+      [t.t('mail.row.providerReference'), failure.invoice_reference],
+      [t.t('mail.row.attempt'), String(failure.attempt)],
+      [t.t('mail.row.nextAttempt'), failure.next_attempt_at ? emailMoment(t, failure.next_attempt_at) : t.t('mail.none')],
     ],
-    link: { text: 'Update your card', url: failure.manage_url },
+    link: { text: t.t('mail.failed.link'), url: failure.manage_url },
   });
 }
 
 /** The payer's one email when the provider gives up on the unpaid renewal. */
 export function buildRenewalEndedEmail(form: NoticeForm, ended: RenewalEndedEmailFacts, options: EmailBuildOptions): EmailMessage {
+  const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
-  const what = ended.status === 'unpaid' ? 'is on hold' : 'has ended';
-  return message(form, ended.email_address, options, {
-    subject: `Your subscription to "${form.title}" ${what}`,
-    heading: 'Subscription payment not made',
-    lines: [
-      greeting(ended.first_name),
-      `We could not take the renewal payment for your subscription to "${form.title}" (${merchant}) after several attempts, so the subscription ${what}.`,
-      'Your payments and receipts remain available with the link below.',
-    ],
+  const status = ended.status === 'unpaid' ? 'unpaid' : 'canceled';
+  return message(form, ended.email_address, options, t, {
+    subject: t.t('mail.ended.subject', { status, form: form.title }),
+    heading: t.t('mail.ended.heading'),
+    lines: [greeting(t, ended.first_name), t.t('mail.ended.line', { status, form: form.title, merchant }), t.t('mail.ended.remains')],
     rows: [
-      ['Merchant', merchant],
-      ['Form', form.title],
-      ['Subscription', money(ended.amount, ended.currency, ended.frequency)],
-      ['Payment reference', String(ended.payment_id)],
-      ['Status', ended.status],
+      [t.t('mail.row.merchant'), merchant],
+      [t.t('mail.row.form'), form.title],
+      [t.t('mail.row.subscription'), emailAmount(t, ended.amount, ended.currency, ended.frequency)],
+      [t.t('mail.row.paymentReference'), String(ended.payment_id)],
+      [t.t('mail.row.status'), ended.status],
     ],
-    link: { text: 'Manage your payments', url: ended.manage_url },
+    link: { text: t.t('mail.ended.link'), url: ended.manage_url },
   });
 }
 
-function money(amount: number, currency: string, frequency: Frequency): string {
-  const formatted = formatMoney(amount, currency);
-  return frequency === 'one-time' ? formatted : `${formatted} / ${FREQUENCY_LABELS[frequency]}`;
-}
-
-function greeting(firstName: string | null | undefined): string {
-  return firstName ? `Hi ${firstName},` : 'Hello,';
+function greeting(t: PayerTranslator, firstName: string | null | undefined): string {
+  return firstName ? t.t('mail.hi', { name: firstName }) : t.t('mail.hello');
 }
 
 interface NoticeContent {
@@ -143,13 +141,13 @@ interface NoticeContent {
   link: { text: string; url: string };
 }
 
-function message(form: NoticeForm, to: string, options: EmailBuildOptions, content: NoticeContent): EmailMessage {
+function message(form: NoticeForm, to: string, options: EmailBuildOptions, t: PayerTranslator, content: NoticeContent): EmailMessage {
   // A value never starts a line of its own in the text part (a name cannot pass for a row).
   const text = [...content.lines, '', `${content.link.text}: ${content.link.url}`, '', ...content.rows.map(([label, value]) => `${label}: ${value.replace(/\n/g, '\n    ')}`), ''].join(
     '\n',
   );
   const html = [
-    '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">',
+    `<!doctype html><html lang="${t.lang}"><body style="font-family:system-ui,sans-serif;color:#0f172a">`,
     `<h1 style="font-size:18px">${escapeHtml(content.heading)}</h1>`,
     ...content.lines.map((line) => `<p>${escapeHtml(line)}</p>`),
     `<p><a href="${escapeHtml(content.link.url)}">${escapeHtml(content.link.text)}</a></p>`,

@@ -1,5 +1,5 @@
-import { formatMoney } from '../../common/money/index.js';
-import { CORE_FIELDS, type Frequency, FREQUENCY_LABELS, methodLabel, type PaymentForm } from '../forms/index.js';
+import { isPayerLocale, type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { CORE_FIELDS, type Frequency, methodLabel, type PaymentForm } from '../forms/index.js';
 import { CHECKOUT_GATEWAYS, gatewayMethods } from '../../common/gateway-catalog/index.js';
 import { escapeHtml } from '../../common/html/index.js';
 
@@ -46,10 +46,29 @@ export interface EmailBuildOptions {
   subjectPrefix?: string;
   /** The payer's self-service link (`{PUBLIC_BASE_URL}/pay/manage/{token}`), shown in the payer's email */
   manageUrl?: string;
+  /**
+   * The payer's language for the payer's emails (the locale the payment's page used, else the
+   * site's default); absent or not a payer language: English. The merchant's emails stay English.
+   */
+  locale?: string | null;
 }
 
-/** How a payer's email names the self-service link. */
-export const MANAGE_LINK_LABEL = 'See your receipts or manage your payments';
+/** The translator of a payer email. */
+export function payerEmailTranslator(options: EmailBuildOptions): PayerTranslator {
+  return payerTranslator(isPayerLocale(options.locale) ? options.locale : 'en');
+}
+
+/** A moment in a payer's email: English keeps the ISO 8601 text it always had; the other languages write it their way. */
+export function emailMoment(t: PayerTranslator, iso: string): string {
+  return t.locale === 'en' ? iso : t.dateTime(iso);
+}
+
+/** An amount with its interval in the payer's language ("$9.99 / month", "9,99 € / Monat"). */
+export function emailAmount(t: PayerTranslator, amount: number, currency: string, frequency: Frequency): string {
+  const money = t.money(amount, currency);
+  return frequency === 'one-time' ? money : t.t('price.recurring', { amount: money, interval: t.t(`freq.${frequency}`) });
+}
+
 
 type EmailForm = Pick<PaymentForm, 'id' | 'title' | 'settings'>;
 
@@ -60,7 +79,8 @@ type EmailForm = Pick<PaymentForm, 'id' | 'title' | 'settings'>;
  */
 export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, options: EmailBuildOptions): EmailMessage[] {
   const { settings } = form;
-  const amount = formatAmount(payment);
+  const en = payerTranslator('en');
+  const amount = emailAmount(en, payment.amount, payment.currency, payment.frequency);
   const payerName = [payment.first_name, payment.last_name].filter(Boolean).join(' ') || payment.email_address;
   const placeholders: Record<string, string> = {
     form_title: form.title,
@@ -71,7 +91,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
   };
   const from = { name: settings.email.from_name, address: options.fromAddress };
   const prefix = options.subjectPrefix ?? '';
-  const details = detailRows(form, payment, amount, payerName);
+  const details = detailRows(form, payment, amount, payerName, en, false);
 
   const messages: EmailMessage[] = [
     {
@@ -80,20 +100,22 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
       to: settings.email.email_to,
       replyTo: payment.email_address,
       subject: prefix + fillSubject(settings.email.admin_subject, placeholders),
-      ...body(`New payment on "${form.title}"`, [`${payerName} paid ${amount}.`], details),
+      ...body(`New payment on "${form.title}"`, [`${payerName} paid ${amount}.`], details, en),
     },
   ];
   if (settings.submit_actions.includes('email')) {
-    const greeting = payment.first_name ? `Hi ${payment.first_name},` : 'Hello,';
-    const lines = [greeting, `Thank you for your payment of ${amount} to "${form.title}".`];
+    // The payer's confirmation in the payer's language; the merchant's own texts (subject, success message) as written.
+    const t = payerEmailTranslator(options);
+    const payerAmount = emailAmount(t, payment.amount, payment.currency, payment.frequency);
+    const lines = [greeting(t, payment.first_name), t.t('mail.confirmation.thanks', { amount: payerAmount, form: form.title })];
     if (settings.success_message) lines.push(settings.success_message);
     messages.push({
       kind: 'payer',
       from,
       to: payment.email_address,
       replyTo: settings.email.email_to,
-      subject: prefix + fillSubject(settings.email.payer_subject, placeholders),
-      ...body('Payment confirmation', lines, details.filter(([label]) => label !== 'Mode' && label !== 'Payer email'), options.manageUrl),
+      subject: prefix + fillSubject(settings.email.payer_subject, { ...placeholders, amount: payerAmount }),
+      ...body(t.t('mail.confirmation.heading'), lines, detailRows(form, payment, payerAmount, payerName, t, true), t, options.manageUrl),
     });
   }
   return messages;
@@ -118,21 +140,27 @@ export interface RefundEmailFacts {
  * never carries the refund's internal note or reason.
  */
 export function buildRefundEmail(form: Pick<PaymentForm, 'title' | 'settings'>, refund: RefundEmailFacts, options: EmailBuildOptions): EmailMessage {
-  const amount = formatMoney(refund.refund_amount, refund.currency);
-  const greeting = refund.first_name ? `Hi ${refund.first_name},` : 'Hello,';
-  const lines = [greeting, `${amount} of your payment to "${form.title}" has been refunded${refund.full ? ' (the payment is refunded in full)' : ''}.`, 'It may take a few days to reach your account.'];
+  const t = payerEmailTranslator(options);
+  const amount = t.money(refund.refund_amount, refund.currency);
+  const lines = [greeting(t, refund.first_name), t.t('mail.refund.line', { amount, form: form.title, full: refund.full ? 'yes' : 'no' }), t.t('mail.refund.delay')];
   return {
     kind: 'payer',
     from: { name: form.settings.email.from_name, address: options.fromAddress },
     to: refund.email_address,
     replyTo: form.settings.email.email_to,
-    subject: (options.subjectPrefix ?? '') + fillSubject(`Refund of ${amount} for "${form.title}"`, {}),
-    ...body('Refund', lines, [
-      ['Form', form.title],
-      ['Payment ID', String(refund.payment_id)],
-      ['Refunded', amount],
-      ['Date', refund.refunded_at],
-    ], options.manageUrl),
+    subject: (options.subjectPrefix ?? '') + fillSubject(t.t('mail.refund.subject', { amount, form: form.title }), {}),
+    ...body(
+      t.t('mail.refund.heading'),
+      lines,
+      [
+        [t.t('mail.row.form'), form.title],
+        [t.t('mail.row.paymentId'), String(refund.payment_id)],
+        [t.t('mail.row.refunded'), amount],
+        [t.t('mail.row.date'), emailMoment(t, refund.refunded_at)],
+      ],
+      t,
+      options.manageUrl,
+    ),
   };
 }
 
@@ -142,24 +170,28 @@ export function fillSubject(template: string, values: Record<string, string>): s
   return filled.replace(/[\r\n]+/g, ' ').slice(0, 250);
 }
 
-function formatAmount(payment: PaymentEmailFacts): string {
-  const money = formatMoney(payment.amount, payment.currency);
-  return payment.frequency === 'one-time' ? money : `${money} / ${FREQUENCY_LABELS[payment.frequency]}`;
+/** "Hi Ana," or "Hello," in the payer's language. */
+function greeting(t: PayerTranslator, firstName: string | null | undefined): string {
+  return firstName ? t.t('mail.hi', { name: firstName }) : t.t('mail.hello');
 }
 
-function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string, payerName: string): Array<[string, string]> {
+/** The rows of a completed payment; the payer's (`forPayer`) leave out the mode and the payer's own email. */
+function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string, payerName: string, t: PayerTranslator, forPayer: boolean): Array<[string, string]> {
   const rows: Array<[string, string]> = [
-    ['Form', form.title],
-    ['Payment ID', String(payment.payment_id)],
+    [t.t('mail.row.form'), form.title],
+    [t.t('mail.row.paymentId'), String(payment.payment_id)],
   ];
-  if (payment.plan_title) rows.push(['Plan', payment.plan_title]);
-  rows.push(['Amount', amount], ['Payer', payerName], ['Payer email', payment.email_address], ['Payment method', methodLabel(payment.payment_method)]);
+  if (payment.plan_title) rows.push([t.t('mail.row.plan'), payment.plan_title]);
+  rows.push([t.t('mail.row.amount'), amount], [t.t('mail.row.payer'), payerName]);
+  if (!forPayer) rows.push(['Payer email', payment.email_address]);
+  rows.push([t.t('mail.row.paymentMethod'), t.methodLabel(payment.payment_method, methodLabel(payment.payment_method))]);
   const core: readonly string[] = CORE_FIELDS;
   for (const field of form.settings.fields) {
     const value = payment.custom_fields?.[field.name];
     if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([field.label, value]);
   }
-  rows.push(['Mode', payment.mode], ['Date', payment.completed_at]);
+  if (!forPayer) rows.push(['Mode', payment.mode]);
+  rows.push([t.t('mail.row.date'), emailMoment(t, payment.completed_at)]);
   return rows;
 }
 
@@ -171,17 +203,18 @@ function textRow(label: string, value: string): string {
   return `${label}: ${value.replace(/\n/g, '\n    ')}`;
 }
 
-function body(heading: string, lines: string[], rows: Array<[string, string]>, manageUrl?: string): { text: string; html: string } {
-  const link = manageUrl ? [`${MANAGE_LINK_LABEL}: ${manageUrl}`, ''] : [];
+function body(heading: string, lines: string[], rows: Array<[string, string]>, t: PayerTranslator, manageUrl?: string): { text: string; html: string } {
+  const manageLabel = t.t('mail.manageLink');
+  const link = manageUrl ? [`${manageLabel}: ${manageUrl}`, ''] : [];
   const text = [...lines, '', ...rows.map(([label, value]) => textRow(label, value)), '', ...link].join('\n');
   const html = [
-    '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">',
+    `<!doctype html><html lang="${t.lang}"><body style="font-family:system-ui,sans-serif;color:#0f172a">`,
     `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
     ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
     '<table cellpadding="4" style="border-collapse:collapse">',
     ...rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value).replace(/\n/g, '<br>')}</td></tr>`),
     '</table>',
-    ...(manageUrl ? [`<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(MANAGE_LINK_LABEL)}</a></p>`] : []),
+    ...(manageUrl ? [`<p><a href="${escapeHtml(manageUrl)}">${escapeHtml(manageLabel)}</a></p>`] : []),
     '</body></html>',
   ].join('\n');
   return { text, html };

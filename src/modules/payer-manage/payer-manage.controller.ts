@@ -4,10 +4,12 @@ import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
 import { DomainError } from '../../common/errors/index.js';
+import { choosePayerLocale, type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';
 import { GatewayRegistry } from '../gateways/index.js';
+import { SettingsService } from '../settings/index.js';
 import { hostedPageCsp } from '../hosted-page/index.js';
 import { PayerLinkEmails } from './payer-link-emails.js';
 import { actionFailedPage, cancelConfirmPage, cardPage, linkNotFoundPage, linkRequestedPage, paymentsPage, receiptPage, requestLinkPage, tooOldToActPage } from './payer-manage.pages.js';
@@ -26,6 +28,8 @@ function setPageHeaders(res: Response, csp: string): void {
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cache-Control', 'no-store');
+  // The language follows the browser's Accept-Language.
+  res.setHeader('Vary', 'Accept-Language');
 }
 
 /** The hosted page's policy, its forms allowed to post to this origin (the page's own POSTs, nowhere else). */
@@ -49,6 +53,7 @@ export class PayerManageController {
     private readonly manage: PayerManageService,
     private readonly linkEmails: PayerLinkEmails,
     private readonly registry: GatewayRegistry,
+    private readonly settings: SettingsService,
   ) {
     this.ownOrigin = new URL(config.publicBaseUrl).origin;
   }
@@ -56,8 +61,8 @@ export class PayerManageController {
   @Get()
   @PublicRoute()
   @RateLimit('public_payment')
-  requestForm(@Res() res: Response): void {
-    this.send(res, 200, requestLinkPage());
+  async requestForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, 200, requestLinkPage(await this.translator(req)));
   }
 
   @Post('link')
@@ -66,31 +71,33 @@ export class PayerManageController {
   @RateLimit('account_recovery')
   async requestLink(@Req() req: Request, @Body() body: unknown, @Res() res: Response): Promise<void> {
     if (!this.sameOrigin(req)) return this.forbidden(res);
+    const t = await this.translator(req);
     const email = field(body, 'email_address')?.trim() ?? '';
     if (!ADDRESS.test(email)) {
-      this.send(res, 400, requestLinkPage().replace('<form', '<p class="failure" role="alert">Enter the email address you paid with.</p><form'));
+      this.send(res, 400, requestLinkPage(t, true));
       return;
     }
     await this.linkEmails.request(email);
-    this.send(res, 200, linkRequestedPage());
+    this.send(res, 200, linkRequestedPage(t));
   }
 
   @Get(':token')
   @PublicRoute()
   @RateLimit('public_payment')
-  async payments(@Param('token') token: string, @Res() res: Response): Promise<void> {
+  async payments(@Req() req: Request, @Param('token') token: string, @Res() res: Response): Promise<void> {
     const session = await this.manage.session(token);
-    if (!session) return this.notFound(res);
-    this.send(res, 200, paymentsPage(session, await this.manage.payments(session)));
+    if (!session) return this.notFound(req, res);
+    const views = await this.manage.payments(session);
+    this.send(res, 200, paymentsPage(session, views, undefined, await this.translator(req, views)));
   }
 
   @Get(':token/receipts/:payment_id')
   @PublicRoute()
   @RateLimit('public_payment')
-  async receipt(@Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
+  async receipt(@Req() req: Request, @Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
     const found = await this.find(token, paymentId);
-    if (!found) return this.notFound(res);
-    this.send(res, 200, receiptPage(found.session, found.view));
+    if (!found) return this.notFound(req, res);
+    this.send(res, 200, receiptPage(found.session, found.view, await this.translator(req, [found.view])));
   }
 
   /** A fresh link to the same address, asked from a link (too old to act, or any). */
@@ -101,20 +108,21 @@ export class PayerManageController {
   async freshLink(@Req() req: Request, @Param('token') token: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
     if (!this.sameOrigin(req)) return this.forbidden(res);
     const session = await this.manage.session(token);
-    if (!session) return this.notFound(res);
+    if (!session) return this.notFound(req, res);
     if (!this.manage.csrfMatches(session, field(body, 'csrf_token'))) return this.forbidden(res);
     await this.linkEmails.request(this.manage.freshLinkAddress(session));
-    this.send(res, 200, linkRequestedPage());
+    this.send(res, 200, linkRequestedPage(await this.translator(req)));
   }
 
   @Get(':token/subscriptions/:payment_id/cancel')
   @PublicRoute()
   @RateLimit('public_payment')
-  async confirmCancel(@Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
+  async confirmCancel(@Req() req: Request, @Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
     const found = await this.find(token, paymentId);
-    if (!found || !found.view.cancelable) return this.notFound(res);
-    if (!found.session.canAct) return this.send(res, 403, tooOldToActPage(found.session));
-    this.send(res, 200, cancelConfirmPage(found.session, found.view));
+    if (!found || !found.view.cancelable) return this.notFound(req, res);
+    const t = await this.translator(req, [found.view]);
+    if (!found.session.canAct) return this.send(res, 403, tooOldToActPage(found.session, t));
+    this.send(res, 200, cancelConfirmPage(found.session, found.view, t));
   }
 
   @Post(':token/subscriptions/:payment_id/cancel')
@@ -125,15 +133,16 @@ export class PayerManageController {
     const found = await this.authorise(req, res, token, paymentId, body);
     if (!found) return;
     const { session, view } = found;
+    const t = await this.translator(req, [view]);
     const cancellation = this.registry.find(view.payment.gateway)?.subscriptionCancellation;
-    if (!view.cancelable || !cancellation) return this.send(res, 409, actionFailedPage(session, 'This subscription cannot be canceled here: it has ended or is already set to end.'));
+    if (!view.cancelable || !cancellation) return this.send(res, 409, actionFailedPage(session, t.t('manage.cancel.refused'), t));
     try {
       await cancellation.cancel(held(view), true, 'payer');
     } catch (error) {
-      if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message));
+      if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message, t));
       throw error;
     }
-    this.send(res, 200, paymentsPage(session, await this.manage.payments(session), 'Your subscription will end at the end of the period already paid.'));
+    this.send(res, 200, paymentsPage(session, await this.manage.payments(session), t.t('manage.cancel.done'), t));
   }
 
   /**
@@ -144,15 +153,16 @@ export class PayerManageController {
   @Get(':token/subscriptions/:payment_id/card')
   @PublicRoute()
   @RateLimit('public_payment')
-  async cardForm(@Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
+  async cardForm(@Req() req: Request, @Param('token') token: string, @Param('payment_id') paymentId: string, @Res() res: Response): Promise<void> {
     const found = await this.find(token, paymentId);
-    if (!found || !found.view.cardUpdatable) return this.notFound(res);
-    if (!found.session.canAct) return this.send(res, 403, tooOldToActPage(found.session));
+    if (!found || !found.view.cardUpdatable) return this.notFound(req, res);
+    const t = await this.translator(req, [found.view]);
+    if (!found.session.canAct) return this.send(res, 403, tooOldToActPage(found.session, t));
     const element = await this.manage.cardElement(found.view);
-    if (!element) return this.send(res, 503, actionFailedPage(found.session, 'Changing the card is not available right now. Please try again later.'));
+    if (!element) return this.send(res, 503, actionFailedPage(found.session, t.t('manage.card.unavailable'), t));
     const pageNonce = nonce();
     setPageHeaders(res, managePageCsp(pageNonce, [element.checkout]));
-    res.status(200).type('html').send(cardPage(found.session, found.view, { nonce: pageNonce, ...element.page }));
+    res.status(200).type('html').send(cardPage(found.session, found.view, { nonce: pageNonce, ...element.page }, t));
   }
 
   /** A new card's setup at the provider (JSON for the page's script): what the element confirms it with. */
@@ -183,17 +193,18 @@ export class PayerManageController {
     const found = await this.authorise(req, res, token, paymentId, body);
     if (!found) return;
     const { session, view } = found;
+    const t = await this.translator(req, [view]);
     const update = this.registry.find(view.payment.gateway)?.subscriptionCardUpdate;
-    if (!view.cardUpdatable || !update) return this.send(res, 409, actionFailedPage(session, 'This subscription takes no new card here.'));
+    if (!view.cardUpdatable || !update) return this.send(res, 409, actionFailedPage(session, t.t('manage.card.none'), t));
     let result: { invoicePaid: boolean };
     try {
       result = await update.finish(held(view), field(body, 'setup_intent') ?? '', 'payer');
     } catch (error) {
-      if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message));
+      if (error instanceof DomainError) return this.send(res, error.status, actionFailedPage(session, error.message, t));
       throw error;
     }
-    const notice = result.invoicePaid ? 'Your card is changed, and the payment that was due has been made with it.' : 'Your card is changed: it pays the next payments of this subscription.';
-    this.send(res, 200, paymentsPage(session, await this.manage.payments(session), notice));
+    const notice = t.t(result.invoicePaid ? 'manage.card.changedPaid' : 'manage.card.changed');
+    this.send(res, 200, paymentsPage(session, await this.manage.payments(session), notice, t));
   }
 
   /**
@@ -208,7 +219,7 @@ export class PayerManageController {
     }
     const session = await this.manage.session(token);
     if (!session) {
-      this.notFound(res);
+      await this.notFound(req, res);
       return null;
     }
     if (!this.manage.csrfMatches(session, field(body, 'csrf_token') ?? headerOf(req, 'x-csrf-token'))) {
@@ -216,13 +227,13 @@ export class PayerManageController {
       return null;
     }
     if (!session.canAct) {
-      this.send(res, 403, tooOldToActPage(session));
+      this.send(res, 403, tooOldToActPage(session, await this.translator(req)));
       return null;
     }
     const id = positiveIdOf(paymentId);
     const view = id === null ? null : await this.manage.payment(session, id);
     if (!view) {
-      this.notFound(res);
+      await this.notFound(req, res);
       return null;
     }
     return { session, view };
@@ -257,8 +268,18 @@ export class PayerManageController {
     res.status(status).json(body);
   }
 
-  private notFound(res: Response): void {
-    this.send(res, 404, linkNotFoundPage());
+  private async notFound(req: Request, res: Response): Promise<void> {
+    this.send(res, 404, linkNotFoundPage(await this.translator(req)));
+  }
+
+  /**
+   * The page's language: the browser's Accept-Language, else the language of the payer's latest
+   * payment shown (the one its page used), else the site's default.
+   */
+  private async translator(req: Request, views: readonly PayerPaymentView[] = []): Promise<PayerTranslator> {
+    const latest = [...views].sort((a, b) => b.payment.created_at.localeCompare(a.payment.created_at)).find((view) => view.payment.locale)?.payment.locale;
+    const fallback = latest ?? (await this.settings.payerLanguage());
+    return payerTranslator(choosePayerLocale({ acceptLanguage: req.headers['accept-language'], siteDefault: fallback }));
   }
 
   private forbidden(res: Response): void {

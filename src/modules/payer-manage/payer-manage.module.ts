@@ -7,6 +7,7 @@ import { OutboxModule } from '../outbox/index.js';
 import { PayerLinksModule } from '../payer-links/index.js';
 import { PaymentsModule } from '../payments/index.js';
 import { PayerLinkEmails } from './payer-link-emails.js';
+import { SettingsModule } from '../settings/index.js';
 import { PayerManageController } from './payer-manage.controller.js';
 import { PayerManageService } from './payer-manage.service.js';
 
@@ -16,7 +17,7 @@ import { PayerManageService } from './payer-manage.service.js';
  * capabilities (no gateway named here). The link itself is payer-links/.
  */
 @Module({
-  imports: [PayerLinksModule, PaymentsModule, FormsModule, GatewaysModule, HostedPageModule, MailModule, OutboxModule],
+  imports: [PayerLinksModule, PaymentsModule, FormsModule, GatewaysModule, HostedPageModule, MailModule, OutboxModule, SettingsModule],
   controllers: [PayerManageController],
   providers: [PayerManageService, PayerLinkEmails],
 })

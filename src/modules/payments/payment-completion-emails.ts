@@ -4,7 +4,7 @@ import { FormsService, type Frequency } from '../forms/index.js';
 import { buildPaymentEmails, MailService } from '../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../outbox/index.js';
 import { PayerLinks } from '../payer-links/index.js';
-import { InstallationService } from '../settings/index.js';
+import { InstallationService, SettingsService } from '../settings/index.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import { PaymentRepository } from './payment.repository.js';
@@ -42,6 +42,7 @@ export class PaymentCompletionEmails implements OnModuleInit, OutboxHandler<Paym
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
     private readonly links: PayerLinks,
+    private readonly settings: SettingsService,
   ) {}
 
   onModuleInit(): void {
@@ -88,7 +89,7 @@ export class PaymentCompletionEmails implements OnModuleInit, OutboxHandler<Paym
         custom_fields: payment.custom_fields,
         completed_at: completedAt,
       },
-      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.email_address) },
+      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.email_address), locale: row!.locale ?? (await this.settings.payerLanguage()) },
     );
     for (const message of messages) {
       if (delivery.progress.includes(message.kind)) continue;

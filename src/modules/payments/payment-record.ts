@@ -48,6 +48,8 @@ export interface PaymentRecord {
   card_brand: string | null;
   /** Its last four digits; never more of the number */
   card_last4: string | null;
+  /** The payer's language the payment's page was shown in (`de`, `pt-BR`); null when none was sent */
+  locale: string | null;
   /** ISO 8601 UTC */
   created_at: string;
   updated_at: string;
@@ -111,6 +113,7 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     provider_charge_ref: row.providerChargeRef,
     card_brand: row.cardBrand,
     card_last4: row.cardLast4,
+    locale: row.locale,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -184,6 +184,14 @@ export class PaymentEntity {
   @VarcharColumn('card_last4', 4, { nullable: true })
   cardLast4: string | null;
 
+  /**
+   * The payer's language the payment's page was shown in (migration 1764310000000; a payer
+   * language of common/i18n: `de`, `pt-BR`): later emails to the payer use it. Null for a payment
+   * made before it was stored or through a client that sent none.
+   */
+  @VarcharColumn('locale', 10, { nullable: true })
+  locale: string | null;
+
   @CreatedAtColumn()
   createdAt: Date;
 

@@ -6,7 +6,7 @@ import { FormsService, type Frequency } from '../forms/index.js';
 import { buildReceiptEmail, MailService } from '../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../outbox/index.js';
 import { PayerLinks } from '../payer-links/index.js';
-import { InstallationService } from '../settings/index.js';
+import { InstallationService, SettingsService } from '../settings/index.js';
 import { InvalidPaymentStateError } from './payment-ledger.service.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
@@ -65,6 +65,7 @@ export class ReceiptEmails implements OnModuleInit, OutboxHandler<ReceiptDue> {
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
     private readonly links: PayerLinks,
+    private readonly settings: SettingsService,
     private readonly clock: Clock,
   ) {}
 
@@ -121,7 +122,7 @@ export class ReceiptEmails implements OnModuleInit, OutboxHandler<ReceiptDue> {
         paid_at: payment.created_at,
         manage_url: await this.links.manageUrl(payment.email_address),
       },
-      { fromAddress: this.mail.fromAddress },
+      { fromAddress: this.mail.fromAddress, locale: row!.locale ?? (await this.settings.payerLanguage()) },
     );
     const messageId = this.messageId(delivery.payload, delivery.key);
     await this.mail.send([{ ...message, messageId }]);

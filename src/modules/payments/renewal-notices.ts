@@ -5,7 +5,7 @@ import { FormsService, type Frequency, type PaymentForm } from '../forms/index.j
 import { buildRenewalEndedEmail, buildRenewalFailedEmail, MailService } from '../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../outbox/index.js';
 import { PayerLinks } from '../payer-links/index.js';
-import { InstallationService } from '../settings/index.js';
+import { InstallationService, SettingsService } from '../settings/index.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import { PaymentEntity } from './payment.entity.js';
@@ -72,6 +72,7 @@ export class RenewalNotices implements OnModuleInit, OutboxHandler<RenewalNotice
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
     private readonly links: PayerLinks,
+    private readonly settings: SettingsService,
     @InjectRepository(PaymentEntity) private readonly entities: Repository<PaymentEntity>,
   ) {}
 
@@ -174,6 +175,7 @@ export class RenewalNotices implements OnModuleInit, OutboxHandler<RenewalNotice
     }
     const base = { payment_id: payment.id, currency: payment.currency, frequency: payment.frequency as Frequency, email_address: payment.email_address, first_name: payment.first_name };
     const manageUrl = await this.links.manageUrl(payment.email_address);
+    const options = { fromAddress: this.mail.fromAddress, locale: row!.locale ?? (await this.settings.payerLanguage()) };
     const message =
       due.kind === 'failed'
         ? buildRenewalFailedEmail(
@@ -186,9 +188,9 @@ export class RenewalNotices implements OnModuleInit, OutboxHandler<RenewalNotice
               next_attempt_at: due.next_attempt_at,
               manage_url: manageUrl,
             },
-            { fromAddress: this.mail.fromAddress },
+            options,
           )
-        : buildRenewalEndedEmail(form, { ...base, amount: payment.amount, status: due.status, manage_url: manageUrl }, { fromAddress: this.mail.fromAddress });
+        : buildRenewalEndedEmail(form, { ...base, amount: payment.amount, status: due.status, manage_url: manageUrl }, options);
     const messageId = this.messageId(due);
     await this.mail.send([{ ...message, messageId }]);
     await this.logs.record({

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { PAYER_LOCALES, type PayerLocale } from '../../common/i18n/index.js';
 import { FastAccept, IsOmittable, IsPlainText, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
 import { CUSTOM_FIELDS_LIMITS, IsCustomFields } from './custom-fields.js';
@@ -87,6 +88,12 @@ export class SyncDetailsDto extends CheckoutChoiceDto {
   @IsOmittable()
   @IsCustomFields()
   custom_fields?: Record<string, string | number | boolean>;
+
+  /** The payer's language the page is shown in (the hosted page sends the one it chose); the payer's later emails use it */
+  @IsOmittable()
+  @ApiProperty({ enum: PAYER_LOCALES, type: 'string', required: false })
+  @IsIn(PAYER_LOCALES)
+  locale?: PayerLocale;
 }
 
 export class SyncDetailsResponseDto {

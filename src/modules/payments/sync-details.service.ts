@@ -145,6 +145,7 @@ export class SyncDetailsService {
         firstName: blankToNull(input.first_name),
         lastName: blankToNull(input.last_name),
         customFields: JSON.stringify(customFields),
+        locale: input.locale ?? null,
         secretNonce: this.references.newNonce(),
         clientIp: clientIp?.slice(0, 45) ?? null,
       });
@@ -191,6 +192,7 @@ export class SyncDetailsService {
         firstName: input.first_name === undefined ? undefined : blankToNull(input.first_name),
         lastName: input.last_name === undefined ? undefined : blankToNull(input.last_name),
         customFields: customFields === undefined ? undefined : JSON.stringify(customFields),
+        locale: input.locale,
         updatedAt: new Date(),
       });
 

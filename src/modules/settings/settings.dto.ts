@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { SECTION_B_GATEWAY_IDS, type SectionBGatewayId } from '../../common/gateway-catalog/index.js';
+import { PAYER_LOCALES, type PayerLocale } from '../../common/i18n/index.js';
 import { CURRENCY_CODES } from '../../common/money/index.js';
 import { IsOmittable, ToBoolean, Trim } from '../../common/validation/index.js';
 
@@ -21,6 +22,10 @@ export class SettingsDto {
   api_key: string | null;
 
   debug_mode: boolean;
+
+  /** The site's default payer language: the hosted page, embedded form, manage page and payer emails when a form's `auto` locale matches none of the browser's languages */
+  @ApiProperty({ enum: PAYER_LOCALES, type: 'string' })
+  language: PayerLocale;
 }
 
 /** Fields to change; omitted fields keep their value. `api_key` is write-only. */
@@ -46,4 +51,10 @@ export class UpdateSettingsDto {
   @ToBoolean()
   @IsBoolean()
   debug_mode?: boolean;
+
+  /** The site's default payer language */
+  @IsOmittable()
+  @ApiProperty({ enum: PAYER_LOCALES, type: 'string', required: false })
+  @IsIn(PAYER_LOCALES)
+  language?: PayerLocale;
 }

@@ -16,7 +16,7 @@ import { SettingsService } from './settings.service.js';
   imports: [TypeOrmModule.forFeature([OptionEntity])],
   controllers: [SettingsController],
   providers: [OptionsService, SettingsService, InstallationService, SecretCanary],
-  exports: [OptionsService, InstallationService, SecretCanary],
+  exports: [OptionsService, InstallationService, SecretCanary, SettingsService],
 })
 export class SettingsModule implements OnModuleInit {
   constructor(

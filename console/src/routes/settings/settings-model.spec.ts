@@ -1,15 +1,16 @@
 import { answerOf, defaultGatewayChoices, draftOf, type Settings, settingsChanges, tickedInCatalogOrder } from './settings-model';
 
-const stored: Settings = { currency: 'USD', payment_gateway: 'gateway_a', api_key: 'sk_test_…4242', debug_mode: false };
+const stored: Settings = { currency: 'USD', payment_gateway: 'gateway_a', api_key: 'sk_test_…4242', debug_mode: false, language: 'en' };
 
 describe('general settings form', () => {
   it('starts from the stored values, never with the key (only its mask is known)', () => {
-    expect(draftOf(stored)).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: '', debug_mode: false });
+    expect(draftOf(stored)).toEqual({ currency: 'USD', payment_gateway: 'gateway_a', api_key: '', debug_mode: false, language: 'en' });
   });
 
   it('sends only what changed; nothing at all when nothing did', () => {
     expect(settingsChanges(stored, draftOf(stored))).toBeNull();
     expect(settingsChanges(stored, { ...draftOf(stored), currency: 'EUR' })).toEqual({ currency: 'EUR' });
+    expect(settingsChanges(stored, { ...draftOf(stored), language: 'de' })).toEqual({ language: 'de' });
     expect(settingsChanges(stored, { ...draftOf(stored), debug_mode: true, payment_gateway: 'gateway_b' })).toEqual({ payment_gateway: 'gateway_b', debug_mode: true });
   });
 

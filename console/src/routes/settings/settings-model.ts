@@ -14,10 +14,12 @@ export interface SettingsDraft {
   /** Write-only: empty keeps the stored key */
   api_key: string;
   debug_mode: boolean;
+  /** The site's default payer language */
+  language: Settings['language'];
 }
 
 export function draftOf(settings: Settings): SettingsDraft {
-  return { currency: settings.currency, payment_gateway: settings.payment_gateway, api_key: '', debug_mode: settings.debug_mode };
+  return { currency: settings.currency, payment_gateway: settings.payment_gateway, api_key: '', debug_mode: settings.debug_mode, language: settings.language };
 }
 
 /**
@@ -31,6 +33,7 @@ export function settingsChanges(current: Settings, draft: SettingsDraft): Settin
   if (draft.payment_gateway !== current.payment_gateway) body.payment_gateway = draft.payment_gateway;
   if (draft.api_key.trim() !== '') body.api_key = draft.api_key;
   if (draft.debug_mode !== current.debug_mode) body.debug_mode = draft.debug_mode;
+  if (draft.language !== current.language) body.language = draft.language;
   return Object.keys(body).length > 0 ? body : null;
 }
 
@@ -48,7 +51,7 @@ export function answerOf(area: Pick<TaggingArea, 'slug' | 'features'>, ticked: R
 }
 
 /** The general settings' fields (`POST /settings`), as the API names them in a refusal. */
-export const SETTINGS_FIELD_NAMES = ['currency', 'payment_gateway', 'api_key', 'debug_mode'] as const;
+export const SETTINGS_FIELD_NAMES = ['currency', 'payment_gateway', 'api_key', 'debug_mode', 'language'] as const;
 
 /** What each general setting is for, in the merchant's words (the screen shows it under the field). */
 export const SETTING_HELP = {
@@ -56,6 +59,7 @@ export const SETTING_HELP = {
   payment_gateway: 'The provider apps and plugins connected to this service use when they do not name one. Payers choose among the methods of each form.',
   api_key: 'A key an app or plugin connected to this service asks you to keep here. It is stored encrypted and never shown again in full.',
   debug_mode: 'For troubleshooting: apps and plugins that read it record more detail. It changes nothing for your payers.',
+  language: "The language of payment pages, embedded forms, the payer's manage page and payer emails when a form is set to Automatic and the payer's browser asks for none of the languages offered.",
 } as const satisfies Record<(typeof SETTINGS_FIELD_NAMES)[number], string>;
 
 

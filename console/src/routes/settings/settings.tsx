@@ -17,6 +17,7 @@ import { FeatureRequestsScreen } from './feature-requests';
 import { NotFound } from '../not-found/not-found';
 import { SettingsNav } from './settings-nav';
 import { defaultGatewayChoices, draftOf, SETTING_HELP, SETTINGS_FIELD_NAMES, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
+import { PAYER_LANGUAGES } from '../../payer-languages';
 
 /** `/settings/*`: section B's general settings, the tag vocabulary and the feature-request areas. */
 export function SettingsScreens() {
@@ -160,6 +161,28 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           )}
         </span>
         <FieldError id="settings-api_key" message={errors.fields.api_key} />
+      </label>
+      <label className="field">
+        <span className="field-label">Payers' default language</span>
+        <select
+          id="settings-language"
+          value={draft.language}
+          onChange={(event) => {
+            const chosen = PAYER_LANGUAGES.find((option) => option.value === event.target.value);
+            if (chosen) setDraft({ ...draft, language: chosen.value });
+          }}
+          {...describe('language')}
+        >
+          {PAYER_LANGUAGES.map((option) => (
+            <option key={option.value} value={option.value} lang={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <span className="field-help" id="settings-language-help">
+          {SETTING_HELP.language}
+        </span>
+        <FieldError id="settings-language" message={errors.fields.language} />
       </label>
       <label className="check">
         <input

@@ -39,6 +39,7 @@ const payment = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
   provider_charge_ref: null,
   card_brand: null,
   card_last4: null,
+  locale: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...overrides,

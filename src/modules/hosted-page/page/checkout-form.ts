@@ -1,4 +1,5 @@
 import type { ChosenMethod, ChosenPrice, PayerDetails } from '../../../common/browser-driver/index.js';
+import { pageLocale, text } from './messages.js';
 import { type FieldError, PayerError } from './payer-error.js';
 
 type FieldControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -29,16 +30,17 @@ export class CheckoutForm {
   money(minor: number, price: HTMLInputElement): string {
     const digits = Number(price.dataset.displayDigits || price.dataset.exponent);
     const exponent = Number(price.dataset.exponent);
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: price.dataset.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / Math.pow(10, exponent));
+    const locale = pageLocale();
+    return new Intl.NumberFormat(locale === 'en' ? 'en-US' : locale, { style: 'currency', currency: price.dataset.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / Math.pow(10, exponent));
   }
 
   /** The customer-entered amount in minor units, or null while the input holds none (the server checks the bounds). */
   customAmount(price: HTMLInputElement): number | null {
     const input = this.customAmountInput(price);
     const exponent = Number(price.dataset.exponent);
-    const text = String(input?.value || '').trim();
-    if (!/^\d+([.,]\d+)?$/.test(text)) return null;
-    const parts = text.replace(',', '.').split('.');
+    const typed = String(input?.value || '').trim();
+    if (!/^\d+([.,]\d+)?$/.test(typed)) return null;
+    const parts = typed.replace(',', '.').split('.');
     const fraction = (parts[1] || '').padEnd(exponent, '0');
     if (fraction.length > exponent) return null;
     return Number(parts[0]) * Math.pow(10, exponent) + Number(fraction || '0');
@@ -80,7 +82,9 @@ export class CheckoutForm {
     const price = this.selectedPrice();
     if (!price) return null;
     const amount = this.chosenAmount(price);
-    return (price.dataset.payVerb ?? '') + (amount === null ? '' : ` ${this.money(amount, price)}${price.dataset.paySuffix ?? ''}`);
+    const template = price.dataset.payTemplate ?? `${price.dataset.payVerb ?? ''} {amount}`;
+    // While the amount is unreadable the button shows its words only.
+    return template.replace('{amount}', amount === null ? '' : this.money(amount, price) + (price.dataset.paySuffix ?? '')).trim();
   }
 
   payerFields(): FieldControl[] {
@@ -118,7 +122,7 @@ export class CheckoutForm {
         fields.unshift({ element: input, message: this.fieldMessage(input, false) });
       }
     }
-    if (fields.length > 0) throw new PayerError('Check the details marked below.', fields);
+    if (fields.length > 0) throw new PayerError(text('checkDetails'), fields);
   }
 
   /** The payer's error for an API answer: field errors from `data.params`, the rest by code. */
@@ -144,20 +148,22 @@ export class CheckoutForm {
 
   private fieldLabel(element: FieldControl): string {
     const label = this.element.querySelector(`label[for="${element.id}"]`);
-    const text = label ? (label.textContent ?? '').replace('*', '').trim() : element.name;
-    return text.charAt(0).toLowerCase() + text.slice(1);
+    const labelText = label ? (label.textContent ?? '').replace('*', '').trim() : element.name;
+    // English reads "Enter your first name"; the other languages quote the label as written.
+    return pageLocale() === 'en' ? labelText.charAt(0).toLowerCase() + labelText.slice(1) : labelText;
   }
 
   /** The payer's message for a field: missing (`empty`) or refused. */
   private fieldMessage(element: FieldControl, empty: boolean): string {
-    if (element.name === 'email_address') return empty ? 'Enter your email address' : 'Enter a valid email address, like name@example.com';
+    if (element.name === 'email_address') return text(empty ? 'field.emailEmpty' : 'field.emailInvalid');
     if (element.name === 'custom_amount') {
       const price = this.selectedPrice()!;
-      return `Enter an amount from ${this.money(Number(price.dataset.customMin), price)} to ${this.money(Number(price.dataset.customMax), price)}`;
+      return text('field.amount', { min: this.money(Number(price.dataset.customMin), price), max: this.money(Number(price.dataset.customMax), price) });
     }
-    if (isCheckbox(element)) return `Tick the box to confirm ${this.fieldLabel(element)}`;
-    if (element.tagName === 'SELECT') return `Choose your ${this.fieldLabel(element)}`;
-    return empty ? `Enter your ${this.fieldLabel(element)}` : `Check your ${this.fieldLabel(element)}`;
+    const label = this.fieldLabel(element);
+    if (isCheckbox(element)) return text('field.checkbox', { label });
+    if (element.tagName === 'SELECT') return text('field.select', { label });
+    return text(empty ? 'field.empty' : 'field.invalid', { label });
   }
 }
 

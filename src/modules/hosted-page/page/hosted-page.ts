@@ -11,8 +11,8 @@
  * which hands back its factory (common/browser-driver), and gives the driver a DriverContext. The
  * markup contract is in src/modules/form-view/form.renderer.ts and docs/hosted-page.md.
  *
- * Payers read only messages written for them (PAYER_MESSAGES, the form's field messages): never
- * an API's text.
+ * Payers read only messages written for them, in their language (the catalog's `js.*` texts the
+ * server puts on the form, messages.ts; the form's field messages): never an API's text.
  */
 import {
   type CheckoutDriver,
@@ -27,7 +27,8 @@ import {
   type ResumedAttempt,
 } from '../../../common/browser-driver/index.js';
 import { CheckoutForm } from './checkout-form.js';
-import { GENERAL_MESSAGE, PayerError } from './payer-error.js';
+import { loadMessages, pageLocale, text } from './messages.js';
+import { PayerError } from './payer-error.js';
 import { newKey, RestClient } from './rest-client.js';
 
 /** The sync-details answer: the record's reference and what it charges. */
@@ -45,6 +46,7 @@ function element<T extends HTMLElement>(id: string): T {
 }
 
 function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): void {
+  loadMessages(document.getElementById('page-messages'));
   const nonce = document.currentScript?.nonce ?? '';
   const form = new CheckoutForm(formElement);
   const formId = Number(formElement.dataset.formId);
@@ -129,7 +131,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
   function fail(error: unknown): void {
     setStatus('');
     setBusy(false);
-    const payerError = isPayerFacing(error) ? (error as PayerError) : new PayerError(GENERAL_MESSAGE);
+    const payerError = isPayerFacing(error) ? (error as PayerError) : new PayerError(text('general'));
     if (payerError.fields?.length > 0) return showFieldErrors(payerError);
     element<HTMLElement>('failure-message').textContent = payerError.message;
     failureBox.hidden = false;
@@ -139,8 +141,8 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
   function succeed(paid: PaymentRecord): void {
     setStatus('');
     clearErrors();
-    element<HTMLElement>('success-amount').textContent = `Amount: ${form.chargedText(paid.amount, paid.currency)}`;
-    element<HTMLElement>('success-reference').textContent = `Payment reference: ${paid.payment_id}`;
+    element<HTMLElement>('success-amount').textContent = text('successAmount', { amount: form.chargedText(paid.amount, paid.currency) });
+    element<HTMLElement>('success-reference').textContent = text('successReference', { reference: paid.payment_id });
     successBox.hidden = false;
     payButton.hidden = true;
     formElement.querySelectorAll<HTMLElement>('.provider').forEach((provider) => (provider.hidden = true));
@@ -154,7 +156,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
         next.href = target;
         next.target = '_top';
         next.rel = 'noopener';
-        next.textContent = 'Continue';
+        next.textContent = text('continue');
         successBox.appendChild(next);
       } else {
         window.setTimeout(() => window.location.assign(target), 1500);
@@ -182,7 +184,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
   async function sync(): Promise<PaymentReference> {
     const method = form.selectedMethod();
     const price = form.selectedPrice();
-    if (!method || !price) throw new PayerError('This payment method cannot be used on this page.');
+    if (!method || !price) throw new PayerError(text('methodUnavailable'));
     const gateway = method.dataset.gateway ?? '';
     const body: Record<string, unknown> = {
       form_id: formId,
@@ -191,6 +193,8 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
       plan_index: Number(price.dataset.planIndex),
       price_index: Number(price.dataset.priceIndex),
       ...form.payerDetails(),
+      // The language the page is shown in: the payer's later emails use it.
+      locale: pageLocale(),
     };
     if (price.dataset.customMin !== undefined) body.amount = form.customAmount(price);
     if (record && recordGateway === gateway && record.status !== 'completed') {
@@ -220,14 +224,14 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
     if (answer.status === 'processing') {
       setBusy(false);
       payButton.hidden = true;
-      return setStatus('Your payment is being processed. You will receive an email once it is complete.');
+      return setStatus(text('processing'));
     }
-    fail(new PayerError(answer.status === 'canceled' ? 'The payment was canceled.' : 'The payment did not go through. Try again, or choose another payment method.'));
+    fail(new PayerError(text(answer.status === 'canceled' ? 'canceled' : 'declined')));
   }
 
   // --- drivers ----------------------------------------------------------------------------------------
 
-  function loadScript(src: string, attributes: Readonly<Record<string, string>> = {}, failure = 'The payment provider could not be loaded. Check your connection and try again.'): Promise<void> {
+  function loadScript(src: string, attributes: Readonly<Record<string, string>> = {}, failure = text('providerLoad')): Promise<void> {
     return new Promise((resolve, reject) => {
       const script = document.createElement('script');
       script.src = src;
@@ -246,7 +250,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
     let pending = factories.get(name);
     if (!pending) {
       pending = new Promise<DriverFactory>((resolve, reject) => {
-        const unavailable = new PayerError('This payment method cannot be used on this page. Reload the page and try again.');
+        const unavailable = new PayerError(text('methodReload'));
         const listener = (event: Event) => {
           const definition = (event as CustomEvent<DriverDefinition>).detail;
           if (definition?.name !== name) return;
@@ -275,13 +279,15 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
       routes: JSON.parse(container.dataset.routes || '{}') as Record<string, string>,
       nonce,
       formId,
+      locale: pageLocale(),
+      text,
       returnUrl,
       framed,
       loadScript: (url, attributes) => loadScript(url, attributes),
       api: (path, body, keyName) => rest.post(path, body, keyName ? attemptKey(keyName) : undefined),
       choice: () => {
         const method = form.selectedMethod();
-        if (!method) throw new PayerError('Choose a payment method.');
+        if (!method) throw new PayerError(text('chooseMethod'));
         return currentChoice(method);
       },
       sync,
@@ -300,7 +306,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
       handOffToTopLevel: (method: ChosenMethod) => {
         window.open(`${returnUrl}#method=${encodeURIComponent(method.value)}`, '_blank', 'noopener');
         setBusy(false);
-        setStatus('The payment continues in a new tab.');
+        setStatus(text('newTab'));
       },
       resumeAttempt: (attempt: ResumedAttempt) => {
         const method = formElement.querySelector<HTMLInputElement>(`input[name="method"][value="${CSS.escape(attempt.method)}"]`);
@@ -313,7 +319,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
         record = { payment_id, payment_secret, checkout_token, amount, currency };
         recordGateway = gateway;
         setBusy(true);
-        setStatus('Confirming your payment…');
+        setStatus(text('confirming'));
         return true;
       },
     };
@@ -400,7 +406,7 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
     attemptKeys = {};
     try {
       form.checkFields();
-      if (!driver?.pay) throw new PayerError('The payment form is still loading. Try again in a moment.');
+      if (!driver?.pay) throw new PayerError(text('stillLoading'));
       await driver.pay(currentChoice(method));
     } catch (error) {
       fail(error);
@@ -451,11 +457,11 @@ function startPage(formElement: HTMLFormElement, payButton: HTMLButtonElement): 
       if (outcome === 'none') continue;
       if (outcome === 'received') {
         payButton.hidden = true;
-        setStatus('Thank you: your payment was received and is being confirmed. You will receive an email once it is complete.');
+        setStatus(text('received'));
         statusLine.tabIndex = -1;
         statusLine.focus();
       } else if (outcome === 'not_completed') {
-        fail(new PayerError('The payment was not completed. You can try again.'));
+        fail(new PayerError(text('notCompleted')));
       }
       return;
     }

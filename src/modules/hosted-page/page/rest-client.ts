@@ -1,5 +1,6 @@
 import type { CheckoutForm } from './checkout-form.js';
-import { GENERAL_MESSAGE, OFFLINE_MESSAGE, PAYER_MESSAGES, PayerError } from './payer-error.js';
+import { hasText, text } from './messages.js';
+import { PayerError } from './payer-error.js';
 
 interface ApiAnswer {
   code?: string;
@@ -19,7 +20,7 @@ function wait(ms: number): Promise<void> {
 
 /**
  * The public REST routes as the page calls them. Every refusal becomes a payer error: field
- * errors from `data.params`, the rest by code (PAYER_MESSAGES); never the API's own text.
+ * errors from `data.params`, the rest by code (the catalog's `js.code.<code>`); never the API's own text.
  */
 export class RestClient {
   constructor(
@@ -42,7 +43,7 @@ export class RestClient {
         response = await fetch(this.restBase + path, { method: 'POST', headers, credentials: 'omit', body: JSON.stringify(body) });
       } catch {
         if (key && attemptNo === 0) continue;
-        throw new PayerError(OFFLINE_MESSAGE);
+        throw new PayerError(text('offline'));
       }
       const answer = (await response.json().catch(() => null)) as unknown;
       if (response.ok) return answer as T;
@@ -60,10 +61,10 @@ export class RestClient {
     const code = answer?.code;
     if (code === 'rest_invalid_param' || code === 'rest_missing_callback_param') {
       const { fields, methodRefused } = this.form.fieldErrors(answer?.data?.params ?? {});
-      if (fields.length > 0) return new PayerError('Check the details marked below.', fields);
-      if (methodRefused) return new PayerError('This payment method cannot be used for this price right now. Choose another one, or reload the page.');
+      if (fields.length > 0) return new PayerError(text('checkDetails'), fields);
+      if (methodRefused) return new PayerError(text('methodRefused'));
     }
-    if (code && Object.prototype.hasOwnProperty.call(PAYER_MESSAGES, code)) return new PayerError(PAYER_MESSAGES[code]);
-    return new PayerError(status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : GENERAL_MESSAGE);
+    if (code && /^\w+$/.test(code) && hasText(`code.${code}`)) return new PayerError(text(`code.${code}`));
+    return new PayerError(text(status >= 500 ? 'serverError' : 'general'));
   }
 }

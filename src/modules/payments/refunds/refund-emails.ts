@@ -4,7 +4,7 @@ import { FormsService } from '../../forms/index.js';
 import { buildRefundEmail, MailService } from '../../mail/index.js';
 import { Outbox, type OutboxDelivery, type OutboxFailure, type OutboxHandler, OutboxWorker } from '../../outbox/index.js';
 import { PayerLinks } from '../../payer-links/index.js';
-import { InstallationService } from '../../settings/index.js';
+import { InstallationService, SettingsService } from '../../settings/index.js';
 import { PaymentLogRepository } from '../payment-log.repository.js';
 import { PaymentRepository } from '../payment.repository.js';
 import { RefundRepository } from './refund.repository.js';
@@ -36,6 +36,7 @@ export class RefundEmails implements OnModuleInit, OutboxHandler<RefundEmailDue>
     private readonly worker: OutboxWorker,
     private readonly installation: InstallationService,
     private readonly links: PayerLinks,
+    private readonly settings: SettingsService,
   ) {}
 
   onModuleInit(): void {
@@ -67,7 +68,7 @@ export class RefundEmails implements OnModuleInit, OutboxHandler<RefundEmailDue>
         full: payment.amountRefunded >= (payment.amountReceived ?? 0),
         refunded_at: refund.updatedAt.toISOString(),
       },
-      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.emailAddress) },
+      { fromAddress: this.mail.fromAddress, manageUrl: await this.links.manageUrl(payment.emailAddress), locale: payment.locale ?? (await this.settings.payerLanguage()) },
     );
     await this.mail.send([{ ...message, messageId: this.messageId(refund.id) }]);
     await this.logs.record({

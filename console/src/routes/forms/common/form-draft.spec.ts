@@ -195,6 +195,16 @@ describe('form draft', () => {
     expect(toFormBody(set, rules).body?.settings.display).toEqual({ show_title: false, description: 'Pay for your order', button_label: 'Pay', primary_color: '#112233', layout: 'compact' });
   });
 
+  it("sends the payer's language only when fixed, and keeps the form's texts in other languages as stored (issue 32)", () => {
+    const translations = [{ locale: 'de' as const, title: 'Kurs', button_label: 'Jetzt zahlen' }];
+    const start = draftFromForm({ ...savedForm(), settings: { ...savedForm().settings, translations } });
+    expect(start.locale).toBe('auto');
+    expect(toFormBody(start, rules).body?.settings.display?.locale).toBeUndefined();
+    expect(toFormBody(start, rules).body?.settings.translations).toEqual(translations);
+    const fixed = edit(start, { type: 'update', patch: { locale: 'ja' } });
+    expect(toFormBody(fixed, rules).body?.settings.display?.locale).toBe('ja');
+  });
+
   it('fingerprints what the admin can change, not the ids', () => {
     const a = draftFromForm(savedForm());
     const b = draftFromForm(savedForm());

@@ -13,6 +13,7 @@ export type FieldType = Field['type'];
 export type SubmitAction = FormSettings['submit_actions'][number];
 export type FormStatus = PaymentForm['status'];
 type Layout = NonNullable<NonNullable<FormSettings['display']>['layout']>;
+export type FormLocale = NonNullable<NonNullable<FormSettings['display']>['locale']>;
 
 /** The interface's one non-recurring frequency; every other one is a subscription interval. */
 export const ONE_TIME: Frequency = 'one-time';
@@ -58,6 +59,10 @@ export interface FormDraft {
   /** `#rrggbb`, or empty to keep the default colour */
   primaryColor: string;
   layout: Layout | '';
+  /** `display.locale`: `auto` (the payer's browser, then the site's language) or a payer language */
+  locale: FormLocale;
+  /** The form's own texts in other payer languages (`settings.translations`): kept as stored, the builder does not edit them yet */
+  translations: NonNullable<FormSettings['translations']>;
   plans: PlanDraft[];
   /** Gateway id → enabled method ids (gateway ids come from the API, never from the console) */
   methods: Record<string, string[]>;
@@ -97,6 +102,8 @@ export function draftFromForm(form: Pick<PaymentForm, 'title' | 'settings'>): Fo
     buttonLabel: display.button_label ?? '',
     primaryColor: display.primary_color ?? '',
     layout: display.layout ?? '',
+    locale: display.locale ?? 'auto',
+    translations: settings.translations ?? [],
     plans,
     methods,
     fields,
@@ -296,6 +303,7 @@ export function toFormBody(draft: FormDraft, rules?: BuilderRules): { body: Form
   if (draft.buttonLabel.trim() !== '') display.button_label = draft.buttonLabel;
   if (draft.primaryColor !== '') display.primary_color = draft.primaryColor;
   if (draft.layout !== '') display.layout = draft.layout;
+  if (draft.locale !== 'auto') display.locale = draft.locale;
 
   const settings: FormSettings = {
     plans,
@@ -312,6 +320,7 @@ export function toFormBody(draft: FormDraft, rules?: BuilderRules): { body: Form
   };
   if (draft.redirectUrl.trim() !== '' || draft.submitActions.includes('redirect')) settings.redirect_url = draft.redirectUrl.trim();
   if (draft.successMessage.trim() !== '' || draft.submitActions.includes('message')) settings.success_message = draft.successMessage;
+  if (draft.translations.length > 0) settings.translations = draft.translations.map((entry) => ({ ...entry }));
   return { body: { title: draft.title, settings } };
 }
 

@@ -10,6 +10,7 @@ import {
   isCoreField,
   isPlaceholderAddress,
   missingCoreFields,
+  type FormLocale,
   type NewItemDefaults,
   ONE_TIME,
   type PriceDraft,
@@ -18,6 +19,7 @@ import {
 } from '../common/form-draft';
 import { label } from '../../../format';
 import { CheckboxInput, Group, SelectInput, TextInput } from './inputs';
+import { PAYER_LANGUAGES } from '../../../payer-languages';
 
 type Catalog = components['schemas']['GatewayCatalogDto'];
 
@@ -43,6 +45,14 @@ export function GeneralSection({ draft, dispatch, rules }: EditorProps) {
         onChange={(description) => dispatch({ type: 'update', patch: { description } })}
       />
       <CheckboxInput path="settings.display.show_title" label="Show the title on the form" checked={draft.showTitle} onChange={(showTitle) => dispatch({ type: 'update', patch: { showTitle } })} />
+      <SelectInput
+        path="settings.display.locale"
+        label="Payer's language"
+        help="The language of the payment page, the embedded form and the payer's emails. Your own texts (title, labels, messages) are shown as you write them."
+        value={draft.locale}
+        options={[{ value: 'auto', label: "Automatic: the payer's browser, then the site's language" }, ...PAYER_LANGUAGES]}
+        onChange={(locale) => dispatch({ type: 'update', patch: { locale: locale as FormLocale } })}
+      />
     </section>
   );
 }

@@ -48,7 +48,7 @@ function paymentElementDriver(context: DriverContext) {
   function loadLibrary(): Promise<StripeInstance> {
     library ??= context.loadScript(context.libraryUrl).then(() => {
       const Stripe = (window as { Stripe?: (key: string) => StripeInstance }).Stripe;
-      if (typeof Stripe !== 'function') throw context.payerError('The payment form could not be loaded. Reload the page and try again.');
+      if (typeof Stripe !== 'function') throw context.payerError(context.text('libraryLoad'));
       return Stripe(context.browserConfig.publishable_key ?? '');
     });
     library.catch(() => (library = null));
@@ -89,7 +89,8 @@ function paymentElementDriver(context: DriverContext) {
       return;
     }
     if (element) element.destroy();
-    elements = stripe.elements(options);
+    // Elements' own texts (the card field's labels and errors) in the payer's language: Stripe takes the catalogs' tags as they are (`de`, `pt-BR`, `ja`).
+    elements = stripe.elements({ ...options, locale: context.locale });
     element = elements.create('payment', { layout: 'tabs', ...(methodOptions(now.method).element ?? {}) });
     element.mount(context.mount.selector);
     shape = next;
@@ -100,7 +101,7 @@ function paymentElementDriver(context: DriverContext) {
   /** A library error: its card and validation messages are written for payers by the provider (a declined card, an incomplete number); anything else gets ours. */
   function providerError(error: StripeError): Error {
     if ((error.type === 'card_error' || error.type === 'validation_error') && error.message) return context.payerError(error.message);
-    return context.payerError('The payment did not go through. Try again, or choose another payment method.');
+    return context.payerError(context.text('declined'));
   }
 
   function storeReturn(choice: Choice, ref: PaymentReference, intent: IntentAnswer): void {
@@ -123,7 +124,7 @@ function paymentElementDriver(context: DriverContext) {
   }
 
   async function pay(choice: Choice): Promise<void> {
-    if (!elements) throw context.payerError('The payment form is still loading. Try again in a moment.');
+    if (!elements) throw context.payerError(context.text('stillLoading'));
     const group = elements;
     if (context.framed && methodOptions(choice.method).leaves_page) {
       // This method may send the payer to the provider and back: a frame cannot follow it there (see docs/hosted-page.md).

@@ -8,6 +8,8 @@ export interface ElementsOptions {
   mode: 'payment' | 'setup';
   currency: string;
   amount?: number;
+  /** Elements' own texts' language (`auto`, `de`, `pt-BR`, …) */
+  locale?: string;
   [option: string]: unknown;
 }
 

@@ -19,6 +19,23 @@ interface WalletSdk {
 
 type SdkWindow = Window & { paypal?: WalletSdk };
 
+/** The JS SDK's `locale` parameter for a payer language: language_COUNTRY, the country where the language is mostly spoken by our payers. */
+const WALLET_SDK_LOCALES: Readonly<Record<string, string>> = {
+  en: 'en_US',
+  de: 'de_DE',
+  fr: 'fr_FR',
+  es: 'es_ES',
+  it: 'it_IT',
+  nl: 'nl_NL',
+  'pt-BR': 'pt_BR',
+  pl: 'pl_PL',
+  ja: 'ja_JP',
+};
+
+export function walletSdkLocale(locale: string): string {
+  return WALLET_SDK_LOCALES[locale] ?? 'en_US';
+}
+
 function walletButtonsDriver(context: DriverContext) {
   const sdkWindow = window as SdkWindow;
   /** The SDK the last load defined (read afresh: loading it replaces the global). */
@@ -39,9 +56,11 @@ function walletButtonsDriver(context: DriverContext) {
     url.searchParams.set('currency', currency);
     url.searchParams.set('intent', 'capture');
     url.searchParams.set('components', 'buttons');
+    // The SDK's `locale` is language_COUNTRY (`de_DE`, `pt_BR`, `ja_JP`).
+    url.searchParams.set('locale', walletSdkLocale(context.locale));
     await context.loadScript(url.toString(), { 'data-csp-nonce': context.nonce, 'data-checkout-wallet': 'true' });
     const sdk = loadedSdk();
-    if (!sdk || typeof sdk.Buttons !== 'function') throw context.payerError('The wallet could not be loaded. Reload the page and try again.');
+    if (!sdk || typeof sdk.Buttons !== 'function') throw context.payerError(context.text('walletLoad'));
     loadedCurrency = currency;
     context.mount.element.textContent = '';
     let walletRef: PaymentReference | null = null;
@@ -76,11 +95,11 @@ function walletButtonsDriver(context: DriverContext) {
             context.fail(error);
           }
         },
-        onCancel: () => context.fail(context.payerError('The payment was canceled in the wallet. You can try again.')),
+        onCancel: () => context.fail(context.payerError(context.text('walletCanceled'))),
         onError: (error) => {
           // An error of ours (createOrder's) was shown already.
           if (!context.isBusy() && isPayerFacing(error)) return;
-          context.fail(context.payerError('The wallet payment did not go through. Try again, or choose another payment method.'));
+          context.fail(context.payerError(context.text('walletDeclined')));
         },
       })
       .render(context.mount.selector);

@@ -1,0 +1,31 @@
+import { checkFormSettings, parseFormSettings } from './form-settings.mapper.js';
+
+/** Issue 32: a form's payer language and its own texts in other payer languages, validated against the nine. */
+describe('form settings: the payer language and translations of the merchant’s texts', () => {
+  const base = {
+    plans: [{ title: 'Plan', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' }] }],
+    payment_methods: { gateway_a: ['ccard'] },
+    fields: [{ name: 'email_address', type: 'email', label: 'Email', required: true }],
+    submit_actions: ['message'],
+    success_message: 'Thanks',
+    email: { email_to: 'a@example.test', admin_subject: 'a', payer_subject: 'b', from_name: 'c' },
+  };
+
+  it('keeps a payer language or auto, and one entry of texts per payer language', () => {
+    const settings = parseFormSettings({
+      ...base,
+      display: { locale: 'pt-BR' },
+      translations: [{ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen', success_message: 'Danke' }, { locale: 'ja', description: '説明' }],
+    });
+    expect(settings.display.locale).toBe('pt-BR');
+    expect(settings.translations).toEqual([{ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen', success_message: 'Danke' }, { locale: 'ja', description: '説明' }]);
+    expect(checkFormSettings({ ...base, display: { locale: 'auto' } })).toBeNull();
+  });
+
+  it('refuses a language that is no payer language, a language twice, and an over-long text', () => {
+    expect(checkFormSettings({ ...base, display: { locale: 'zh' } })).toHaveProperty(['display.locale']);
+    expect(checkFormSettings({ ...base, translations: [{ locale: 'xx', title: 'x' }] })).not.toBeNull();
+    expect(checkFormSettings({ ...base, translations: [{ locale: 'de', title: 'a' }, { locale: 'de', title: 'b' }] })).not.toBeNull();
+    expect(checkFormSettings({ ...base, translations: [{ locale: 'de', button_label: 'x'.repeat(41) }] })).not.toBeNull();
+  });
+});
