@@ -10,12 +10,3 @@ export {
 } from './locales.js';
 export { negotiateLocale, parseAcceptLanguage } from './negotiate.js';
 export { type Catalog, catalogProblems } from './catalog-check.js';
-export {
-  BROWSER_KEY_PREFIX,
-  choosePayerLocale,
-  type FormLocaleSetting,
-  type MessageValues,
-  payerCatalogs,
-  PayerTranslator,
-  payerTranslator,
-} from './payer-translator.js';

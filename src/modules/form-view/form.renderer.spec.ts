@@ -1,5 +1,5 @@
 import type { PaymentFormSettings } from '../forms/index.js';
-import { payerTranslator } from '../../common/i18n/index.js';
+import { payerTranslator } from '../../common/payer-language/index.js';
 import { type RenderMethod, renderFormPage } from './form.renderer.js';
 import { frequencyInterval, localizePayerForm, toPayerForm } from './payer-form.js';
 

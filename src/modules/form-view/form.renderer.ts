@@ -1,4 +1,4 @@
-import { type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 import { currencyRule, toDecimalString } from '../../common/money/index.js';
 import { CORE_FIELDS, type FormField, type FormPrice } from '../forms/index.js';
 import type { DriverMethodOptions } from '../gateways/index.js';

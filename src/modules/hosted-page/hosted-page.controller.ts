@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
-import { choosePayerLocale, payerTranslator } from '../../common/i18n/index.js';
+import { choosePayerLocale, payerTranslator } from '../../common/payer-language/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig, REST_NAMESPACE } from '../../config/index.js';

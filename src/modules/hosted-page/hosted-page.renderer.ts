@@ -1,7 +1,7 @@
 import { FORM_STYLESHEET_PATH, type PublicFormView, type RenderMethod, renderFormPage } from '../form-view/index.js';
 import type { HostedCheckout } from '../gateways/index.js';
 import { escapeHtml } from '../../common/html/index.js';
-import { type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 
 /** The addresses of the page's built scripts (PageBundles): the page script and the drivers by name. */
 export interface PageScripts {

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../common/html/index.js';
-import type { PayerTranslator } from '../../common/i18n/index.js';
+import type { PayerTranslator } from '../../common/payer-language/index.js';
 import type { Frequency, PaymentForm } from '../forms/index.js';
 import { emailAmount, emailMoment, type EmailBuildOptions, type EmailMessage, fillSubject, payerEmailTranslator } from './payment-email.builder.js';
 

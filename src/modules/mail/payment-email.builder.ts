@@ -1,4 +1,5 @@
-import { isPayerLocale, type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { isPayerLocale } from '../../common/i18n/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 import { CORE_FIELDS, type Frequency, methodLabel, type PaymentForm } from '../forms/index.js';
 import { CHECKOUT_GATEWAYS, gatewayMethods } from '../../common/gateway-catalog/index.js';
 import { escapeHtml } from '../../common/html/index.js';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { PublicRoute } from '../../common/auth/index.js';
 import { DomainError } from '../../common/errors/index.js';
-import { choosePayerLocale, type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { choosePayerLocale, type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 import { RateLimit } from '../../common/rate-limit/index.js';
 import { positiveIdOf } from '../../common/validation/index.js';
 import { APP_CONFIG, type AppConfig } from '../../config/index.js';

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../common/html/index.js';
-import { type PayerTranslator, payerTranslator } from '../../common/i18n/index.js';
+import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 import { FORM_STYLESHEET_PATH } from '../form-view/index.js';
 import { PAYER_MANAGE_PATH } from '../payer-links/index.js';
 import type { PayerPaymentView, PayerSession } from './payer-manage.service.js';

@@ -1,6 +1,6 @@
 /**
  * The page's texts in the payer's language: the server puts the catalog's `js.*` messages
- * (common/i18n/payer/) and the language on `#page-messages` (`data-messages`: JSON, `data-locale`:
+ * (common/payer-language/payer/) and the language on `#page-messages` (`data-messages`: JSON, `data-locale`:
  * `de`), as the form's settings are passed; no text of the page script is written here. Messages carry
  * plain `{name}` placeholders only (the catalog spec checks it).
  */

@@ -17,6 +17,6 @@ export class PayerError extends Error {
 }
 
 /*
- * What a payer reads for an error code of the API is the catalog's `js.code.<code>` (common/i18n/payer/),
+ * What a payer reads for an error code of the API is the catalog's `js.code.<code>` (common/payer-language/payer/),
  * in the payer's language; a code without one gets the general message (`js.general`).
  */

@@ -2,9 +2,7 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatMoney } from '../money/index.js';
-import type { Catalog } from './catalog-check.js';
-import { isPayerLocale, PAYER_LOCALES, type PayerLocale, primaryLanguage, SOURCE_LOCALE } from './locales.js';
-import { negotiateLocale, parseAcceptLanguage } from './negotiate.js';
+import { type Catalog, isPayerLocale, negotiateLocale, PAYER_LOCALES, type PayerLocale, parseAcceptLanguage, primaryLanguage, SOURCE_LOCALE } from '../i18n/index.js';
 
 /**
  * The payer's catalogs: one ICU MessageFormat JSON file per language in `payer/` (copied into

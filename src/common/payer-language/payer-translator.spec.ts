@@ -1,6 +1,6 @@
 import { parse, TYPE } from '@formatjs/icu-messageformat-parser';
-import { catalogProblems } from './catalog-check.js';
-import { PAYER_LOCALES } from './locales.js';
+import { catalogProblems } from '../i18n/index.js';
+import { PAYER_LOCALES } from '../i18n/index.js';
 import { choosePayerLocale, payerCatalogs, payerTranslator } from './payer-translator.js';
 
 describe('the payer catalogs', () => {

@@ -1,0 +1,9 @@
+export {
+  BROWSER_KEY_PREFIX,
+  choosePayerLocale,
+  type FormLocaleSetting,
+  type MessageValues,
+  payerCatalogs,
+  PayerTranslator,
+  payerTranslator,
+} from './payer-translator.js';
