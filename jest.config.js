@@ -19,9 +19,11 @@ const shared = {
   // Relative imports end in `.js` (nodenext) and name `.ts` sources.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/setup-env.js'],
-  // FormatJS ships ES modules only; Node 20.19+ loads them with require(), Jest's CommonJS
-  // runtime does not, so those packages are transpiled to CommonJS like our own sources.
-  transformIgnorePatterns: ['/node_modules/(?!(@formatjs|intl-messageformat)/)'],
+  // NestJS 12 (@nestjs/*) and FormatJS ship ES modules only; Node 20.19+ loads them with
+  // require(), Jest's CommonJS runtime does not, so those packages are transpiled to CommonJS like
+  // our own sources (esmPackages below). Jest's own ESM mode is no way out: @nestjs/throttler and
+  // nestjs-pino are CommonJS and require() @nestjs/common.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@formatjs|intl-messageformat)/)'],
 };
 
 /** The tsc settings of tsconfig.json that change emitted code, in swc's words. */

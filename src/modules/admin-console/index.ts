@@ -1,5 +1,5 @@
 import { RequestMethod } from '@nestjs/common';
-import type { RouteInfo } from '@nestjs/common/interfaces';
+import type { RouteInfo } from '@nestjs/common/interfaces/index.js';
 
 export { AdminConsoleModule } from './admin-console.module.js';
 export { CONSOLE_CSP } from './admin-console.controller.js';
