@@ -26,6 +26,8 @@ interface Session {
   /** The user set their account password (the forced set-password screen is done). */
   passwordSet(): void;
   signOut(): Promise<void>;
+  /** The user's console language changed (saved on their account): the session's user says so from now on. */
+  userLocaleChanged(locale: SignedInUser['locale']): void;
   /** Called when any request answers 401: the session ended elsewhere (signed out, password revoked, expired). */
   expired(): void;
   can(capability: string): boolean;
@@ -90,6 +92,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const passwordSet = useCallback(() => setState((current) => (current.status === 'signed-in' ? { ...current, mustSetPassword: false } : current)), []);
 
+  const userLocaleChanged = useCallback(
+    (locale: SignedInUser['locale']) => setState((current) => (current.status === 'signed-in' ? { ...current, user: { ...current.user, locale } } : current)),
+    [],
+  );
+
   const signOut = useCallback(async () => {
     try {
       await api.DELETE('/auth/session');
@@ -129,9 +136,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       passwordSet,
       signOut,
       expired,
+      userLocaleChanged,
       can: (capability) => state.status === 'signed-in' && state.user.capabilities.includes(capability),
     }),
-    [state, signIn, signInTwoFactor, passwordSet, signOut, expired],
+    [state, signIn, signInTwoFactor, passwordSet, signOut, expired, userLocaleChanged],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -118,7 +118,7 @@ function TwoFactor() {
     <section className="card" aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">Two-factor sign-in</h2>
       <p>With two-factor sign-in on, signing in also asks for a code from an authenticator app on your phone, so a stolen password alone is not enough.</p>
-      <QueryView query={status} what="two-factor sign-in">
+      <QueryView query={status} what="status.loading.twoFactor">
         {(state) => {
           if (enrolment.step === 'codes') {
             return (

@@ -32,7 +32,7 @@ export function OwnApplicationPasswords() {
       <p>They let scripts and API clients act as you (HTTP Basic with your login). Revoke one you no longer use or that may have leaked; an administrator creates new ones from the team screen.</p>
       {done && <Success>{done}</Success>}
       {revoke.isError && <ErrorNotice error={revoke.error} />}
-      <QueryView query={passwords} what="your application passwords">
+      <QueryView query={passwords} what="status.loading.ownApplicationPasswords">
         {(list) =>
           list.length === 0 ? (
             <Empty>You have no application passwords.</Empty>

@@ -29,7 +29,7 @@ export function DashboardScreen() {
   const manages = session.can(MANAGE_SETTINGS);
   return (
     <Page title="Dashboard">
-      <QueryView query={query} what="the dashboard">
+      <QueryView query={query} what="status.loading.dashboard">
         {(dashboard) => (
           <div className="stack">
             <Notifications dashboard={dashboard} />

@@ -20,7 +20,7 @@ export function MoneySection() {
   return (
     <section className="card" aria-labelledby="money-title">
       <h2 id="money-title">Money in the last 30 days</h2>
-      <QueryView query={query} what="the money of the last 30 days">
+      <QueryView query={query} what="status.loading.money30">
         {(data) =>
           data.totals.length === 0 ? (
             <Empty>

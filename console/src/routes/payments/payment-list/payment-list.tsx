@@ -43,7 +43,7 @@ export function PaymentsScreen() {
         <FilterInput name="created_before" label="Created before" type="date" />
       </FilterForm>
       <PaymentTotals filters={filters} />
-      <QueryView query={query} what="payments">
+      <QueryView query={query} what="status.loading.payments">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>{list.filtered ? 'No payment matches these filters.' : 'No payments yet. They appear here as soon as a payer starts a checkout.'}</Empty>
