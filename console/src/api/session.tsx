@@ -8,8 +8,11 @@ export type SignedInUser = components['schemas']['ConsoleUserDto'];
 
 type SessionState =
   | { status: 'loading' }
-  | { status: 'signed-out'; reason?: string }
+  | { status: 'signed-out'; reason?: SignedOutReason }
   | { status: 'signed-in'; user: SignedInUser; mustSetPassword: boolean };
+
+/** Why the sign-in screen shows: the user signed out, or the session ended (the screen says it in the console's language). */
+export type SignedOutReason = 'signed-out' | 'expired';
 
 type SessionAnswer = components['schemas']['ConsoleSessionDto'];
 
@@ -103,14 +106,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       setNonce(undefined);
       queries.clear();
-      setState({ status: 'signed-out', reason: 'You are signed out.' });
+      setState({ status: 'signed-out', reason: 'signed-out' });
     }
   }, [queries]);
 
   const expired = useCallback(() => {
     setNonce(undefined);
     queries.clear();
-    setState({ status: 'signed-out', reason: 'Your session has ended. Sign in again.' });
+    setState({ status: 'signed-out', reason: 'expired' });
   }, [queries]);
 
   // Any request the session no longer covers (signed out elsewhere, password revoked, expired)

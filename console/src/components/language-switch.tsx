@@ -10,14 +10,14 @@ const BROWSER = 'browser';
  * The console's language: the browser's (the default) or one of the console's languages, each
  * named in itself. Signed in, the choice is saved on the account and follows the user.
  */
-export function LanguageSwitch() {
+export function LanguageSwitch({ visibleLabel = false }: { visibleLabel?: boolean }) {
   const intl = useIntl();
   const { preference, choose } = useLocale();
   const id = useId();
   const [failed, setFailed] = useState(false);
   return (
-    <span className="language-switch">
-      <label htmlFor={id} className="visually-hidden">
+    <span className={visibleLabel ? 'field language-switch' : 'language-switch'}>
+      <label htmlFor={id} className={visibleLabel ? 'field-label' : 'visually-hidden'}>
         {intl.formatMessage({ id: 'language.label' })}
       </label>
       <select

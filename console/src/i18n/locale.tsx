@@ -5,7 +5,7 @@ import { unwrap } from '../api/api-error';
 import { api } from '../api/client';
 import { useSession } from '../api/session';
 import { setDisplayLocale } from '../format';
-import { CATALOGS } from './catalogs';
+import { loadCatalog, type Messages, SOURCE_MESSAGES } from './catalogs';
 
 /** The console's language for this browser: its languages, most wanted first, matched to the console's (English otherwise). */
 export function browserLocale(): ConsoleLocale {
@@ -36,7 +36,21 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
   const [local, setLocal] = useState<ConsoleLocale | null>(null);
   const preference = signedIn ? signedIn.locale : local;
   const locale = preference ?? browserLocale();
-  setDisplayLocale(locale);
+  const [catalogs, setCatalogs] = useState<Partial<Record<ConsoleLocale, Messages>>>({ en: SOURCE_MESSAGES });
+  const messages = catalogs[locale];
+  setDisplayLocale(messages ? locale : 'en');
+
+  useEffect(() => {
+    if (messages) return;
+    let current = true;
+    loadCatalog(locale)
+      // A catalog that cannot be loaded (offline, a new deploy removed the chunk): English rather than nothing.
+      .catch(() => SOURCE_MESSAGES)
+      .then((loaded) => current && setCatalogs((known) => ({ ...known, [locale]: loaded })));
+    return () => {
+      current = false;
+    };
+  }, [locale, messages]);
 
   useEffect(() => {
     document.documentElement.lang = locale;
@@ -53,9 +67,11 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<LocaleChoice>(() => ({ locale, preference, choose }), [locale, preference, choose]);
+  // The few milliseconds a language's chunk takes to load: nothing rather than a flash of English.
+  if (!messages) return null;
   return (
     <LocaleContext.Provider value={value}>
-      <IntlProvider locale={locale} defaultLocale="en" messages={CATALOGS[locale]} onError={reportMissing}>
+      <IntlProvider locale={locale} defaultLocale="en" messages={messages} onError={reportMissing}>
         <LocaleKey locale={locale}>{children}</LocaleKey>
       </IntlProvider>
     </LocaleContext.Provider>
