@@ -99,7 +99,7 @@ describe('admin console: German', () => {
     await page.getByRole('link', { name: 'Zahlungen', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Zahlungen' }).waitFor();
     await page.getByRole('button', { name: 'Filter', exact: true }).waitFor();
-    await page.getByText('1.234,50 €').waitFor();
+    await page.getByRole('cell', { name: 'Betrag 1.234,50 €' }).waitFor();
     expect(await overflowsHorizontally(page)).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);

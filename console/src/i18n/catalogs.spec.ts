@@ -66,8 +66,6 @@ function tsxFiles(dir: string): string[] {
 const NOT_YET_TRANSLATED: string[] = [
   'components/embed-snippet.tsx',
   'routes/account/set-password-link.tsx',
-  'routes/dashboard/money/daily-chart.tsx',
-  'routes/dashboard/money/money-section.tsx',
   'routes/dashboard/quick-setup/quick-setup.tsx',
   'routes/events/event-list/event-list.tsx',
   'routes/forms/form-builder/editor.tsx',
@@ -86,7 +84,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'routes/payments/payment-detail/refund-dialog.tsx',
   'routes/payments/payment-detail/resend-receipt.tsx',
   'routes/settings/feature-requests.tsx',
-  'routes/settings/settings-nav.tsx',
   'routes/settings/settings.tsx',
   'routes/team/team-list/team-list.tsx',
   'routes/team/team-member/team-member.tsx',
@@ -96,7 +93,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'routes/webhooks/endpoint-list.tsx',
   'routes/webhooks/replay-form.tsx',
   'routes/webhooks/secret-reveal.tsx',
-  'routes/webhooks/webhooks-screens.tsx',
 ];
 
 describe('console screens take their words from the catalogs', () => {
