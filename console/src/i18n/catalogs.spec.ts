@@ -91,8 +91,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'routes/webhooks/endpoint-detail.tsx',
   'routes/webhooks/endpoint-form.tsx',
   'routes/webhooks/endpoint-list.tsx',
-  'routes/webhooks/replay-form.tsx',
-  'routes/webhooks/secret-reveal.tsx',
 ];
 
 describe('console screens take their words from the catalogs', () => {
