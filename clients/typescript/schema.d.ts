@@ -639,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Your console preferences: the language the console speaks to you
+         * @description Needs the session cookie and its nonce. `locale` is one of the console's languages (`en`, `de`) or null to follow the browser's language; any role may set their own. GET /auth/session answers it as `user.locale`, so it follows the user to every browser. 400 `rest_invalid_param` for another language.
+         */
+        put: operations["authSetPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/two-factor": {
         parameters: {
             query?: never;
@@ -2568,6 +2588,13 @@ export interface components {
             password: string;
         };
         ConsoleUserDto: {
+            /**
+             * @description The console language the user chose (PUT /auth/preferences), or null: the console follows the
+             *     browser's language (English when it speaks neither)
+             * @example de
+             * @enum {string|null}
+             */
+            locale: "en" | "de" | null;
             id: number;
             login: string;
             display_name: string;
@@ -2660,6 +2687,15 @@ export interface components {
             current_password?: string;
             /** @description The new account password: 12 to 256 characters, any characters (no composition rules) */
             new_password: string;
+        };
+        AccountPreferencesDto: {
+            /**
+             * @description The console language of your account (`en`, `de`), or null to follow the browser's language.
+             *     It follows you to every browser you sign in from.
+             * @example de
+             * @enum {string|null}
+             */
+            locale: "en" | "de" | null;
         };
         TwoFactorStatusDto: {
             enabled: boolean;
@@ -9947,6 +9983,144 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WpError429"];
+                };
+            };
+            /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_internal_error",
+                     *       "message": "An internal error occurred.",
+                     *       "data": {
+                     *         "status": 500,
+                     *         "error_id": "1f0c2a9e-5b7d-4c3e-9a61-2d8f4b6e7c10"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError500"];
+                };
+            };
+            /** @description Temporarily unavailable (the database or the payment provider does not answer); try again later */
+            503: {
+                headers: {
+                    /** @description Sent when a retry time is known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "data": {
+                     *         "status": 503
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError503"];
+                };
+            };
+        };
+    };
+    authSetPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountPreferencesDto"];
+            };
+        };
+        responses: {
+            /** @description Saved: the session answers it as `user.locale` from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPreferencesDto"];
+                };
+            };
+            /** @description The request is invalid: `data.params` names each bad field and the rule it broke */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_missing_callback_param",
+                     *       "message": "Missing parameter(s): payment_method",
+                     *       "data": {
+                     *         "status": 400,
+                     *         "params": {
+                     *           "payment_method": "payment_method is required"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError400"];
+                };
+            };
+            /** @description No valid credentials: send HTTP Basic `login:application-password`, or the admin console session cookie with its nonce in `X-WP-Nonce` (a cookie without its nonce is no credential). The console sign-in also answers `checkout_two_factor_required` (send a code with `data.challenge` to POST /auth/session/two-factor), `checkout_two_factor_invalid` (a wrong code) and `checkout_two_factor_expired` (sign in again) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_not_logged_in",
+                     *       "message": "You are not currently logged in.",
+                     *       "data": {
+                     *         "status": 401
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError401"];
+                };
+            };
+            /** @description Not allowed: a capability or edit access is missing, the request came from a foreign site, a console session cookie came with a nonce that is not its own, or the payment reference does not match */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rest_forbidden",
+                     *       "message": "Sorry, you are not allowed to do that.",
+                     *       "data": {
+                     *         "status": 403
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError403"];
+                };
+            };
+            /** @description The body is over the size limit (64 KiB; webhooks 512 KiB) or has too many parameters */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "checkout_payload_too_large",
+                     *       "message": "The request body is too large.",
+                     *       "data": {
+                     *         "status": 413
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WpError413"];
                 };
             };
             /** @description Something failed inside the service; quote `data.error_id` to support (the log has the details) */

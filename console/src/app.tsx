@@ -3,6 +3,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { CHECKOUT_SETTINGS, EDIT_FORMS, MANAGE_SETTINGS, MANAGE_USERS, MANAGE_WEBHOOKS, READ_PAYMENTS, VIEW_DASHBOARD } from './api/capabilities';
 import { SessionProvider, useSession } from './api/session';
 import { Layout } from './components/layout';
+import { LocaleProvider } from './i18n/locale';
 import { RouteError } from './components/route-error';
 import { Loading } from './components/status';
 import { DashboardScreen } from './routes/dashboard/dashboard';
@@ -47,13 +48,13 @@ const router = createBrowserRouter(
           path: 'forms/:id',
           element: (
             <Allowed capability={EDIT_FORMS}>
-              <Suspense fallback={<Loading what="the form builder" />}>
+              <Suspense fallback={<Loading what="status.loading.formBuilder" />}>
                 <FormBuilderScreen />
               </Suspense>
             </Allowed>
           ),
         },
-        { path: 'webhooks/*', element: <Allowed capability={MANAGE_WEBHOOKS}><Suspense fallback={<Loading what="webhooks" />}><WebhooksScreens /></Suspense></Allowed> },
+        { path: 'webhooks/*', element: <Allowed capability={MANAGE_WEBHOOKS}><Suspense fallback={<Loading what="status.loading.webhooks" />}><WebhooksScreens /></Suspense></Allowed> },
         { path: 'account', element: <AccountScreen /> },
         { path: 'team', element: <Allowed capability={MANAGE_USERS}><TeamScreen /></Allowed> },
         { path: 'team/:id', element: <Allowed capability={MANAGE_USERS}><TeamMemberScreen /></Allowed> },
@@ -70,7 +71,7 @@ const SET_PASSWORD_PATH = '/admin/set-password';
 function Gate() {
   const session = useSession();
   if (window.location.pathname.replace(/\/$/, '') === SET_PASSWORD_PATH) return <SetPasswordLinkScreen />;
-  if (session.state.status === 'loading') return <Loading what="the console" />;
+  if (session.state.status === 'loading') return <Loading what="status.loading.console" />;
   if (session.state.status === 'signed-out') return <SignIn reason={session.state.reason} />;
   // Signed in with an application password and no account password yet: that comes first.
   if (session.state.mustSetPassword) return <ForcedSetPasswordScreen />;
@@ -81,7 +82,9 @@ function Gate() {
 export function App() {
   return (
     <SessionProvider>
-      <Gate />
+      <LocaleProvider>
+        <Gate />
+      </LocaleProvider>
     </SessionProvider>
   );
 }

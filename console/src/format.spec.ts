@@ -1,4 +1,4 @@
-import { label, utcDay, utcWhen, when } from './format';
+import { label, money, utcDay, utcWhen, when } from './format';
 
 describe('console times', () => {
   const instant = '2026-11-28T14:48:03.512Z';
@@ -23,6 +23,15 @@ describe('console times', () => {
     expect(when(undefined)).toBe('—');
     expect(when('yesterday')).toBe('yesterday');
     expect(utcWhen('yesterday')).toBe('yesterday');
+  });
+
+  it('writes times and money the German way for the German console', () => {
+    expect(when(instant, { timeZone: 'Europe/Berlin', locale: 'de' })).toBe('28. Nov. 2026, 15:48 MEZ');
+    expect(utcWhen(instant, 'de')).toBe('28. Nov. 2026, 14:48:03 UTC');
+    expect(utcDay('2026-11-28T23:59:59Z', 'de')).toBe('28. Nov. 2026');
+    expect(money(123450, 'EUR', 'de').replace(/\u00a0/g, ' ')).toBe('1.234,50 €');
+    expect(money(123450, 'EUR', 'en')).toBe('€1,234.50');
+    expect(money(500, 'JPY', 'de').replace(/\u00a0/g, ' ')).toBe('500 ¥');
   });
 
   it('makes an API word readable', () => {

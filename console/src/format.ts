@@ -1,12 +1,38 @@
+import type { ConsoleLocale } from '../../src/common/i18n/index';
 import { formatMoney, toDecimalString, toMinorUnits } from '../../src/common/money/index';
 
 /**
- * Money and times as the console shows them. Money uses the service's own currency rules
- * (`src/common/money`, shared, not copied), so an amount reads exactly as the API means it.
+ * How each console language writes numbers and times (`Intl`): English keeps the console's
+ * original formats (money as in the US, "28 Nov 2026, 12:48" dates), German writes both as in
+ * Germany ("1.234,50 €", "28. Nov. 2026, 12:48").
  */
-export function money(minor: number, currency: string): string {
+const INTL_LOCALES: Record<ConsoleLocale, { money: string; dates: string }> = {
+  en: { money: 'en-US', dates: 'en-GB' },
+  de: { money: 'de-DE', dates: 'de-DE' },
+};
+
+let displayLocale: ConsoleLocale = 'en';
+
+/**
+ * The language the console shows money and times in: set by the LocaleProvider (i18n/locale.tsx),
+ * which draws the screens again when it changes, so every screen formats in the language it speaks.
+ */
+export function setDisplayLocale(locale: ConsoleLocale): void {
+  displayLocale = locale;
+}
+
+export function getDisplayLocale(): ConsoleLocale {
+  return displayLocale;
+}
+
+/**
+ * Money and times as the console shows them. Money uses the service's own currency rules
+ * (`src/common/money`, shared, not copied), so an amount reads exactly as the API means it, in the
+ * console's language (`locale`, the current one unless given).
+ */
+export function money(minor: number, currency: string, locale: ConsoleLocale = displayLocale): string {
   try {
-    return formatMoney(minor, currency);
+    return formatMoney(minor, currency, INTL_LOCALES[locale].money);
   } catch {
     return `${minor} ${currency} (minor units)`;
   }
@@ -34,16 +60,18 @@ export function fromAmountInput(text: string, currency: string): { minor: number
 export interface WhenOptions {
   timeZone?: string;
   seconds?: boolean;
+  /** The console language to write it in (the current one unless given) */
+  locale?: ConsoleLocale;
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** One Intl formatter per (zone, seconds): building one costs more than formatting with it. */
-function dateTimeFormat(timeZone: string | undefined, seconds: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone ?? ''}|${seconds}`;
+function dateTimeFormat(timeZone: string | undefined, seconds: boolean, locale: ConsoleLocale = displayLocale): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone ?? ''}|${seconds}`;
   let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
+    format = new Intl.DateTimeFormat(INTL_LOCALES[locale].dates, {
       day: 'numeric',
       month: 'short',
       year: 'numeric',
@@ -73,21 +101,27 @@ function parse(iso: string | null | undefined): Date | null {
 export function when(iso: string | null | undefined, options: WhenOptions = {}): string {
   if (!iso) return '—';
   const date = parse(iso);
-  return date ? dateTimeFormat(options.timeZone, options.seconds ?? false).format(date) : iso;
+  return date ? dateTimeFormat(options.timeZone, options.seconds ?? false, options.locale).format(date) : iso;
 }
 
 /** The same time in UTC with seconds ("28 Nov 2026, 11:48:03 UTC"): the hover title of `<Time>`, the API's own zone. */
-export function utcWhen(iso: string | null | undefined): string {
+export function utcWhen(iso: string | null | undefined, locale: ConsoleLocale = displayLocale): string {
   const date = parse(iso);
-  return date ? `${dateTimeFormat('UTC', true).format(date)} UTC` : (iso ?? '—');
+  return date ? `${dateTimeFormat('UTC', true, locale).format(date)} UTC` : (iso ?? '—');
 }
 
-const utcDayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const utcDayFormats = new Map<ConsoleLocale, Intl.DateTimeFormat>();
 
-/** The UTC day of a time ("28 Nov 2026"), for figures the API counts in UTC days (the dashboard's money). */
-export function utcDay(iso: string | null | undefined): string {
+/** The UTC day of a time ("28 Nov 2026", "28. Nov. 2026"), for figures the API counts in UTC days (the dashboard's money). */
+export function utcDay(iso: string | null | undefined, locale: ConsoleLocale = displayLocale): string {
   const date = parse(iso);
-  return date ? utcDayFormat.format(date) : (iso ?? '—');
+  if (!date) return iso ?? '—';
+  let format = utcDayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(INTL_LOCALES[locale].dates, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    utcDayFormats.set(locale, format);
+  }
+  return format.format(date);
 }
 
 /** An id of the API made readable (`requested_by_customer` → "Requested by customer"): for words the API has no name for. Gateways and methods take the catalog's names. */

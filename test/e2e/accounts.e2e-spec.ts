@@ -230,6 +230,44 @@ describe('accounts: account passwords, reset, set-password links, two-factor sig
     });
   });
 
+  describe('console language (PUT /auth/preferences)', () => {
+    it('stores the language on the account, answers it with the session from any browser, and null follows the browser again', async () => {
+      const user = await account('viewer', 'my language password');
+      const session = sessionOf(await signIn(user.login, 'my language password'));
+      expect(session.body.user).toMatchObject({ login: user.login, locale: null });
+
+      const set = await withSession(session, request(t.http).put(`${t.base}/auth/preferences`)).send({ locale: 'de' });
+      expect(set.status).toBe(200);
+      expect(set.body).toEqual({ locale: 'de' });
+      expect((await who(session)).body.user.locale).toBe('de');
+      // Another browser: a new session of the same account gets it too.
+      const elsewhere = sessionOf(await signIn(user.login, 'my language password'));
+      expect(elsewhere.body.user).toMatchObject({ locale: 'de' });
+      expect((await users.findOneByOrFail({ id: user.id })).consoleLocale).toBe('de');
+
+      const cleared = await withSession(session, request(t.http).put(`${t.base}/auth/preferences`)).send({ locale: null });
+      expect(cleared.body).toEqual({ locale: null });
+      expect((await who(elsewhere)).body.user.locale).toBeNull();
+    });
+
+    it('takes only a language of the console, and needs the session and its nonce', async () => {
+      const user = await account('viewer', 'my language password 2');
+      const session = sessionOf(await signIn(user.login, 'my language password 2'));
+      for (const body of [{ locale: 'fr' }, { locale: 'de-DE' }, { locale: 7 }]) {
+        const res = await withSession(session, request(t.http).put(`${t.base}/auth/preferences`)).send(body);
+        expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty('locale');
+      }
+      const missing = await withSession(session, request(t.http).put(`${t.base}/auth/preferences`)).send({});
+      expectWpError(missing.body, 'rest_missing_callback_param', 400);
+      expect((await who(session)).body.user.locale).toBeNull();
+      const noNonce = await request(t.http).put(`${t.base}/auth/preferences`).set(SAME_ORIGIN).set('Cookie', session.cookie).send({ locale: 'de' });
+      expect(noNonce.status).toBe(401);
+      const basic = await request(t.http).put(`${t.base}/auth/preferences`).set('Authorization', user.auth).send({ locale: 'de' });
+      expect(basic.status).toBe(401);
+      expect((await users.findOneByOrFail({ id: user.id })).consoleLocale).toBeNull();
+    });
+  });
+
   describe('password reset by email', () => {
     it('answers the same for a known and an unknown login, and emails a 1-hour link through the outbox', async () => {
       const user = await account('editor', 'a password I forgot');

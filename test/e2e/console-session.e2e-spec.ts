@@ -68,6 +68,8 @@ describe('admin console sessions (cookie + nonce)', () => {
         display_name: 'Administrator',
         role: 'administrator',
         capabilities: expect.arrayContaining(['checkout_settings', 'edit_checkout_forms', 'edit_others_checkout_forms']),
+        // No language chosen: the console follows the browser's (PUT /auth/preferences).
+        locale: null,
       },
       must_set_password: false,
       expires_at: expect.any(String),

@@ -24,15 +24,16 @@ export const CANCEL_SUBSCRIPTIONS = 'cancel_checkout_subscriptions';
 export const MANAGE_WEBHOOKS = MANAGE_SETTINGS;
 
 /** The console's sections, each with the capability its screens need, in the navigation's order. */
+/** The console's sections; `label` is the message id of its name (i18n/en.json). */
 export const SECTIONS: ReadonlyArray<{ to: string; label: string; capability: string; end?: boolean }> = [
-  { to: '/', label: 'Dashboard', capability: VIEW_DASHBOARD, end: true },
-  { to: '/gateways', label: 'Gateways', capability: MANAGE_SETTINGS },
-  { to: '/forms', label: 'Forms', capability: EDIT_FORMS },
-  { to: '/payments', label: 'Payments', capability: READ_PAYMENTS },
-  { to: '/events', label: 'Provider events', capability: READ_PAYMENTS },
-  { to: '/webhooks', label: 'Webhooks', capability: MANAGE_WEBHOOKS },
-  { to: '/team', label: 'Team', capability: MANAGE_USERS },
-  { to: '/settings', label: 'Settings', capability: MANAGE_SETTINGS },
+  { to: '/', label: 'layout.nav.dashboard', capability: VIEW_DASHBOARD, end: true },
+  { to: '/gateways', label: 'layout.nav.gateways', capability: MANAGE_SETTINGS },
+  { to: '/forms', label: 'layout.nav.forms', capability: EDIT_FORMS },
+  { to: '/payments', label: 'layout.nav.payments', capability: READ_PAYMENTS },
+  { to: '/events', label: 'layout.nav.events', capability: READ_PAYMENTS },
+  { to: '/webhooks', label: 'layout.nav.webhooks', capability: MANAGE_WEBHOOKS },
+  { to: '/team', label: 'layout.nav.team', capability: MANAGE_USERS },
+  { to: '/settings', label: 'layout.nav.settings', capability: MANAGE_SETTINGS },
 ];
 
 /** The first section the user may open (where "home" takes someone without the dashboard), or null. */

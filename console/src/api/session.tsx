@@ -8,8 +8,11 @@ export type SignedInUser = components['schemas']['ConsoleUserDto'];
 
 type SessionState =
   | { status: 'loading' }
-  | { status: 'signed-out'; reason?: string }
+  | { status: 'signed-out'; reason?: SignedOutReason }
   | { status: 'signed-in'; user: SignedInUser; mustSetPassword: boolean };
+
+/** Why the sign-in screen shows: the user signed out, or the session ended (the screen says it in the console's language). */
+export type SignedOutReason = 'signed-out' | 'expired';
 
 type SessionAnswer = components['schemas']['ConsoleSessionDto'];
 
@@ -26,6 +29,8 @@ interface Session {
   /** The user set their account password (the forced set-password screen is done). */
   passwordSet(): void;
   signOut(): Promise<void>;
+  /** The user's console language changed (saved on their account): the session's user says so from now on. */
+  userLocaleChanged(locale: SignedInUser['locale']): void;
   /** Called when any request answers 401: the session ended elsewhere (signed out, password revoked, expired). */
   expired(): void;
   can(capability: string): boolean;
@@ -90,20 +95,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const passwordSet = useCallback(() => setState((current) => (current.status === 'signed-in' ? { ...current, mustSetPassword: false } : current)), []);
 
+  const userLocaleChanged = useCallback(
+    (locale: SignedInUser['locale']) => setState((current) => (current.status === 'signed-in' ? { ...current, user: { ...current.user, locale } } : current)),
+    [],
+  );
+
   const signOut = useCallback(async () => {
     try {
       await api.DELETE('/auth/session');
     } finally {
       setNonce(undefined);
       queries.clear();
-      setState({ status: 'signed-out', reason: 'You are signed out.' });
+      setState({ status: 'signed-out', reason: 'signed-out' });
     }
   }, [queries]);
 
   const expired = useCallback(() => {
     setNonce(undefined);
     queries.clear();
-    setState({ status: 'signed-out', reason: 'Your session has ended. Sign in again.' });
+    setState({ status: 'signed-out', reason: 'expired' });
   }, [queries]);
 
   // Any request the session no longer covers (signed out elsewhere, password revoked, expired)
@@ -129,9 +139,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       passwordSet,
       signOut,
       expired,
+      userLocaleChanged,
       can: (capability) => state.status === 'signed-in' && state.user.capabilities.includes(capability),
     }),
-    [state, signIn, signInTwoFactor, passwordSet, signOut, expired],
+    [state, signIn, signInTwoFactor, passwordSet, signOut, expired, userLocaleChanged],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,3 +1,4 @@
+import { useT } from '../i18n/use-t';
 import type { ApplicationPassword } from '../api/team';
 import { ConfirmDialog } from './confirm-dialog';
 import { TableScroll } from './table-scroll';
@@ -33,6 +34,7 @@ export function ApplicationPasswordsTable({
   /** What revoking does, in the dialog's words. */
   consequence: string;
 }) {
+  const t = useT();
   return (
     <>
       <TableScroll label={label}>
@@ -40,11 +42,11 @@ export function ApplicationPasswordsTable({
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
+              <th scope="col">{t('applicationPasswords.column.name')}</th>
+              <th scope="col">{t('applicationPasswords.column.created')}</th>
+              <th scope="col">{t('applicationPasswords.column.lastUsed')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('applicationPasswords.column.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -52,22 +54,23 @@ export function ApplicationPasswordsTable({
             {passwords.map((password) => (
               <tr key={password.uuid}>
                 <th scope="row">{password.name}</th>
-                <td data-label="Created">
+                <td data-label={t('applicationPasswords.column.created')}>
                   <Time iso={password.created_at} />
                 </td>
-                <td data-label="Last used">
+                <td data-label={t('applicationPasswords.column.lastUsed')}>
                   {password.last_used_at ? (
                     <>
                       <Time iso={password.last_used_at} />
-                      {password.last_ip ? ` from ${password.last_ip}` : ''}
+                      {password.last_ip ? ` ${t('applicationPasswords.fromIp', { ip: password.last_ip })}` : ''}
                     </>
                   ) : (
-                    'Never'
+                    t('applicationPasswords.never')
                   )}
                 </td>
                 <td className="number">
                   <button type="button" className="button button-danger" disabled={busy} onClick={() => onAskRevoke(password)}>
-                    Revoke<span className="visually-hidden"> “{password.name}”</span>
+                    {t('applicationPasswords.revoke')}
+                    <span className="visually-hidden">{t('applicationPasswords.revokeWhich', { name: password.name })}</span>
                   </button>
                 </td>
               </tr>
@@ -77,8 +80,8 @@ export function ApplicationPasswordsTable({
       </TableScroll>
       <ConfirmDialog
         open={revoking !== null}
-        title={`Revoke “${revoking?.name ?? ''}”?`}
-        confirmLabel="Revoke"
+        title={t('applicationPasswords.confirm.title', { name: revoking?.name ?? '' })}
+        confirmLabel={t('applicationPasswords.revoke')}
         busy={busy}
         onConfirm={() => revoking && onConfirmRevoke(revoking)}
         onCancel={onCancelRevoke}

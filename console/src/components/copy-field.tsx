@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 
 /** A read-only value with a button that copies it (the text stays selectable where copying is not allowed). */
 export function CopyField({ id, label, value, help, multiline }: { id: string; label: string; value: string; help?: string; multiline?: boolean }) {
+  const intl = useIntl();
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   async function copy() {
     try {
@@ -25,10 +27,11 @@ export function CopyField({ id, label, value, help, multiline }: { id: string; l
       {multiline ? <textarea {...common} rows={3} className="code" onFocus={(event) => event.target.select()} /> : <input {...common} type="text" onFocus={(event) => event.target.select()} />}
       <div>
         <button type="button" className="button" onClick={() => void copy()}>
-          Copy<span className="visually-hidden"> {label.toLowerCase()}</span>
+          <FormattedMessage id="copyField.copy" />
+          <span className="visually-hidden"> {intl.locale === 'en' ? label.toLowerCase() : label}</span>
         </button>
         <span className="muted copy-state" role="status">
-          {copied === 'yes' ? ' Copied.' : copied === 'no' ? ' Copying is not allowed here: select the text and copy it.' : ''}
+          {copied ? ` ${intl.formatMessage({ id: copied === 'yes' ? 'copyField.copied' : 'copyField.notAllowed' })}` : ''}
         </span>
       </div>
     </div>

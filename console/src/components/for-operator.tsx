@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { operatorAsk } from './operator-facts';
 
 /**
@@ -9,7 +10,9 @@ export function ForOperator({ setting, children }: { setting?: string; children?
   const ask = setting ? operatorAsk(setting) : null;
   return (
     <details className="disclosure for-operator">
-      <summary>For the person who runs this service</summary>
+      <summary>
+        <FormattedMessage id="forOperator.summary" />
+      </summary>
       {ask && (
         <>
           <p>{ask.ask}</p>

@@ -1,7 +1,9 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { SECTIONS } from '../api/capabilities';
 import { useSession } from '../api/session';
+import { LanguageSwitch } from './language-switch';
 
 /**
  * The frame of every signed-in screen: skip link, navigation (the sections the user's role may
@@ -10,6 +12,7 @@ import { useSession } from '../api/session';
  * following a link closes it.
  */
 export function Layout() {
+  const intl = useIntl();
   const session = useSession();
   const user = session.state.status === 'signed-in' ? session.state.user : null;
   const [menuOpen, setMenuOpen] = useState(false);
@@ -26,7 +29,7 @@ export function Layout() {
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        <FormattedMessage id="layout.skipToContent" />
       </a>
       <header className={menuOpen ? 'topbar menu-open' : 'topbar'} onKeyDown={closeOnEscape}>
         <span className="brand">Checkout</span>
@@ -38,15 +41,15 @@ export function Layout() {
           aria-controls="site-menu"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          Menu
+          <FormattedMessage id="layout.menu" />
         </button>
         <div id="site-menu" className="site-menu">
-          <nav aria-label="Main">
+          <nav aria-label={intl.formatMessage({ id: 'layout.nav.label' })}>
             <ul className="nav">
               {SECTIONS.filter((section) => session.can(section.capability)).map((section) => (
                 <li key={section.to}>
                   <NavLink to={section.to} end={section.end}>
-                    {section.label}
+                    <FormattedMessage id={section.label} />
                   </NavLink>
                 </li>
               ))}
@@ -54,9 +57,12 @@ export function Layout() {
           </nav>
           <div className="account">
             {user && <span className="account-name">{user.display_name || user.login}</span>}
-            <NavLink to="/account">Your account</NavLink>
+            <NavLink to="/account">
+              <FormattedMessage id="layout.account" />
+            </NavLink>
+            <LanguageSwitch />
             <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
-              Sign out
+              <FormattedMessage id="layout.signOut" />
             </button>
           </div>
         </div>

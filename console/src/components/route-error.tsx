@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import { Link, useRouteError } from 'react-router';
 import { ErrorNotice } from './status';
 
@@ -9,10 +10,14 @@ export function RouteError() {
   const error = useRouteError();
   return (
     <main id="main" className="main" tabIndex={-1}>
-      <h1>This screen could not be shown</h1>
+      <h1>
+        <FormattedMessage id="routeError.title" />
+      </h1>
       <ErrorNotice error={error} />
       <p>
-        <Link to="/">Back to the dashboard</Link>
+        <Link to="/">
+          <FormattedMessage id="routeError.back" />
+        </Link>
       </p>
     </main>
   );

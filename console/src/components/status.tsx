@@ -1,15 +1,17 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../api/api-error';
 
 /** The API's own message for a failed call; a 403 says plainly what is missing. */
 export function ErrorNotice({ error, retry }: { error: unknown; retry?: () => void }) {
+  const intl = useIntl();
   const api = error instanceof ApiError ? error : null;
-  const title = api?.isForbidden ? 'You do not have access to this' : 'Something went wrong';
+  const title = intl.formatMessage({ id: api?.isForbidden ? 'status.error.forbidden' : 'status.error.title' });
   return (
     <div className="notice notice-error" role="alert">
       <p className="notice-title">{title}</p>
-      <p>{api ? api.message : 'An unexpected error happened in the console.'}</p>
+      <p>{api ? api.message : intl.formatMessage({ id: 'status.error.unexpected' })}</p>
       {api && Object.keys(api.params).length > 0 && (
         <ul>
           {Object.entries(api.params).map(([field, message]) => (
@@ -21,17 +23,20 @@ export function ErrorNotice({ error, retry }: { error: unknown; retry?: () => vo
       )}
       {retry && !api?.isForbidden && (
         <button type="button" className="button" onClick={retry}>
-          Try again
+          <FormattedMessage id="status.error.retry" />
         </button>
       )}
     </div>
   );
 }
 
-export function Loading({ what }: { what: string }) {
+/** What is loading, as a message id of the catalogs ("Loading payments…"). */
+export type LoadingWhat = `status.loading.${string}`;
+
+export function Loading({ what }: { what: LoadingWhat }) {
   return (
     <p className="loading" role="status" aria-live="polite">
-      Loading {what}…
+      <FormattedMessage id={what} />
     </p>
   );
 }
@@ -45,8 +50,8 @@ export function Empty({ children }: { children: ReactNode }) {
  * `children` draws the data once it is there. With several queries (`queries`), the first error
  * is shown, else "loading" until all have data.
  */
-export function QueryView<T>(props: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }): ReactNode;
-export function QueryView<T extends readonly unknown[]>(props: { queries: { [K in keyof T]: UseQueryResult<T[K]> }; what: string; children: (data: T) => ReactNode }): ReactNode;
+export function QueryView<T>(props: { query: UseQueryResult<T>; what: LoadingWhat; children: (data: T) => ReactNode }): ReactNode;
+export function QueryView<T extends readonly unknown[]>(props: { queries: { [K in keyof T]: UseQueryResult<T[K]> }; what: LoadingWhat; children: (data: T) => ReactNode }): ReactNode;
 export function QueryView({
   query,
   queries,
@@ -55,7 +60,7 @@ export function QueryView({
 }: {
   query?: UseQueryResult<unknown>;
   queries?: readonly UseQueryResult<unknown>[];
-  what: string;
+  what: LoadingWhat;
   children: (data: never) => ReactNode;
 }): ReactNode {
   const all = queries ?? [query!];

@@ -152,6 +152,7 @@ export class ConsoleSessionController {
         display_name: session.displayName,
         role: session.user.role,
         capabilities: [...session.user.capabilities].sort(),
+        locale: session.locale,
       },
       must_set_password: session.mustSetPassword,
       expires_at: session.endsAt.toISOString(),

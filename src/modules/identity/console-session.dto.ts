@@ -1,4 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { CONSOLE_LOCALES, type ConsoleLocale } from '../../common/i18n/index.js';
 
 export class SignInDto {
   /** The user's login */
@@ -29,6 +31,13 @@ export class ConsoleUserDto {
    * @example ["checkout_settings", "read_checkout_payments", "refund_checkout_payments", "view_checkout_dashboard"]
    */
   capabilities: string[];
+
+  /**
+   * The console language the user chose (PUT /auth/preferences), or null: the console follows the
+   * browser's language (English when it speaks neither)
+   */
+  @ApiProperty({ enum: [...CONSOLE_LOCALES, null] as unknown as string[], nullable: true, type: String, example: 'de' })
+  locale: ConsoleLocale | null;
 }
 
 export class ConsoleSessionDto {

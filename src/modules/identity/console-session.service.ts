@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { In, IsNull, LessThanOrEqual, Repository } from 'typeorm';
 import type { AuthenticatedUser } from '../../common/auth/index.js';
 import { Clock } from '../../common/clock/index.js';
+import { type ConsoleLocale, isConsoleLocale } from '../../common/i18n/index.js';
 import { CryptoService } from '../../common/crypto/index.js';
 import { NotLoggedInError } from '../../common/errors/index.js';
 import { servedOverHttps } from '../../common/http/index.js';
@@ -39,6 +40,8 @@ export interface ConsoleSession {
   id: number;
   user: AuthenticatedUser;
   displayName: string;
+  /** The user's console language (`en`, `de`), or null: follow the browser */
+  locale: ConsoleLocale | null;
   /** Sign-in + SESSION_TTL_SECONDS: the session ends then however active it is. */
   endsAt: Date;
   /** When it ends unless used again (idle timeout, at most endsAt). */
@@ -56,6 +59,7 @@ interface SessionRow extends CapabilityColumns {
   user_login: string;
   display_name: string;
   role: string;
+  console_locale: string | null;
   must_set_password: number | string;
 }
 
@@ -90,7 +94,7 @@ export class ConsoleSessionService {
     this.roleCapabilitiesTable = table(roleCapabilities);
     this.lookupSql =
       'SELECT `s`.`id` AS `session_id`, `s`.`created_at`, `s`.`last_seen_at`, `s`.`expires_at`,' +
-      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, ' +
+      ' `u`.`id` AS `user_id`, `u`.`user_login`, `u`.`display_name`, `u`.`role`, `u`.`console_locale`, ' +
       capabilityColumns(this.roleCapabilitiesTable, '`u`.`role`') +
       ',' +
       ' CASE WHEN `u`.`password_hash` IS NULL THEN 1 ELSE 0 END AS `must_set_password`' +
@@ -235,6 +239,7 @@ export class ConsoleSessionService {
       id: Number(first.session_id),
       user: { id: Number(first.user_id), login: first.user_login, role: first.role, capabilities },
       displayName: first.display_name,
+      locale: isConsoleLocale(first.console_locale) ? first.console_locale : null,
       mustSetPassword: Number(first.must_set_password) === 1,
       endsAt: new Date(createdAt.getTime() + this.config.session.ttlSeconds * 1000),
       expiresAt,

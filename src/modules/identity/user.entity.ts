@@ -45,4 +45,8 @@ export class UserEntity {
   /** The last console sign-in (null: never signed in to the console) */
   @DatetimeColumn('last_sign_in_at', { nullable: true })
   lastSignInAt: Date | null;
+
+  /** The console language this user chose (`en`, `de`: CONSOLE_LOCALES), or null to follow the browser's language */
+  @VarcharColumn('console_locale', 10, { nullable: true })
+  consoleLocale: string | null;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Frame, Page } from 'playwright-core';
 import { startTestApp, TEST_ADMIN_PASSWORD, type TestApp } from '../../support/test-app.js';
 import { collectPageErrors, launchChromium } from './chromium.js';
 
@@ -76,9 +76,9 @@ export interface ConsolePage {
   errors: string[];
 }
 
-/** A fresh browser context (no cookie) with a page at `width` × 900 collecting its errors. */
-export async function openConsole(browser: Browser, app: ConsoleApp, width = 1280): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+/** A fresh browser context (no cookie) with a page at `width` × 900 collecting its errors; `options` e.g. a browser `locale`. */
+export async function openConsole(browser: Browser, app: ConsoleApp, width = 1280, options: BrowserContextOptions = {}): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto(`${app.origin}/admin/`);

@@ -1,7 +1,7 @@
 import { createContext, type FormEvent, type InputHTMLAttributes, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useGatewayLabels } from '../../api/gateways';
 import { MODES } from '../../api/vocabulary';
-import { label } from '../../format';
 import type { FilterValues } from './list-params';
 import type { ListState } from './use-list-state';
 
@@ -54,13 +54,13 @@ export function FilterForm<N extends string>({
   return (
     <>
       <button type="button" className="button filters-toggle" aria-expanded={shown} aria-controls={formId} onClick={() => setUnfolded(!shown)}>
-        Filters
+        <FormattedMessage id="list.filters" />
       </button>
       <form id={formId} className={shown ? 'card filters' : 'card filters filters-folded'} onSubmit={apply} aria-label={formLabel} key={list.version}>
         <Filters.Provider value={{ values: list.values, errors: errors?.fields ?? {}, idPrefix }}>{children}</Filters.Provider>
         <div className="field">
           <button type="submit" className="button button-primary">
-            Apply filters
+            <FormattedMessage id="list.filters.apply" />
           </button>
         </div>
       </form>
@@ -106,11 +106,12 @@ export function FilterInput({ name, label: fieldLabel, help, ...input }: { name:
 
 /** A choice among `options` (value → shown text), "Any" first. */
 export function FilterSelect({ name, label: fieldLabel, options }: { name: string; label: string; options: ReadonlyArray<readonly [value: string, text: string]> }) {
+  const intl = useIntl();
   const { control, error } = useFilterField(name);
   return (
     <FilterField label={fieldLabel} error={error}>
       <select {...control}>
-        <option value="">Any</option>
+        <option value="">{intl.formatMessage({ id: 'list.filters.any' })}</option>
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -123,7 +124,14 @@ export function FilterSelect({ name, label: fieldLabel, options }: { name: strin
 
 /** Test or live mode. */
 export function ModeFilter() {
-  return <FilterSelect name="mode" label="Mode" options={MODES.map((mode) => [mode, label(mode)] as const)} />;
+  const intl = useIntl();
+  return (
+    <FilterSelect
+      name="mode"
+      label={intl.formatMessage({ id: 'list.filters.mode' })}
+      options={MODES.map((mode) => [mode, intl.formatMessage({ id: 'vocabulary.mode' }, { mode })] as const)}
+    />
+  );
 }
 
 /** The gateways the service has, by the names it gives them, plus `extra` choices (e.g. a provider that is not a gateway). */

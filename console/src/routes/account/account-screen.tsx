@@ -1,28 +1,41 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { accountKeys, changePassword, confirmTwoFactor, disableTwoFactor, renewRecoveryCodes, startTwoFactor, twoFactorQuery } from '../../api/account';
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
+import { LanguageSwitch } from '../../components/language-switch';
 import { Page } from '../../components/page';
+import { useT } from '../../i18n/use-t';
+import { getDisplayLocale } from '../../format';
 import { QueryView } from '../../components/status';
 import { OtpQrCode } from './otp-qr-code';
 import { OwnApplicationPasswords } from './own-application-passwords';
 import { NewPasswordFields, useNewPassword } from './password-fields';
 
-function message(error: unknown): string | null {
+function message(error: unknown, t: ReturnType<typeof useT>): string | null {
   if (!error) return null;
-  return error instanceof ApiError ? error.message + (Object.values(error.params).length ? ` ${Object.values(error.params).join(' ')}` : '') : 'The service could not be reached.';
+  return error instanceof ApiError ? error.message + (Object.values(error.params).length ? ` ${Object.values(error.params).join(' ')}` : '') : t('signIn.unreachable');
 }
 
 /** `/account`: the signed-in user's own password, two-factor sign-in and application passwords. */
 export function AccountScreen() {
   const session = useSession();
   const user = session.state.status === 'signed-in' ? session.state.user : null;
+  const t = useT();
   return (
-    <Page title="Your account">
+    <Page title={t('layout.account')}>
       <p>
-        Signed in as <strong>{user?.display_name || user?.login}</strong> (login <code>{user?.login}</code>).
+        <FormattedMessage
+          id="account.signedInAs"
+          values={{ name: user?.display_name || user?.login || '', login: user?.login ?? '', strong: (chunks) => <strong>{chunks}</strong>, code: (chunks) => <code>{chunks}</code> }}
+        />
       </p>
+      <section className="card" aria-labelledby="language-title">
+        <h2 id="language-title">{t('account.language.title')}</h2>
+        <p>{t('account.language.text')}</p>
+        <LanguageSwitch visibleLabel />
+      </section>
       <ChangePassword />
       <TwoFactor />
       <OwnApplicationPasswords />
@@ -31,6 +44,7 @@ export function AccountScreen() {
 }
 
 function ChangePassword() {
+  const t = useT();
   const [current, setCurrent] = useState('');
   const newPassword = useNewPassword();
   const change = useMutation({
@@ -48,7 +62,7 @@ function ChangePassword() {
 
   return (
     <form className="card" onSubmit={submit} aria-labelledby="change-password-title" noValidate>
-      <h2 id="change-password-title">Change your password</h2>
+      <h2 id="change-password-title">{t('account.password.title')}</h2>
       {change.isSuccess && (
         <p className="notice notice-success" role="status">
           {change.data.message}
@@ -56,16 +70,16 @@ function ChangePassword() {
       )}
       {change.isError && (
         <p className="notice notice-error" role="alert">
-          {message(change.error)}
+          {message(change.error, t)}
         </p>
       )}
       <label className="field">
-        <span className="field-label">Current password</span>
+        <span className="field-label">{t('account.password.current')}</span>
         <input name="current-password" type="password" autoComplete="current-password" required value={current} onChange={(event) => setCurrent(event.target.value)} />
       </label>
       <NewPasswordFields {...newPassword.fields} />
       <button type="submit" className="button button-primary" disabled={change.isPending || !current}>
-        {change.isPending ? 'Saving…' : 'Change password'}
+        {t(change.isPending ? 'common.saving' : 'account.password.submit')}
       </button>
     </form>
   );
@@ -74,6 +88,7 @@ function ChangePassword() {
 type Enrolment = { step: 'idle' } | { step: 'secret'; secret: string; uri: string } | { step: 'codes'; codes: string[]; renewed: boolean };
 
 function TwoFactor() {
+  const t = useT();
   const queries = useQueryClient();
   const status = useQuery(twoFactorQuery);
   const [enrolment, setEnrolment] = useState<Enrolment>({ step: 'idle' });
@@ -116,15 +131,15 @@ function TwoFactor() {
 
   return (
     <section className="card" aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">Two-factor sign-in</h2>
-      <p>With two-factor sign-in on, signing in also asks for a code from an authenticator app on your phone, so a stolen password alone is not enough.</p>
-      <QueryView query={status} what="two-factor sign-in">
+      <h2 id="two-factor-title">{t('signIn.twoFactor.title')}</h2>
+      <p>{t('account.twoFactor.intro')}</p>
+      <QueryView query={status} what="status.loading.twoFactor">
         {(state) => {
           if (enrolment.step === 'codes') {
             return (
               <div className="notice notice-success" role="status">
-                <p className="notice-title">{enrolment.renewed ? 'New recovery codes: the old ones no longer work.' : 'Two-factor sign-in is on.'}</p>
-                <p>Keep these recovery codes somewhere safe (a password manager, or on paper). Each one signs you in once if you lose your phone. They are shown only now.</p>
+                <p className="notice-title">{t(enrolment.renewed ? 'account.twoFactor.renewed' : 'account.twoFactor.on')}</p>
+                <p>{t('account.twoFactor.keepCodes')}</p>
                 <ul className="recovery-codes">
                   {enrolment.codes.map((value) => (
                     <li key={value}>
@@ -133,7 +148,7 @@ function TwoFactor() {
                   ))}
                 </ul>
                 <button type="button" className="button" onClick={() => setEnrolment({ step: 'idle' })}>
-                  I have saved them
+                  {t('account.twoFactor.saved')}
                 </button>
               </div>
             );
@@ -149,23 +164,23 @@ function TwoFactor() {
                 noValidate
               >
                 <p className="notice notice-success">
-                  On since {state.enabled_at ? new Date(state.enabled_at).toLocaleDateString() : '—'}; {state.recovery_codes_left} recovery codes left.
+                  {t('account.twoFactor.onSince', { since: state.enabled_at ? new Date(state.enabled_at).toLocaleDateString(getDisplayLocale()) : '—', left: state.recovery_codes_left })}
                 </p>
                 {disable.isError && (
                   <p className="notice notice-error" role="alert">
-                    {message(disable.error)}
+                    {message(disable.error, t)}
                   </p>
                 )}
                 <label className="field">
-                  <span className="field-label">Your password</span>
+                  <span className="field-label">{t('account.twoFactor.password')}</span>
                   <input name="disable-password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
                 </label>
                 <label className="field">
-                  <span className="field-label">Code from your app, or a recovery code</span>
+                  <span className="field-label">{t('account.twoFactor.disableCode')}</span>
                   <input name="disable-code" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} />
                 </label>
                 <button type="submit" className="button" disabled={disable.isPending || !password || !code.trim()}>
-                  Turn off two-factor sign-in
+                  {t('account.twoFactor.disable')}
                 </button>
               </form>
               <form
@@ -176,19 +191,19 @@ function TwoFactor() {
                 aria-labelledby="renew-codes-title"
                 noValidate
               >
-                <h3 id="renew-codes-title">New recovery codes</h3>
-                <p>Used some, or fear someone saw them? Make ten new ones: the old ones stop working at once.</p>
+                <h3 id="renew-codes-title">{t('account.twoFactor.renew.title')}</h3>
+                <p>{t('account.twoFactor.renew.text')}</p>
                 {renew.isError && (
                   <p className="notice notice-error" role="alert">
-                    {message(renew.error)}
+                    {message(renew.error, t)}
                   </p>
                 )}
                 <label className="field">
-                  <span className="field-label">Your password, or a code from your app</span>
+                  <span className="field-label">{t('account.twoFactor.renew.proof')}</span>
                   <input name="renew-proof" type="password" autoComplete="current-password" value={proof} onChange={(event) => setProof(event.target.value)} />
                 </label>
                 <button type="submit" className="button" disabled={renew.isPending || !proof.trim()}>
-                  Make new recovery codes
+                  {t('account.twoFactor.renew.submit')}
                 </button>
               </form>
               </>
@@ -205,24 +220,24 @@ function TwoFactor() {
               >
                 <ol>
                   <li>
-                    Scan this QR code with your authenticator app:
+                    {t('account.twoFactor.scan')}
                     <OtpQrCode uri={enrolment.uri} />
-                    Or add an account with this key (or <a href={enrolment.uri}>open it in the app</a> on this device):{' '}
+                    <FormattedMessage id="account.twoFactor.key" values={{ link: (chunks) => <a href={enrolment.uri}>{chunks}</a> }} />{' '}
                     <code className="secret">{enrolment.secret.match(/.{1,4}/g)?.join(' ')}</code>
                   </li>
-                  <li>Enter the 6-digit code the app shows.</li>
+                  <li>{t('account.twoFactor.enterCode')}</li>
                 </ol>
                 {confirm.isError && (
                   <p className="notice notice-error" role="alert">
-                    {message(confirm.error)}
+                    {message(confirm.error, t)}
                   </p>
                 )}
                 <label className="field">
-                  <span className="field-label">Code from your app</span>
+                  <span className="field-label">{t('account.twoFactor.code')}</span>
                   <input name="confirm-code" autoComplete="one-time-code" inputMode="numeric" value={code} onChange={(event) => setCode(event.target.value)} />
                 </label>
                 <button type="submit" className="button button-primary" disabled={confirm.isPending || !code.trim()}>
-                  Turn on
+                  {t('account.twoFactor.turnOn')}
                 </button>
               </form>
             );
@@ -235,18 +250,18 @@ function TwoFactor() {
               }}
               noValidate
             >
-              <p>Off.</p>
+              <p>{t('account.twoFactor.off')}</p>
               {start.isError && (
                 <p className="notice notice-error" role="alert">
-                  {message(start.error)}
+                  {message(start.error, t)}
                 </p>
               )}
               <label className="field">
-                <span className="field-label">Your password</span>
+                <span className="field-label">{t('account.twoFactor.password')}</span>
                 <input name="enrol-password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
               </label>
               <button type="submit" className="button button-primary" disabled={start.isPending || !password}>
-                Set up two-factor sign-in
+                {t('account.twoFactor.setUp')}
               </button>
             </form>
           );

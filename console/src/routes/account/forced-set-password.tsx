@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import { type FormEvent, useState } from 'react';
 import { changePassword } from '../../api/account';
 import { ApiError } from '../../api/api-error';
@@ -10,6 +11,7 @@ import { NewPasswordFields, useNewPassword } from './password-fields';
  * yet (`must_set_password` of the session): they choose one before anything else.
  */
 export function ForcedSetPasswordScreen() {
+  const t = useT();
   const session = useSession();
   const newPassword = useNewPassword();
   const [error, setError] = useState<string | null>(null);
@@ -24,20 +26,20 @@ export function ForcedSetPasswordScreen() {
       await changePassword({ new_password: newPassword.password });
       session.passwordSet();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
+      setError(failure instanceof ApiError ? failure.message : t('signIn.unreachable'));
       setBusy(false);
     }
   }
 
   return (
-    <Card title="Choose your password" error={error} onSubmit={submit}>
-      <p>You signed in with an application password. Choose the password you will sign in with from now on; application passwords stay for scripts and API clients.</p>
-      <NewPasswordFields {...newPassword.fields} label="Password" />
+    <Card title={t('forcedPassword.title')} error={error} onSubmit={submit}>
+      <p>{t('forcedPassword.text')}</p>
+      <NewPasswordFields {...newPassword.fields} label={t('signIn.password')} />
       <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Saving…' : 'Save and continue'}
+        {t(busy ? 'common.saving' : 'forcedPassword.submit')}
       </button>
       <button type="button" className="button button-quiet" onClick={() => void session.signOut()}>
-        Sign out
+        {t('layout.signOut')}
       </button>
     </Card>
   );

@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import { useEffect, useState } from 'react';
 
 /**
@@ -6,6 +7,7 @@ import { useEffect, useState } from 'react';
  * data:`; no inline script or style, no canvas). The secret's text stays beside it for typing.
  */
 export function OtpQrCode({ uri }: { uri: string }) {
+  const t = useT();
   const [source, setSource] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
@@ -19,5 +21,5 @@ export function OtpQrCode({ uri }: { uri: string }) {
     };
   }, [uri]);
   if (!source) return null;
-  return <img className="otp-qr" src={source} width={180} height={180} alt="QR code of the authenticator key: scan it with your authenticator app" />;
+  return <img className="otp-qr" src={source} width={180} height={180} alt={t('account.twoFactor.qrAlt')} />;
 }

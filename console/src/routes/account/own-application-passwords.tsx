@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accountKeys, ownApplicationPasswordsQuery, revokeOwnApplicationPassword } from '../../api/account';
@@ -11,6 +12,7 @@ import { Empty, ErrorNotice, QueryView, Success } from '../../components/status'
  * team screen (administrators).
  */
 export function OwnApplicationPasswords() {
+  const t = useT();
   const queries = useQueryClient();
   const passwords = useQuery(ownApplicationPasswordsQuery);
   const [revoking, setRevoking] = useState<ApplicationPassword | null>(null);
@@ -20,7 +22,7 @@ export function OwnApplicationPasswords() {
     onMutate: () => setDone(null),
     onSuccess: (answer) => {
       setRevoking(null);
-      setDone(`Application password “${answer.previous.name}” revoked: it, and the sessions opened with it, no longer work.`);
+      setDone(t('account.applicationPasswords.revoked', { name: answer.previous.name }));
     },
     onError: () => setRevoking(null),
     onSettled: () => queries.invalidateQueries({ queryKey: accountKeys.applicationPasswords }),
@@ -28,25 +30,25 @@ export function OwnApplicationPasswords() {
 
   return (
     <section className="card" aria-labelledby="own-passwords-title">
-      <h2 id="own-passwords-title">Your application passwords</h2>
-      <p>They let scripts and API clients act as you (HTTP Basic with your login). Revoke one you no longer use or that may have leaked; an administrator creates new ones from the team screen.</p>
+      <h2 id="own-passwords-title">{t('account.applicationPasswords.title')}</h2>
+      <p>{t('account.applicationPasswords.intro')}</p>
       {done && <Success>{done}</Success>}
       {revoke.isError && <ErrorNotice error={revoke.error} />}
-      <QueryView query={passwords} what="your application passwords">
+      <QueryView query={passwords} what="status.loading.ownApplicationPasswords">
         {(list) =>
           list.length === 0 ? (
-            <Empty>You have no application passwords.</Empty>
+            <Empty>{t('account.applicationPasswords.empty')}</Empty>
           ) : (
             <ApplicationPasswordsTable
               passwords={list}
-              caption="Your application passwords"
-              label="Your application passwords"
+              caption={t('account.applicationPasswords.title')}
+              label={t('account.applicationPasswords.title')}
               revoking={revoking}
               busy={revoke.isPending}
               onAskRevoke={setRevoking}
               onConfirmRevoke={(password) => revoke.mutate(password)}
               onCancelRevoke={() => setRevoking(null)}
-              consequence="Scripts using it stop working at once, and console sessions opened with it end (this one too, if you signed in with it)."
+              consequence={t('account.applicationPasswords.consequence')}
             />
           )
         }

@@ -1,14 +1,16 @@
+import { useT } from '../../i18n/use-t';
 import { useId, useState } from 'react';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 
 /** What is wrong with a new password and its repetition, or null (the service checks the length again). */
-export function newPasswordProblem(password: string, repeated: string): string | null {
+/** What is wrong with a new password, as the message id that says it (null: nothing). */
+export function newPasswordProblem(password: string, repeated: string): 'password.tooShort' | 'password.tooLong' | 'password.notSame' | null {
   const length = [...password].length;
-  if (length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters.`;
-  if (length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters.`;
-  if (password !== repeated) return 'The two passwords are not the same.';
+  if (length < PASSWORD_MIN) return 'password.tooShort';
+  if (length > PASSWORD_MAX) return 'password.tooLong';
+  if (password !== repeated) return 'password.notSame';
   return null;
 }
 
@@ -17,6 +19,7 @@ export function newPasswordProblem(password: string, repeated: string): string |
  * whether they may be sent (and shows what is wrong otherwise), `clear()` empties them.
  */
 export function useNewPassword() {
+  const t = useT();
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
@@ -25,7 +28,7 @@ export function useNewPassword() {
     fields: { password, repeated, onPassword: setPassword, onRepeated: setRepeated, error: problem },
     accept(): boolean {
       const wrong = newPasswordProblem(password, repeated);
-      setProblem(wrong ?? undefined);
+      setProblem(wrong ? t(wrong, { min: PASSWORD_MIN, max: PASSWORD_MAX }) : undefined);
       return wrong === null;
     },
     clear(): void {
@@ -42,7 +45,7 @@ export function NewPasswordFields({
   onPassword,
   onRepeated,
   error,
-  label = 'New password',
+  label,
 }: {
   password: string;
   repeated: string;
@@ -52,11 +55,12 @@ export function NewPasswordFields({
   label?: string;
 }) {
   const id = useId();
+  const t = useT();
   return (
     <>
       <div className="field">
         <label className="field-label" htmlFor={`${id}-password`}>
-          {label}
+          {label ?? t('password.new')}
         </label>
         <input
           id={`${id}-password`}
@@ -72,11 +76,11 @@ export function NewPasswordFields({
           aria-invalid={error ? true : undefined}
         />
         <span className="field-help" id={`${id}-help`}>
-          At least {PASSWORD_MIN} characters. Any characters, spaces too: a few words you will remember make a good password.
+          {t('password.help', { min: PASSWORD_MIN })}
         </span>
       </div>
       <label className="field">
-        <span className="field-label">Repeat the password</span>
+        <span className="field-label">{t('password.repeat')}</span>
         <input name="repeat-password" type="password" autoComplete="new-password" required value={repeated} onChange={(event) => onRepeated(event.target.value)} />
       </label>
       {error && (

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { MANAGE_SETTINGS } from '../../api/capabilities';
 import { useSession } from '../../api/session';
@@ -27,9 +28,10 @@ export function DashboardScreen() {
   const session = useSession();
   // Quick setup and the gateways are the administrator's (support and viewers see the facts only).
   const manages = session.can(MANAGE_SETTINGS);
+  const intl = useIntl();
   return (
-    <Page title="Dashboard">
-      <QueryView query={query} what="the dashboard">
+    <Page title={intl.formatMessage({ id: 'dashboard.title' })}>
+      <QueryView query={query} what="status.loading.dashboard">
         {(dashboard) => (
           <div className="stack">
             <Notifications dashboard={dashboard} />
@@ -37,13 +39,17 @@ export function DashboardScreen() {
             <MoneySection />
             <Gateways gateways={dashboard.payment_gateways} manages={manages} />
             <section className="card" aria-labelledby="plan-title">
-              <h2 id="plan-title">Plan</h2>
+              <h2 id="plan-title">
+                <FormattedMessage id="dashboard.plan.title" />
+              </h2>
               <p>
-                You are on the <strong>{dashboard.plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.{' '}
-                {dashboard.plan === 'free' ? 'Card payments carry a 2% platform fee; the Pro plan has none and lets you connect your own keys.' : 'No platform fee.'}
+                <FormattedMessage
+                  id={dashboard.plan === 'pro' ? 'dashboard.plan.pro' : 'dashboard.plan.free'}
+                  values={{ strong: (chunks) => <strong>{chunks}</strong> }}
+                />
               </p>
               <p>
-                {dashboard.templates.form_templates} form templates, {dashboard.templates.imported_forms} forms created from templates.
+                <FormattedMessage id="dashboard.plan.templates" values={{ templates: dashboard.templates.form_templates, imported: dashboard.templates.imported_forms }} />
               </p>
             </section>
             <Upgrades upgrades={dashboard.upgrades} />
@@ -55,6 +61,7 @@ export function DashboardScreen() {
 }
 
 function Notifications({ dashboard }: { dashboard: Dashboard }) {
+  const intl = useIntl();
   const queries = useQueryClient();
   const dismiss = useMutation({
     mutationFn: async (id: string) => unwrap(await api.POST('/administration/dismiss-notification', { body: { id } })),
@@ -64,7 +71,7 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
   return (
     <section aria-labelledby="notifications-title" className="stack">
       <h2 id="notifications-title" className="visually-hidden">
-        Notifications
+        <FormattedMessage id="dashboard.notifications.title" />
       </h2>
       {dismiss.isError && <ErrorNotice error={dismiss.error} />}
       {dashboard.notifications.map((notification) => (
@@ -72,7 +79,8 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
           <p>{notification.message}</p>
           {isEnvironmentSetting(notification.setting) && <ForOperator setting={notification.setting} />}
           <button type="button" className="button button-quiet" disabled={dismiss.isPending} onClick={() => dismiss.mutate(notification.id)}>
-            Dismiss<span className="visually-hidden"> “{notification.message}”</span>
+            <FormattedMessage id="dashboard.notifications.dismiss" />
+            <span className="visually-hidden">{intl.formatMessage({ id: 'dashboard.notifications.dismissWhich' }, { message: notification.message })}</span>
           </button>
         </div>
       ))}
@@ -83,30 +91,42 @@ function Notifications({ dashboard }: { dashboard: Dashboard }) {
 function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts>; manages: boolean }) {
   // The names merchants know (the catalog's); the dashboard's own `label` is the interface's.
   const names = useGatewayLabels();
+  const intl = useIntl();
   return (
     <section className="card" aria-labelledby="gateways-title">
-      <h2 id="gateways-title">Gateways</h2>
-      <TableScroll label="Gateways per mode">
+      <h2 id="gateways-title">
+        <FormattedMessage id="dashboard.gateways.title" />
+      </h2>
+      <TableScroll label={intl.formatMessage({ id: 'dashboard.gateways.caption' })}>
         <table className="list-table">
-          <caption className="visually-hidden">Gateways per mode</caption>
+          <caption className="visually-hidden">
+            <FormattedMessage id="dashboard.gateways.caption" />
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Gateway</th>
-              <th scope="col">Mode in use</th>
-              <th scope="col">Test mode</th>
-              <th scope="col">Live mode</th>
+              <th scope="col">
+                <FormattedMessage id="dashboard.gateways.gateway" />
+              </th>
+              <th scope="col">
+                <FormattedMessage id="dashboard.gateways.modeInUse" />
+              </th>
+              <th scope="col">
+                <FormattedMessage id="dashboard.gateways.testMode" />
+              </th>
+              <th scope="col">
+                <FormattedMessage id="dashboard.gateways.liveMode" />
+              </th>
             </tr>
           </thead>
           <tbody>
             {Object.entries(gateways).map(([id, gateway]) => (
               <tr key={id}>
                 <th scope="row">{names[id] ?? label(gateway.label)}</th>
-                <td data-label="Mode in use">
-                  {gateway.mode}
-                  {gateway.checkout_paused ? ' (checkout paused)' : ''}
+                <td data-label={intl.formatMessage({ id: 'dashboard.gateways.modeInUse' })}>
+                  <FormattedMessage id={gateway.checkout_paused ? 'dashboard.gateways.modePaused' : 'dashboard.gateways.mode'} values={{ mode: gateway.mode }} />
                 </td>
-                <td data-label="Test mode">{modeSummary(gateway.modes.test)}</td>
-                <td data-label="Live mode">{modeSummary(gateway.modes.live)}</td>
+                <td data-label={intl.formatMessage({ id: 'dashboard.gateways.testMode' })}>{modeSummary(intl, gateway.modes.test)}</td>
+                <td data-label={intl.formatMessage({ id: 'dashboard.gateways.liveMode' })}>{modeSummary(intl, gateway.modes.live)}</td>
               </tr>
             ))}
           </tbody>
@@ -114,34 +134,42 @@ function Gateways({ gateways, manages }: { gateways: Record<string, GatewayFacts
       </TableScroll>
       {manages && (
         <p>
-          <Link to="/gateways">Manage gateways</Link>
+          <Link to="/gateways">
+            <FormattedMessage id="dashboard.gateways.manage" />
+          </Link>
         </p>
       )}
     </section>
   );
 }
 
-function modeSummary(mode: components['schemas']['DashboardGatewayModeDto']): string {
-  if (!mode.is_connected) return 'Not connected';
+function modeSummary(intl: IntlShape, mode: components['schemas']['DashboardGatewayModeDto']): string {
+  if (!mode.is_connected) return intl.formatMessage({ id: 'dashboard.gateways.notConnected' });
   const contract = mode.webhook_contract;
-  if (!contract) return mode.webhook_configured ? 'Connected, webhook set' : 'Connected, webhook missing';
-  return `Connected, webhook ${contract.state}${contract.last_error ? ` (${contract.last_error})` : ''}`;
+  if (!contract) return intl.formatMessage({ id: mode.webhook_configured ? 'dashboard.gateways.webhookSet' : 'dashboard.gateways.webhookMissing' });
+  return intl.formatMessage(
+    { id: contract.last_error ? 'dashboard.gateways.webhookStateError' : 'dashboard.gateways.webhookState' },
+    { state: contract.state, error: contract.last_error ?? '' },
+  );
 }
 
 function Upgrades({ upgrades }: { upgrades: Dashboard['upgrades'] }) {
   if (upgrades.length === 0) return null;
   return (
     <section className="card" aria-labelledby="upgrades-title">
-      <h2 id="upgrades-title">Upgrade tasks</h2>
+      <h2 id="upgrades-title">
+        <FormattedMessage id="dashboard.upgrades.title" />
+      </h2>
       <ul>
         {upgrades.map((upgrade) => (
           <li key={upgrade.task}>
-            {label(upgrade.task)} ({upgrade.release}): <strong>{upgrade.status}</strong>, attempt {upgrade.attempts} of {upgrade.max_attempts}
+            <FormattedMessage
+              id="dashboard.upgrades.task"
+              values={{ task: label(upgrade.task), release: upgrade.release, status: upgrade.status, attempts: upgrade.attempts, max: upgrade.max_attempts, strong: (chunks) => <strong>{chunks}</strong> }}
+            />
             {upgrade.last_error ? ` — ${upgrade.last_error}` : ''}
             {upgrade.finished_at && (
-              <>
-                , finished <Time iso={upgrade.finished_at} />
-              </>
+              <FormattedMessage id="dashboard.upgrades.finished" values={{ time: <Time iso={upgrade.finished_at} /> }} />
             )}
           </li>
         ))}

@@ -33,7 +33,7 @@ export function GatewaysScreen() {
           <p>{outcome.message}</p>
         </div>
       ))}
-      <QueryView queries={[catalog, dashboard]} what="the gateways">
+      <QueryView queries={[catalog, dashboard]} what="status.loading.gateways">
         {([{ gateways, plan }, { payment_gateways: facts }]) =>
           gateways.length === 0 ? (
             <Empty>This service has no payment gateway.</Empty>
@@ -133,7 +133,7 @@ function GatewayListTable({ gateways }: { gateways: readonly CatalogGateway[] })
     <section className="card" aria-labelledby="gateway-list-title">
       <h2 id="gateway-list-title">Taking payments now</h2>
       <p className="field-help">Whether payers can pay with each provider right now, in the mode it is in.</p>
-      <QueryView query={list} what="the gateway list">
+      <QueryView query={list} what="status.loading.gatewayList">
         {(all) => {
           const entries = all.filter((entry) => labels.has(entry.gateway));
           return (

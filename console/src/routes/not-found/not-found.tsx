@@ -1,11 +1,13 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { Page } from '../../components/page';
 
 export function NotFound() {
+  const intl = useIntl();
   return (
-    <Page title="Page not found">
+    <Page title={intl.formatMessage({ id: 'notFound.title' })}>
       <p>
-        There is no such screen. <Link to="/">Back to the dashboard</Link>.
+        <FormattedMessage id="notFound.text" values={{ link: (chunks) => <Link to="/">{chunks}</Link> }} />
       </p>
     </Page>
   );

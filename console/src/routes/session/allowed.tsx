@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Navigate } from 'react-router';
 import { firstSectionFor } from '../../api/capabilities';
 import { useSession } from '../../api/session';
@@ -19,14 +20,17 @@ export function NoAccessHere() {
   const session = useSession();
   const user = session.state.status === 'signed-in' ? session.state.user : null;
   const home = firstSectionFor(session.can);
+  const intl = useIntl();
   return (
-    <Page title="No access to this page">
+    <Page title={intl.formatMessage({ id: 'noAccessHere.title' })}>
       <p>
-        Your role{user ? <> (<strong>{user.role}</strong>)</> : null} does not include this page. An administrator can change your role on the Team page.
+        <FormattedMessage id="noAccessHere.text" values={{ role: user?.role ?? 'none', strong: (chunks) => <strong>{chunks}</strong> }} />
       </p>
       {home && (
         <p>
-          <Link to={home}>Go to a page you can use</Link>
+          <Link to={home}>
+            <FormattedMessage id="noAccessHere.home" />
+          </Link>
         </p>
       )}
     </Page>

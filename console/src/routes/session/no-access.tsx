@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import { useSession } from '../../api/session';
 
 /** A signed-in account without `checkout_settings`: what it is, and the way out. */
@@ -7,13 +8,17 @@ export function NoAccess() {
   return (
     <main id="main" className="sign-in">
       <div className="card sign-in-card">
-        <h1>No access to the Checkout admin</h1>
+        <h1>
+          <FormattedMessage id="noAccess.title" />
+        </h1>
         <p>
-          You are signed in as <strong>{user?.login}</strong>, but this account does not have the <code>checkout_settings</code> capability that the admin console
-          needs. Ask an administrator to give your account the administrator role.
+          <FormattedMessage
+            id="noAccess.text"
+            values={{ login: user?.login ?? '', strong: (chunks) => <strong>{chunks}</strong>, code: (chunks) => <code>{chunks}</code> }}
+          />
         </p>
         <button type="button" className="button" onClick={() => void session.signOut()}>
-          Sign out
+          <FormattedMessage id="layout.signOut" />
         </button>
       </div>
     </main>

@@ -1,7 +1,9 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { requestPasswordReset } from '../../api/account';
 import { ApiError } from '../../api/api-error';
-import { useSession } from '../../api/session';
+import { type SignedOutReason, useSession } from '../../api/session';
+import { LanguageSwitch } from '../../components/language-switch';
 
 type Step = { kind: 'password' } | { kind: 'two-factor'; challenge: string } | { kind: 'forgot' } | { kind: 'reset-sent'; message: string };
 
@@ -11,7 +13,8 @@ type Step = { kind: 'password' } | { kind: 'two-factor'; challenge: string } | {
  * an emailed link. What comes back is an HttpOnly cookie and a nonce kept in memory, never the
  * password.
  */
-export function SignIn({ reason }: { reason?: string }) {
+export function SignIn({ reason }: { reason?: SignedOutReason }) {
+  const intl = useIntl();
   const session = useSession();
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const [login, setLogin] = useState('');
@@ -21,8 +24,8 @@ export function SignIn({ reason }: { reason?: string }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    document.title = step.kind === 'two-factor' ? 'Two-factor sign-in · Checkout admin' : step.kind === 'password' ? 'Sign in · Checkout admin' : 'Forgot password · Checkout admin';
-  }, [step.kind]);
+    document.title = intl.formatMessage({ id: step.kind === 'two-factor' ? 'signIn.twoFactor.documentTitle' : step.kind === 'password' ? 'signIn.documentTitle' : 'signIn.forgot.documentTitle' });
+  }, [step.kind, intl]);
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
@@ -30,7 +33,7 @@ export function SignIn({ reason }: { reason?: string }) {
     try {
       await action();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
+      setError(failure instanceof ApiError ? failure.message : intl.formatMessage({ id: 'signIn.unreachable' }));
     } finally {
       setBusy(false);
     }
@@ -69,9 +72,11 @@ export function SignIn({ reason }: { reason?: string }) {
 
   if (step.kind === 'two-factor') {
     return (
-      <Card title="Two-factor sign-in" error={error} onSubmit={submitCode}>
+      <Card title={intl.formatMessage({ id: 'signIn.twoFactor.title' })} error={error} onSubmit={submitCode}>
         <label className="field">
-          <span className="field-label">Code</span>
+          <span className="field-label">
+            <FormattedMessage id="signIn.twoFactor.code" />
+          </span>
           <input
             name="code"
             autoComplete="one-time-code"
@@ -83,14 +88,14 @@ export function SignIn({ reason }: { reason?: string }) {
             aria-describedby="code-help"
           />
           <span className="field-help" id="code-help">
-            The 6-digit code your authenticator app shows now, or one of your recovery codes.
+            <FormattedMessage id="signIn.twoFactor.codeHelp" />
           </span>
         </label>
         <button type="submit" className="button button-primary" disabled={busy || !code.trim()}>
-          {busy ? 'Checking…' : 'Sign in'}
+          <FormattedMessage id={busy ? 'signIn.twoFactor.checking' : 'signIn.submit'} />
         </button>
         <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'password' })}>
-          Back
+          <FormattedMessage id="signIn.twoFactor.back" />
         </button>
       </Card>
     );
@@ -98,45 +103,58 @@ export function SignIn({ reason }: { reason?: string }) {
 
   if (step.kind === 'forgot' || step.kind === 'reset-sent') {
     return (
-      <Card title="Forgot your password?" error={error} onSubmit={submitForgot}>
+      <Card title={intl.formatMessage({ id: 'signIn.forgot.title' })} error={error} onSubmit={submitForgot}>
         {step.kind === 'reset-sent' ? (
           <p className="notice notice-success" role="status">
             {step.message}
           </p>
         ) : (
           <>
-            <p>Enter your login or email address. We will email you a link to choose a new password.</p>
+            <p>
+              <FormattedMessage id="signIn.forgot.intro" />
+            </p>
             <label className="field">
-              <span className="field-label">Login or email address</span>
+              <span className="field-label">
+                <FormattedMessage id="signIn.forgot.login" />
+              </span>
               <input name="login" autoComplete="username" required value={login} onChange={(event) => setLogin(event.target.value)} />
             </label>
             <button type="submit" className="button button-primary" disabled={busy || !login.trim()}>
-              {busy ? 'Sending…' : 'Email me a link'}
+              <FormattedMessage id={busy ? 'signIn.forgot.sending' : 'signIn.forgot.submit'} />
             </button>
           </>
         )}
         <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'password' })}>
-          Back to sign-in
+          <FormattedMessage id="signIn.forgot.back" />
         </button>
       </Card>
     );
   }
 
   return (
-    <Card title="Sign in to Checkout" error={error} notice={reason} onSubmit={submitPassword}>
+    <Card
+      title={intl.formatMessage({ id: 'signIn.title' })}
+      error={error}
+      notice={reason && intl.formatMessage({ id: reason === 'expired' ? 'signIn.reason.expired' : 'signIn.reason.signedOut' })}
+      onSubmit={submitPassword}
+    >
       <label className="field">
-        <span className="field-label">Login</span>
+        <span className="field-label">
+          <FormattedMessage id="signIn.login" />
+        </span>
         <input name="login" autoComplete="username" required value={login} onChange={(event) => setLogin(event.target.value)} />
       </label>
       <label className="field">
-        <span className="field-label">Password</span>
+        <span className="field-label">
+          <FormattedMessage id="signIn.password" />
+        </span>
         <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
       </label>
       <button type="submit" className="button button-primary" disabled={busy || !login || !password}>
-        {busy ? 'Signing in…' : 'Sign in'}
+        <FormattedMessage id={busy ? 'signIn.signingIn' : 'signIn.submit'} />
       </button>
       <button type="button" className="button button-quiet" onClick={() => setStep({ kind: 'forgot' })}>
-        Forgot your password?
+        <FormattedMessage id="signIn.forgot.link" />
       </button>
     </Card>
   );
@@ -163,6 +181,7 @@ export function Card({ title, error, notice, onSubmit, children }: { title: stri
           </p>
         )}
         {children}
+        <LanguageSwitch />
       </form>
     </main>
   );

@@ -41,7 +41,7 @@ export function FeatureArea({ slug }: { slug: AreaSlug }) {
   const area = useQuery(taggingAreaQuery(slug));
   return (
     <section className="card">
-      <QueryView query={area} what="the feature list">
+      <QueryView query={area} what="status.loading.featureList">
         {(data) => <AreaForm area={data} />}
       </QueryView>
     </section>

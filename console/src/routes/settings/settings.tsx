@@ -41,7 +41,7 @@ function GeneralSettingsScreen() {
     <Page title="Settings">
       <SettingsNav />
       {done && <Success>{done}</Success>}
-      <QueryView query={settings} what="the settings">
+      <QueryView query={settings} what="status.loading.settings">
         {(current) => (
           <div className="stack">
             <SettingsForm key={generation} current={current} onDone={setDone} />
@@ -353,7 +353,7 @@ function TagsScreen() {
         <section className="card" aria-labelledby="tag-list-title">
           <h2 id="tag-list-title">All tags</h2>
           {remove.isError && <ErrorNotice error={remove.error} />}
-          <QueryView query={tags} what="the tags">
+          <QueryView query={tags} what="status.loading.tags">
             {(list) =>
               list.length === 0 ? (
                 <Empty>No tags yet. Add the first one above.</Empty>

@@ -37,7 +37,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
       <p className="muted">Newest first. Times are in your time zone.</p>
       {done && <Success>{done}</Success>}
       {resend.isError && <ErrorNotice error={resend.error} />}
-      <QueryView query={deliveries} what="the delivery log">
+      <QueryView query={deliveries} what="status.loading.deliveryLog">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>Nothing sent to this endpoint yet. Its deliveries appear here as events happen.</Empty>

@@ -30,7 +30,7 @@ export function EndpointScreen() {
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Endpoint #${id}`} actions={<Link to="/webhooks">All endpoints</Link>}>
-      <QueryView query={endpoints} what="the endpoint">
+      <QueryView query={endpoints} what="status.loading.endpoint">
         {(list) => {
           const endpoint = list.find((one) => one.id === id);
           return endpoint ? (

@@ -70,7 +70,7 @@ export function EndpointListScreen() {
             onCancel={() => setAdding(false)}
           />
         )}
-        <QueryView query={endpoints} what="the endpoints">
+        <QueryView query={endpoints} what="status.loading.endpoints">
           {(list) =>
             list.length === 0 ? (
               <Empty>

@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { formErrorsOf } from '../../api/field-errors';
@@ -11,6 +12,7 @@ const DAY_MS = 24 * 3600_000;
 
 /** "Send events since …": for an endpoint that was down, every event it subscribes to created since a time, queued again. */
 export function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const t = useT();
   const queries = useQueryClient();
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - DAY_MS)));
   const [problem, setProblem] = useState<string>();
@@ -36,27 +38,22 @@ export function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
 
   return (
     <form className="card" aria-labelledby="replay-title" noValidate onSubmit={submit}>
-      <h2 id="replay-title">Send events since …</h2>
-      <p className="muted">
-        Was your system down or refusing events? Every event this endpoint gets that was created since the time below is sent again, with its own id, so your
-        system can skip the ones it already has.
-      </p>
-      {endpoint.status === 'disabled' && <p className="notice notice-warning">This endpoint is disabled: enable it first, or the events queued are given up.</p>}
+      <h2 id="replay-title">{t('webhooks.replay.title')}</h2>
+      <p className="muted">{t('webhooks.replay.intro')}</p>
+      {endpoint.status === 'disabled' && <p className="notice notice-warning">{t('webhooks.replay.disabled')}</p>}
       {replay.isSuccess && (
         <Success>
-          {replay.data.queued === 0
-            ? 'No event of this endpoint was created since then: nothing to send.'
-            : `${replay.data.queued === 1 ? '1 event' : `${replay.data.queued} events`} queued for this endpoint.`}
-          {replay.data.truncated && ' More events matched than one request sends (1000): send again from the time of the last one sent.'}
+          {t('webhooks.replay.queued', { queued: replay.data.queued })}
+          {replay.data.truncated && ` ${t('webhooks.replay.truncated')}`}
         </Success>
       )}
       {replay.isError && errors.notice && <ErrorNotice error={replay.error} />}
       <div className="field">
         <label className="field-label" htmlFor="replay-since">
-          Events created since
+          {t('webhooks.replay.since')}
         </label>
         <span className="field-help" id="replay-since-help">
-          Your time zone ({localTimeZone()}).
+          {t('webhooks.replay.timeZone', { zone: localTimeZone() })}
         </span>
         <input
           id="replay-since"
@@ -69,7 +66,7 @@ export function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
         <FieldError id="replay-since" message={message} />
       </div>
       <button type="submit" className="button" disabled={replay.isPending}>
-        {replay.isPending ? 'Queuing…' : 'Send events'}
+        {t(replay.isPending ? 'webhooks.replay.queuing' : 'webhooks.replay.submit')}
       </button>
     </form>
   );

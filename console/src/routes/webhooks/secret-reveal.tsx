@@ -1,3 +1,5 @@
+import { FormattedMessage } from 'react-intl';
+import { useT } from '../../i18n/use-t';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { CopyField } from '../../components/copy-field';
 
@@ -7,6 +9,7 @@ import { CopyField } from '../../components/copy-field';
  * in this component's props only: "I have stored it" (or leaving the screen) forgets it.
  */
 export function SecretReveal({ title, secret, children, onDone }: { title: string; secret: string; children?: ReactNode; onDone: () => void }) {
+  const t = useT();
   const region = useRef<HTMLElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -16,16 +19,15 @@ export function SecretReveal({ title, secret, children, onDone }: { title: strin
     <section ref={region} tabIndex={-1} className="card secret-reveal focus-target" aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
       <div className="notice notice-warning">
-        <p className="notice-title">Copy it now: you will not see it again.</p>
+        <p className="notice-title">{t('webhooks.secret.copyNow')}</p>
         <p>
-          Store it with your receiver. It checks each event's <code>Checkout-Signature</code> header with this secret; this console and the API never show it
-          again (if it is lost, rotate the secret to get a new one).
+          <FormattedMessage id="webhooks.secret.store" values={{ code: (chunks) => <code>{chunks}</code> }} />
         </p>
       </div>
       {children}
-      <CopyField id="webhook-secret" label="Signing secret" value={secret} />
+      <CopyField id="webhook-secret" label={t('webhooks.secret.label')} value={secret} />
       <button type="button" className="button button-primary" onClick={onDone}>
-        I have stored it
+        {t('webhooks.secret.stored')}
       </button>
     </section>
   );

@@ -1,3 +1,4 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Route, Routes } from 'react-router';
 import { MANAGE_WEBHOOKS } from '../../api/capabilities';
 import { useSession } from '../../api/session';
@@ -9,11 +10,12 @@ import { EndpointListScreen } from './endpoint-list';
 /** `/webhooks/*` (loaded when first opened): the endpoints outgoing events are sent to, and each one's log. */
 export function WebhooksScreens() {
   const session = useSession();
+  const intl = useIntl();
   if (!session.can(MANAGE_WEBHOOKS)) {
     return (
-      <Page title="Webhooks">
+      <Page title={intl.formatMessage({ id: 'layout.nav.webhooks' })}>
         <p>
-          Your account may not manage where events are sent (it needs the <code>{MANAGE_WEBHOOKS}</code> capability). Ask an administrator.
+          <FormattedMessage id="webhooks.noAccess" values={{ capability: MANAGE_WEBHOOKS, code: (chunks) => <code>{chunks}</code> }} />
         </p>
       </Page>
     );

@@ -13,6 +13,7 @@ import { ApplicationPasswordDto, ApplicationPasswordRevokedDto } from '../team.d
 import { PasswordCheck } from '../password-check.js';
 import type { UserEntity } from '../user.entity.js';
 import {
+  AccountPreferencesDto,
   ChangePasswordDto,
   PasswordConfirmationDto,
   PasswordResetRequestDto,
@@ -140,6 +141,26 @@ export class AccountController {
     }
     await this.accounts.changePassword(user, body.new_password, session.id);
     return { success: true, message: 'Your password is changed. Your other sessions have ended.' };
+  }
+
+  @Put('preferences')
+  @ApiBody({ type: AccountPreferencesDto, examples: { german: { summary: 'Read the console in German', value: { locale: 'de' } }, browser: { summary: "Follow the browser's language", value: { locale: null } } } })
+  @ConsoleSessionRoute()
+  @ApiSecurity(SESSION)
+  @ApiOkResponse({ type: AccountPreferencesDto, description: 'Saved: the session answers it as `user.locale` from now on' })
+  @ApiErrorResponses(400, 401)
+  @ApiOperation({
+    operationId: 'authSetPreferences',
+    summary: 'Your console preferences: the language the console speaks to you',
+    description:
+      'Needs the session cookie and its nonce. `locale` is one of the console\'s languages (`en`, `de`) or null to follow the ' +
+      "browser's language; any role may set their own. GET /auth/session answers it as `user.locale`, so it follows the user " +
+      'to every browser. 400 `rest_invalid_param` for another language.',
+  })
+  async setPreferences(@Body() body: AccountPreferencesDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<AccountPreferencesDto> {
+    privateAnswer(res);
+    const { user } = await this.signedIn(req);
+    return this.accounts.setConsoleLocale(user, body.locale);
   }
 
   @Get('two-factor')

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { CONSOLE_LOCALES, type ConsoleLocale } from '../../../common/i18n/index.js';
 import { IsOmittable } from '../../../common/validation/index.js';
 
 /** A token of a set-password link: 32 random bytes, base64url. */
@@ -146,4 +147,15 @@ export class RecoveryCodesRenewalDto {
 export class RecoveryCodesDto {
   /** Ten recovery codes, shown this once: each signs in once in place of a code when the phone is lost */
   recovery_codes: string[];
+}
+
+export class AccountPreferencesDto {
+  /**
+   * The console language of your account (`en`, `de`), or null to follow the browser's language.
+   * It follows you to every browser you sign in from.
+   */
+  @ApiProperty({ enum: [...CONSOLE_LOCALES, null] as unknown as string[], nullable: true, type: String, example: 'de' })
+  @ValidateIf((body: AccountPreferencesDto) => body.locale !== null)
+  @IsIn(CONSOLE_LOCALES, { message: `locale must be one of ${CONSOLE_LOCALES.join(', ')}, or null` })
+  locale: ConsoleLocale | null;
 }

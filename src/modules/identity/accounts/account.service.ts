@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { type EntityManager, In, IsNull, LessThanOrEqual, MoreThan, Not, Repository } from 'typeorm';
+import type { ConsoleLocale } from '../../../common/i18n/index.js';
 import { Clock } from '../../../common/clock/index.js';
 import { CryptoService } from '../../../common/crypto/index.js';
 import { ConflictError, InvalidParamsError } from '../../../common/errors/index.js';
@@ -322,6 +323,12 @@ export class AccountService {
       await manager.delete(RecoveryCodeEntity, { userId: user.id });
     });
     this.logger.log({ user_id: user.id }, 'two-factor sign-in turned off');
+  }
+
+  /** The user's console language (`en`, `de`), or null to follow the browser's. */
+  async setConsoleLocale(user: UserEntity, locale: ConsoleLocale | null): Promise<{ locale: ConsoleLocale | null }> {
+    await this.users.update({ id: user.id }, { consoleLocale: locale });
+    return { locale };
   }
 
   async twoFactorStatus(user: UserEntity): Promise<{ enabled: boolean; enabled_at: string | null; recovery_codes_left: number }> {

@@ -1,14 +1,24 @@
+import { useT } from '../../../i18n/use-t';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { money } from '../../../format';
+import { getDisplayLocale, money } from '../../../format';
 import { barHeights, type DailyTotals, dayLink, type MoneyTotals } from './money-model';
 
 const WIDTH = 300;
 const HEIGHT = 60;
 const GAP = 2;
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const dayName = (day: string) => dayFormat.format(new Date(`${day}T00:00:00.000Z`));
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** A UTC day ("28 Nov", "28. Nov.") in the console's language. */
+function dayName(day: string): string {
+  const locale = getDisplayLocale() === 'de' ? 'de-DE' : 'en-GB';
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+    dayFormats.set(locale, format);
+  }
+  return format.format(new Date(`${day}T00:00:00.000Z`));
+}
 
 /**
  * Gross per day of one mode and currency: a hand-written SVG bar chart. No chart library: 30 bars
@@ -19,6 +29,7 @@ const dayName = (day: string) => dayFormat.format(new Date(`${day}T00:00:00.000Z
  */
 export function DailyChart({ group, series }: { group: Pick<MoneyTotals, 'mode' | 'currency'>; series: DailyTotals[] }) {
   const id = useId();
+  const t = useT();
   const heights = barHeights(
     series.map((entry) => entry.gross),
     HEIGHT,
@@ -26,19 +37,20 @@ export function DailyChart({ group, series }: { group: Pick<MoneyTotals, 'mode' 
   const slot = WIDTH / series.length;
   const best = series.reduce((top, entry) => (entry.gross > top.gross ? entry : top), series[0]);
   const busyDays = series.filter((entry) => entry.payments > 0);
-  const modeText = group.mode === 'live' ? 'live' : 'test';
+  const mode = group.mode === 'live' ? 'live' : 'test';
+  const span = { mode, currency: group.currency, from: dayName(series[0].day), to: dayName(series[series.length - 1].day) };
   const summary =
     best.gross > 0
-      ? `Gross ${modeText} ${group.currency} per day from ${dayName(series[0].day)} to ${dayName(series[series.length - 1].day)}: payments on ${series.filter((entry) => entry.gross > 0).length} days, the most on ${dayName(best.day)} (${money(best.gross, group.currency)}).`
-      : `No ${modeText} ${group.currency} money received from ${dayName(series[0].day)} to ${dayName(series[series.length - 1].day)}.`;
+      ? t('dashboard.chart.summary', { ...span, days: series.filter((entry) => entry.gross > 0).length, best: dayName(best.day), amount: money(best.gross, group.currency) })
+      : t('dashboard.chart.none', span);
   return (
     <figure className="money-chart">
       <svg className="money-chart-bars" viewBox={`0 0 ${WIDTH} ${HEIGHT + 1}`} preserveAspectRatio="none" role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`}>
-        <title id={`${id}-title`}>Gross per day</title>
+        <title id={`${id}-title`}>{t('dashboard.chart.title')}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
         {series.map((entry, index) => (
           <rect key={entry.day} className={entry.day === best.day && best.gross > 0 ? 'bar bar-top' : 'bar'} x={index * slot + GAP / 2} y={HEIGHT - heights[index]} width={slot - GAP} height={heights[index]}>
-            <title>{`${dayName(entry.day)}: ${money(entry.gross, group.currency)} gross, ${entry.paid} paid`}</title>
+            <title>{t('dashboard.chart.bar', { day: dayName(entry.day), gross: money(entry.gross, group.currency), paid: entry.paid })}</title>
           </rect>
         ))}
         <line className="axis" x1={0} x2={WIDTH} y1={HEIGHT + 0.5} y2={HEIGHT + 0.5} />
@@ -50,7 +62,7 @@ export function DailyChart({ group, series }: { group: Pick<MoneyTotals, 'mode' 
       </figcaption>
       {busyDays.length > 0 && (
         <details className="disclosure">
-          <summary>Day by day ({busyDays.length} {busyDays.length === 1 ? 'day' : 'days'} with payments)</summary>
+          <summary>{t('dashboard.chart.dayByDay', { days: busyDays.length })}</summary>
           <ul className="day-list">
             {busyDays.map((entry) => (
               <li key={entry.day}>
@@ -58,11 +70,10 @@ export function DailyChart({ group, series }: { group: Pick<MoneyTotals, 'mode' 
                   {dayName(entry.day)}
                   <span className="visually-hidden">
                     {' '}
-                    ({modeText} {group.currency}): open its payments
+                    {t('dashboard.chart.openDay', { mode, currency: group.currency })}
                   </span>
                 </Link>{' '}
-                {money(entry.gross, group.currency)} gross, {money(entry.refunded, group.currency)} refunded, {money(entry.net, group.currency)} net · {entry.paid} paid
-                {entry.failed > 0 ? `, ${entry.failed} failed` : ''}
+                {t('dashboard.chart.day', { gross: money(entry.gross, group.currency), refunded: money(entry.refunded, group.currency), net: money(entry.net, group.currency), paid: entry.paid, failed: entry.failed })}
               </li>
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { useT } from '../../../i18n/use-t';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
@@ -16,20 +17,21 @@ type PaymentRow = components['schemas']['AdminPaymentDto'];
  * the payments list under the filters it counts; then the latest payments and the failed ones.
  */
 export function MoneySection() {
+  const t = useT();
   const query = useQuery(dashboardMoneyQuery);
   return (
     <section className="card" aria-labelledby="money-title">
-      <h2 id="money-title">Money in the last 30 days</h2>
-      <QueryView query={query} what="the money of the last 30 days">
+      <h2 id="money-title">{t('dashboard.money.title')}</h2>
+      <QueryView query={query} what="status.loading.money30">
         {(data) =>
           data.totals.length === 0 ? (
             <Empty>
-              No payments in the last 30 days. <Link to="/payments">All payments</Link>
+              {t('dashboard.money.empty')} <Link to="/payments">{t('dashboard.money.allPayments')}</Link>
             </Empty>
           ) : (
             <div className="stack">
               <p className="muted">
-                {utcDay(data.from)} to today, in UTC days. Net is what you keep: received, less refunds, platform fees and lost disputes.
+                {t('dashboard.money.period', { from: utcDay(data.from) })}
               </p>
               <div className="money-groups">
                 {orderedGroups(data.totals).map((group) => (
@@ -37,8 +39,8 @@ export function MoneySection() {
                 ))}
               </div>
               <div className="split money-latest">
-                <LatestPayments title="Latest payments" rows={data.latest_payments} all={paymentsLink({ ...periodFilters(data), status: 'completed' })} empty="No completed payment in the last 30 days." />
-                <LatestPayments title="Failed payments" rows={data.latest_failed} all={paymentsLink({ ...periodFilters(data), status: 'failed' })} empty="No failed payment in the last 30 days." />
+                <LatestPayments kind="latest" rows={data.latest_payments} all={paymentsLink({ ...periodFilters(data), status: 'completed' })} />
+                <LatestPayments kind="failed" rows={data.latest_failed} all={paymentsLink({ ...periodFilters(data), status: 'failed' })} />
               </div>
             </div>
           )
@@ -49,21 +51,22 @@ export function MoneySection() {
 }
 
 function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals }) {
+  const t = useT();
   const links = figureLinks(data, group);
-  const name = `${group.mode === 'live' ? 'Live' : 'Test'} ${group.currency}`;
+  const name = t('payments.totals.group', { mode: group.mode, currency: group.currency });
   const titleId = `money-${group.mode}-${group.currency}`;
   const figures: Array<{ term: string; value: string; to: string; what: string; negative?: boolean }> = [
-    { term: 'Net', value: money(group.net, group.currency), to: links.completed, what: 'net', negative: group.net < 0 },
-    { term: 'Gross', value: money(group.gross, group.currency), to: links.completed, what: 'gross' },
-    { term: 'Refunded', value: money(group.refunded, group.currency), to: links.refunded, what: 'refunded' },
-    { term: 'Payments', value: String(group.paid), to: links.completed, what: 'paid payments' },
-    { term: 'Failed', value: String(group.failed), to: links.failed, what: 'failed payments' },
+    { term: t('dashboard.money.net'), value: money(group.net, group.currency), to: links.completed, what: t('dashboard.money.net.what'), negative: group.net < 0 },
+    { term: t('dashboard.money.gross'), value: money(group.gross, group.currency), to: links.completed, what: t('dashboard.money.gross.what') },
+    { term: t('dashboard.money.refunded'), value: money(group.refunded, group.currency), to: links.refunded, what: t('dashboard.money.refunded.what') },
+    { term: t('dashboard.money.payments'), value: String(group.paid), to: links.completed, what: t('dashboard.money.payments.what') },
+    { term: t('dashboard.money.failed'), value: String(group.failed), to: links.failed, what: t('dashboard.money.failed.what') },
   ];
   return (
     <section className="money-group" aria-labelledby={titleId}>
       <h3 id={titleId}>
-        {group.mode === 'live' ? 'Live' : 'Test'} payments in {group.currency}
-        {group.mode === 'test' && <span className="badge badge-test"> no real money</span>}
+        {t('dashboard.money.groupTitle', { mode: group.mode, currency: group.currency })}
+        {group.mode === 'test' && <span className="badge badge-test"> {t('dashboard.money.noRealMoney')}</span>}
       </h3>
       <dl className="money-figures">
         {figures.map((figure) => (
@@ -74,7 +77,7 @@ function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals 
                 {figure.value}
                 <span className="visually-hidden">
                   {' '}
-                  {figure.what}, {name}: open these payments
+                  {t('dashboard.money.openFigure', { what: figure.what, name })}
                 </span>
               </Link>
             </dd>
@@ -83,7 +86,7 @@ function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals 
       </dl>
       {(group.application_fees !== 0 || group.lost_disputes !== 0) && (
         <p className="muted">
-          Net also deducts {money(group.application_fees, group.currency)} in platform fees and {money(group.lost_disputes, group.currency)} lost in disputes.
+          {t('dashboard.money.deducts', { fees: money(group.application_fees, group.currency), disputes: money(group.lost_disputes, group.currency) })}
         </p>
       )}
       <DailyChart group={group} series={dailySeries(data, group)} />
@@ -91,22 +94,24 @@ function MoneyGroup({ data, group }: { data: DashboardMoney; group: MoneyTotals 
   );
 }
 
-function LatestPayments({ title, rows, all, empty }: { title: string; rows: PaymentRow[]; all: string; empty: string }) {
-  const id = `latest-${title.toLowerCase().replace(/\W+/g, '-')}`;
+function LatestPayments({ kind, rows, all }: { kind: 'latest' | 'failed'; rows: PaymentRow[]; all: string }) {
+  const t = useT();
+  const title = t(`dashboard.money.${kind}.title`);
+  const id = `latest-${kind}-payments`;
   return (
     <section aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
       {rows.length === 0 ? (
-        <p className="muted">{empty}</p>
+        <p className="muted">{t(`dashboard.money.${kind}.empty`)}</p>
       ) : (
         <ul className="latest-list">
           {rows.map((row) => (
             <li key={row.id}>
               <Link to={`/payments/${row.id}`}>
                 {money(row.amount, row.currency)}
-                <span className="visually-hidden"> payment #{row.id}</span>
+                <span className="visually-hidden"> {t('dashboard.money.paymentNumber', { id: String(row.id) })}</span>
               </Link>{' '}
-              {row.mode === 'test' && <span className="badge badge-test">test</span>} <span className="muted">{[row.first_name, row.last_name].filter(Boolean).join(' ') || row.email_address || 'No payer details'}</span>
+              {row.mode === 'test' && <span className="badge badge-test">{t('payments.list.testBadge')}</span>} <span className="muted">{[row.first_name, row.last_name].filter(Boolean).join(' ') || row.email_address || t('dashboard.money.noPayer')}</span>
               <br />
               <span className="muted"><Time iso={row.created_at} /></span>
               {row.failure_reason?.message && <span className="latest-reason"> · {row.failure_reason.message}</span>}
@@ -116,8 +121,8 @@ function LatestPayments({ title, rows, all, empty }: { title: string; rows: Paym
       )}
       <p>
         <Link to={all}>
-          All {title.toLowerCase()}
-          <span className="visually-hidden"> of the last 30 days</span>
+          {t(`dashboard.money.${kind}.all`)}
+          <span className="visually-hidden"> {t('dashboard.money.ofLast30')}</span>
         </Link>
       </p>
     </section>

@@ -45,7 +45,7 @@ export function EventsScreen() {
         <FilterInput name="received_from" label="Received from" type="date" />
         <FilterInput name="received_to" label="Received until" type="date" help="This day included (UTC)" />
       </FilterForm>
-      <QueryView query={events} what="provider events">
+      <QueryView query={events} what="status.loading.providerEvents">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>

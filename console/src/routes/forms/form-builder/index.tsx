@@ -36,7 +36,7 @@ export function FormBuilderScreen() {
   if (!valid) return <NotFound />;
   return (
     <Page title={`Edit form #${id}`} actions={<Link to="/forms">All forms</Link>}>
-      <QueryView queries={[form, builderData, catalog]} what="the form">
+      <QueryView queries={[form, builderData, catalog]} what="status.loading.form">
         {/* A new draft for each form (and when another admin's change is loaded on purpose). */}
         {([formData, builderDataData, catalogData]) => <Builder key={id} form={formData} builderData={builderDataData} catalog={catalogData} />}
       </QueryView>

@@ -49,7 +49,7 @@ export function LivePreview({ formId, body, problem }: { formId: number; body: F
       {shown !== undefined ? (
         <iframe className="preview-frame" title="Live preview of the payment form" sandbox="" srcDoc={shown} />
       ) : preview.isError ? null : (
-        <Loading what="the preview" />
+        <Loading what="status.loading.preview" />
       )}
       <p className="muted preview-state">{preview.isFetching ? 'Updating the preview…' : preview.isError || problem ? '' : shown !== undefined ? 'The preview is up to date.' : ''}</p>
     </section>

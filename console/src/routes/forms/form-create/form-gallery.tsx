@@ -40,7 +40,7 @@ export function FormGalleryScreen() {
       <div ref={failure} tabIndex={-1} className="focus-target">
         {create.isError && <ErrorNotice error={create.error} />}
       </div>
-      <QueryView query={query} what="the templates">
+      <QueryView query={query} what="status.loading.templates">
         {(list) =>
           list.form_templates.length === 0 ? (
             <Empty>This installation offers no form templates.</Empty>

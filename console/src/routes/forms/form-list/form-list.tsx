@@ -53,7 +53,7 @@ export function FormsScreen() {
       <div ref={done} tabIndex={-1} className="focus-target">
         {deleted && <Success>{deleted}</Success>}
       </div>
-      <QueryView query={query} what="forms">
+      <QueryView query={query} what="status.loading.forms">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>

@@ -31,7 +31,7 @@ export function PaymentDetailScreen() {
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
     <Page title={`Payment #${id}`} actions={<Link to="/payments">All payments</Link>}>
-      <QueryView query={query} what="the payment">
+      <QueryView query={query} what="status.loading.payment">
         {(payment) => {
           const logFacts: LogFacts = { payment, gatewayName: (gateway) => gatewayLabels[gateway] ?? gateway, methodName: methodLabel, you };
           return (

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { useGatewayLabels, useMethodLabels } from '../../../api/gateways';
@@ -19,7 +20,6 @@ import { PaymentTotals } from './payment-totals';
 
 type PaymentRow = components['schemas']['AdminPaymentDto'];
 
-const STATUS_OPTIONS = PAYMENT_STATUSES.map((status) => [status, label(status)] as const);
 
 /** The admin payments list: filters and page in the address (the list kit), newest first, a CSV export of what is filtered. */
 export function PaymentsScreen() {
@@ -27,26 +27,31 @@ export function PaymentsScreen() {
   const filters = paymentQueryOf(list.values, list.page);
   const gatewayLabels = useGatewayLabels();
   const query = useQuery(paymentListQuery(filters));
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const statusOptions = PAYMENT_STATUSES.map((status) => [status, intl.formatMessage({ id: 'vocabulary.paymentStatus' }, { status })] as const);
 
   return (
-    <Page title="Payments" actions={<ExportButton filters={filters} />}>
-      <FilterForm list={list} label="Filter payments" idPrefix="payment-filter">
-        <FilterInput name="search" label="Payer email or name" type="search" maxLength={100} />
-        <FilterSelect name="status" label="Status" options={STATUS_OPTIONS} />
-        <GatewayFilter label="Gateway" />
+    <Page title={t('payments.list.title')} actions={<ExportButton filters={filters} />}>
+      <FilterForm list={list} label={t('payments.list.filter.label')} idPrefix="payment-filter">
+        <FilterInput name="search" label={t('payments.list.filter.search')} type="search" maxLength={100} />
+        <FilterSelect name="status" label={t('payments.list.filter.status')} options={statusOptions} />
+        <GatewayFilter label={t('payments.list.filter.gateway')} />
         <ModeFilter />
-        <FilterInput name="currency" label="Currency (e.g. USD)" maxLength={3} autoCapitalize="characters" autoComplete="off" />
-        <FilterSelect name="refunded" label="Refunds" options={REFUNDED_OPTIONS} />
-        <FilterSelect name="disputed" label="Disputes" options={DISPUTED_OPTIONS} />
-        <FilterInput name="form_id" label="Form id" type="number" min={1} step={1} inputMode="numeric" />
-        <FilterInput name="created_from" label="Created from" type="date" />
-        <FilterInput name="created_before" label="Created before" type="date" />
+        <FilterInput name="currency" label={t('payments.list.filter.currency')} maxLength={3} autoCapitalize="characters" autoComplete="off" />
+        <FilterSelect name="refunded" label={t('payments.list.filter.refunded')} options={REFUNDED_OPTIONS.map(([value]) => [value, t(`payments.list.filter.refunded.${value}`)] as const)} />
+        <FilterSelect name="disputed" label={t('payments.list.filter.disputed')} options={DISPUTED_OPTIONS.map(([value]) => [value, t(`payments.list.filter.disputed.${value}`)] as const)} />
+        <FilterInput name="form_id" label={t('payments.list.filter.formId')} type="number" min={1} step={1} inputMode="numeric" />
+        <FilterInput name="created_from" label={t('payments.list.filter.createdFrom')} type="date" />
+        <FilterInput name="created_before" label={t('payments.list.filter.createdBefore')} type="date" />
       </FilterForm>
       <PaymentTotals filters={filters} />
-      <QueryView query={query} what="payments">
+      <QueryView query={query} what="status.loading.payments">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
-            <Empty>{list.filtered ? 'No payment matches these filters.' : 'No payments yet. They appear here as soon as a payer starts a checkout.'}</Empty>
+            <Empty>
+              <FormattedMessage id={list.filtered ? 'payments.list.noMatch' : 'payments.list.empty'} />
+            </Empty>
           ) : (
             <>
               <PaymentTable rows={rows} gatewayLabels={gatewayLabels} />
@@ -61,21 +66,23 @@ export function PaymentsScreen() {
 
 function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabels: Record<string, string> }) {
   const methodLabel = useMethodLabels();
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
   return (
-    <TableScroll label="Payments">
+    <TableScroll label={t('payments.list.table.label')}>
       <table className="card list-table">
-        <caption className="visually-hidden">Payments, newest first</caption>
+        <caption className="visually-hidden">{t('payments.list.table.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Payment</th>
-            <th scope="col">Payer</th>
-            <th scope="col">Form</th>
+            <th scope="col">{t('payments.list.column.payment')}</th>
+            <th scope="col">{t('payments.list.column.payer')}</th>
+            <th scope="col">{t('payments.list.column.form')}</th>
             <th scope="col" className="number">
-              Amount
+              {t('payments.list.column.amount')}
             </th>
-            <th scope="col">Status</th>
-            <th scope="col">Gateway</th>
-            <th scope="col">Created</th>
+            <th scope="col">{t('payments.list.column.status')}</th>
+            <th scope="col">{t('payments.list.column.gateway')}</th>
+            <th scope="col">{t('payments.list.column.created')}</th>
           </tr>
         </thead>
         <tbody>
@@ -83,29 +90,31 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
             <tr key={row.id}>
               <th scope="row">
                 <Link to={`/payments/${row.id}`}>#{row.id}</Link>
-                {row.mode === 'test' && <span className="badge badge-test"> test</span>}
+                {row.mode === 'test' && <span className="badge badge-test"> {t('payments.list.testBadge')}</span>}
               </th>
-              <td data-label="Payer" className="cell-later">
+              <td data-label={t('payments.list.column.payer')} className="cell-later">
                 {[row.first_name, row.last_name].filter(Boolean).join(' ') || '—'}
                 <br />
-                <span className="muted">{row.email_address ?? 'no email yet'}</span>
+                <span className="muted">{row.email_address ?? t('payments.list.noEmail')}</span>
               </td>
-              <td data-label="Form" className="cell-later">{row.form_id === null ? '—' : `${row.form_title ?? 'Deleted form'} (#${row.form_id})`}</td>
-              <td data-label="Amount" className="number">{money(row.amount, row.currency)}</td>
-              <td data-label="Status">
-                <span className={`badge badge-${row.status}`}>{row.status}</span>
+              <td data-label={t('payments.list.column.form')} className="cell-later">
+                {row.form_id === null ? '—' : intl.formatMessage({ id: 'payments.list.formCell' }, { title: row.form_title ?? t('payments.list.deletedForm'), id: String(row.form_id) })}
+              </td>
+              <td data-label={t('payments.list.column.amount')} className="number">{money(row.amount, row.currency)}</td>
+              <td data-label={t('payments.list.column.status')}>
+                <span className={`badge badge-${row.status}`}>{intl.formatMessage({ id: 'vocabulary.paymentStatusBadge' }, { status: row.status })}</span>
                 {moneyBadges(row).map((badge) => (
                   <span key={badge.kind} className={`badge badge-${badge.kind}`}>
-                    {badge.text}
+                    {t(`payments.badge.${badge.kind}`)}
                   </span>
                 ))}
               </td>
-              <td data-label="Gateway" className="cell-later">
+              <td data-label={t('payments.list.column.gateway')} className="cell-later">
                 {gatewayLabels[row.gateway] ?? label(row.gateway)}
                 <br />
                 <span className="muted">{methodLabel(row.gateway, row.payment_method)}</span>
               </td>
-              <td data-label="Created"><Time iso={row.created_at} /></td>
+              <td data-label={t('payments.list.column.created')}><Time iso={row.created_at} /></td>
             </tr>
           ))}
         </tbody>
@@ -116,6 +125,7 @@ function PaymentTable({ rows, gatewayLabels }: { rows: PaymentRow[]; gatewayLabe
 
 /** The filtered list as a CSV file, fetched through the client (with the session's nonce) and saved by the browser. */
 function ExportButton({ filters }: { filters: PaymentFilters }) {
+  const intl = useIntl();
   const [truncated, setTruncated] = useState(false);
   const exportCsv = useMutation({
     mutationFn: () => exportPayments(filters),
@@ -132,12 +142,12 @@ function ExportButton({ filters }: { filters: PaymentFilters }) {
   return (
     <div>
       <button type="button" className="button" disabled={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
-        {exportCsv.isPending ? 'Exporting…' : 'Export CSV'}
+        {intl.formatMessage({ id: exportCsv.isPending ? 'payments.list.exporting' : 'payments.list.export' })}
       </button>
       {exportCsv.isError && <ErrorNotice error={exportCsv.error} />}
       {truncated && (
         <p className="notice notice-warning" role="status">
-          The export holds the newest payments only: narrow the filters to get the rest.
+          <FormattedMessage id="payments.list.exportTruncated" />
         </p>
       )}
     </div>

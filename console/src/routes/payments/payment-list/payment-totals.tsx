@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
 import { type PaymentFilters, paymentTotalsQuery } from '../../../api/payments';
 import { ErrorNotice } from '../../../components/status';
 import { money } from '../../../format';
@@ -13,33 +14,43 @@ export function PaymentTotals({ filters }: { filters: PaymentFilters }) {
   if (!query.data || query.data.length === 0) return null;
   return (
     <section className="card" aria-labelledby="payment-totals-title">
-      <h2 id="payment-totals-title">Totals of these payments</h2>
+      <h2 id="payment-totals-title">
+        <FormattedMessage id="payments.totals.title" />
+      </h2>
       <ul className="payment-totals">
         {query.data.map((group) => (
           <li key={`${group.mode}-${group.currency}`}>
             <strong>
-              {group.mode === 'live' ? 'Live' : 'Test'} {group.currency}
+              <FormattedMessage id="payments.totals.group" values={{ mode: group.mode, currency: group.currency }} />
             </strong>{' '}
             <span className="muted">
-              ({group.paid} of {group.payments} took money{group.failed > 0 ? `, ${group.failed} failed` : ''})
+              <FormattedMessage id="payments.totals.count" values={{ paid: group.paid, payments: group.payments, failed: group.failed }} />
             </span>
             <dl className="facts">
               <div className="facts-row">
-                <dt>Gross</dt>
+                <dt>
+                  <FormattedMessage id="payments.totals.gross" />
+                </dt>
                 <dd>{money(group.gross, group.currency)}</dd>
               </div>
               <div className="facts-row">
-                <dt>Refunded</dt>
+                <dt>
+                  <FormattedMessage id="payments.totals.refunded" />
+                </dt>
                 <dd>{money(group.refunded, group.currency)}</dd>
               </div>
               {(group.application_fees !== 0 || group.lost_disputes !== 0) && (
                 <div className="facts-row">
-                  <dt>Fees and lost disputes</dt>
+                  <dt>
+                    <FormattedMessage id="payments.totals.fees" />
+                  </dt>
                   <dd>{money(group.application_fees + group.lost_disputes, group.currency)}</dd>
                 </div>
               )}
               <div className="facts-row">
-                <dt>Net</dt>
+                <dt>
+                  <FormattedMessage id="payments.totals.net" />
+                </dt>
                 <dd>
                   <strong>{money(group.net, group.currency)}</strong>
                 </dd>

@@ -20,7 +20,7 @@ export function TeamScreen() {
     <Page title="Team">
       {done && <Success>{done}</Success>}
       <div className="stack">
-        <QueryView query={team} what="the team">
+        <QueryView query={team} what="status.loading.team">
           {(users) => <Members users={users} />}
         </QueryView>
         <InviteForm onDone={setDone} />

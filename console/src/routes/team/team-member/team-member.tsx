@@ -33,7 +33,7 @@ function Member({ id }: { id: number }) {
         <Link to="/team">Back to the team</Link>
       </p>
       {done && <Success>{done}</Success>}
-      <QueryView query={user} what="the team member">
+      <QueryView query={user} what="status.loading.teamMember">
         {(member) => (
           <div className="stack">
             <EditMember key={`${member.id}-${member.role}-${member.email}`} member={member} onDone={setDone} />
@@ -185,7 +185,7 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
         </div>
       )}
       {revoke.isError && <ErrorNotice error={revoke.error} />}
-      <QueryView query={passwords} what="the application passwords">
+      <QueryView query={passwords} what="status.loading.applicationPasswords">
         {(list) =>
           list.length === 0 ? (
             <Empty>No application passwords.</Empty>
