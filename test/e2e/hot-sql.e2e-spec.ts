@@ -147,8 +147,10 @@ describe('hot-path SQL equals TypeORM', () => {
       await logs.record(entry);
       await dataSource.transaction((manager) => logs.record(entry, manager));
       const table = dataSource.getMetadata(PaymentLogEntity).tableName;
-      const [{ id: last }] = (await dataSource.query(`SELECT MAX(id) AS id FROM \`${table}\``)) as Array<{ id: number }>;
-      const ids = [Number(last) - 1, Number(last)];
+      // The two rows just written: the newest two ids, not MAX(id) and the one before it (a Galera
+      // node steps ids by the cluster size).
+      const newest = (await dataSource.query(`SELECT id FROM \`${table}\` ORDER BY id DESC LIMIT 2`)) as Array<{ id: number }>;
+      const ids = newest.map((row) => Number(row.id)).reverse();
       const repository = dataSource.getRepository(PaymentLogEntity);
       for (const id of ids) {
         const row = await repository.findOneByOrFail({ id });
