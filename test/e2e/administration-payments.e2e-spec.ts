@@ -174,28 +174,104 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(await listIds({ created_from: '2026-01-15T12:00:00.001Z', created_before: '2026-02-01T00:00:00.001Z' })).toEqual([ids.p4]);
     });
 
-    it('searches the email, first name, last name and "first last", ignoring case', async () => {
+    it('searches by the start of a term: the whole email or its beginning, any word of a name, ignoring case and accents (issue 36)', async () => {
       expect(await listIds({ search: 'ADA@EXAMPLE' })).toEqual([ids.p1]);
+      expect(await listIds({ search: 'ada@example.com' })).toEqual([ids.p1]);
       expect(await listIds({ search: 'hopper' })).toEqual([ids.p2]);
+      expect(await listIds({ search: 'hop' })).toEqual([ids.p2]);
       expect(await listIds({ search: 'grace hop' })).toEqual([ids.p2]);
+      expect(await listIds({ search: 'hop grace' })).toEqual([ids.p2]);
       expect(await listIds({ search: '  lovelace  ' })).toEqual([ids.p1]);
-      expect(await listIds({ search: 'example.com' })).toEqual(newestFirst());
+      // Accents and case: +Zoë is found as zoe, ZOË and zoë; the `+` is no part of a word.
+      expect(await listIds({ search: 'zoe' })).toEqual([ids.p4]);
+      expect(await listIds({ search: 'ZOË' })).toEqual([ids.p4]);
+      // Every word must match: Grace matches, Lovelace is another payment's.
+      expect(await listIds({ search: 'grace lovelace' })).toEqual([]);
+      // Not a substring search any more: the middle or end of a term finds nothing.
+      expect(await listIds({ search: 'ovelace' })).toEqual([]);
+      expect(await listIds({ search: 'example.com' })).toEqual([]);
       expect(await listIds({ search: 'nobody' })).toEqual([]);
       expect(await listIds({ search: '' })).toEqual(newestFirst());
-      expect(await listIds({ search: 'example', status: 'completed', gateway: 'gateway_b' })).toEqual([ids.p4]);
+      // Each name's words: "Smith, \"Jr\"" has smith and jr.
+      expect(await listIds({ search: 'jr' })).toEqual([ids.p3]);
+      expect(await listIds({ search: 'a', status: 'completed', gateway: 'gateway_b' })).toEqual([ids.p4]);
+    });
+
+    it('finds a payment by its id, its provider reference and its capture id; a changed field is found by its new value only', async () => {
+      expect(await listIds({ search: String(ids.p3) })).toEqual([ids.p3]);
+      expect(await listIds({ search: 'pi_export_1' })).toEqual([ids.p1]);
+      expect(await listIds({ search: 'PI_EXPORT' })).toEqual([ids.p1]);
+      const repository = t.app.get(PaymentRepository);
+      await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { providerCaptureRef: '8MC585209K746392H' }));
+      expect(await listIds({ search: '8mc585209k746392h' })).toEqual([ids.p2]);
+      await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { providerCaptureRef: null, emailAddress: 'amazing.grace@example.com' }));
+      expect(await listIds({ search: '8MC585209K746392H' })).toEqual([]);
+      expect(await listIds({ search: 'amazing' })).toEqual([ids.p2]);
+      expect(await listIds({ search: 'grace@' })).toEqual([]);
+      // An update of other columns keeps the terms.
+      await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { emailAddress: 'grace@example.com' }));
+      await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { amount: 2500 }));
+      expect(await listIds({ search: 'grace@example.com' })).toEqual([ids.p2]);
     });
 
     it('takes the search text literally: % and _ are not wildcards, quotes and backslashes are plain characters', async () => {
       // `a_b` would also match `axb` if `_` were a wildcard.
       expect(await listIds({ search: 'a_b' })).toEqual([ids.p4]);
+      // The whole last name "50% off" is a term (a name of several words is one too).
       expect(await listIds({ search: '50%' })).toEqual([ids.p4]);
-      expect(await listIds({ search: '%' })).toEqual([ids.p4]);
-      expect(await listIds({ search: '_' })).toEqual([ids.p4]);
+      expect(await listIds({ search: '%' })).toEqual([]);
+      expect(await listIds({ search: '_' })).toEqual([]);
       expect(await listIds({ search: 'a%b' })).toEqual([]);
       expect(await listIds({ search: "' OR '1'='1" })).toEqual([]);
       expect(await listIds({ search: '\\' })).toEqual([]);
-      expect(await listIds({ search: '!' })).toEqual([ids.p3]);
-      expect(await listIds({ search: '"jr"' })).toEqual([ids.p3]);
+      expect(await listIds({ search: '!' })).toEqual([]);
+      expect(await listIds({ search: '=hyperlink' })).toEqual([ids.p3]);
+    });
+
+    it('pages by keyset: `after` the previous page\'s X-Checkout-Next-Cursor, the pages together are the list, once each', async () => {
+      const seen: number[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const res = await get('', after === undefined ? { per_page: 2 } : { per_page: 2, after });
+        expect(res.status).toBe(200);
+        expect(res.headers['x-wp-total']).toBe('5');
+        expect(res.headers['x-checkout-total-estimated']).toBe('false');
+        seen.push(...(res.body as Row[]).map((row) => row.id));
+        after = res.headers['x-checkout-next-cursor'] as string | undefined;
+        if (after === undefined) break;
+        expect(after).toMatch(/^[A-Za-z0-9_-]+$/);
+      }
+      expect(seen).toEqual(newestFirst());
+      // The offset pages hand out the same cursor; with a filter the cursor walks the filtered list.
+      const second = await get('', { page: 2, per_page: 2 });
+      expect((await get('', { per_page: 2, after: second.headers['x-checkout-next-cursor'] as string })).body.map((row: Row) => row.id)).toEqual([ids.p1]);
+      const completed = await get('', { status: 'completed', per_page: 1 });
+      expect((await get('', { status: 'completed', per_page: 5, after: completed.headers['x-checkout-next-cursor'] as string })).body.map((row: Row) => row.id)).toEqual([ids.p4, ids.p1]);
+    });
+
+    it('refuses a forged or damaged cursor, and `after` with a page past 1, with 400 rest_invalid_param', async () => {
+      const valid = (await get('', { per_page: 1 })).headers['x-checkout-next-cursor'] as string;
+      const forged = [
+        'not a cursor',
+        'x'.repeat(65),
+        Buffer.from('1767225600000').toString('base64url'),
+        Buffer.from('1767225600000.0').toString('base64url'),
+        Buffer.from('1767225600000.-1').toString('base64url'),
+        Buffer.from('1767225600000.2147483648').toString('base64url'),
+        Buffer.from('99999999999999999.1').toString('base64url'),
+        Buffer.from("1767225600000.1' OR 1=1").toString('base64url'),
+        Buffer.from('{"id":1}').toString('base64url'),
+        `${valid}A`,
+      ];
+      for (const after of forged) {
+        const res = await get('', { after });
+        expect({ after, status: res.status }).toEqual({ after, status: 400 });
+        const error = expectWpError(res.body, 'rest_invalid_param', 400);
+        expect({ after, params: Object.keys(error.data.params as object) }).toEqual({ after, params: ['after'] });
+      }
+      const both = await get('', { after: valid, page: 2 });
+      expect(Object.keys(expectWpError(both.body, 'rest_invalid_param', 400).data.params as object)).toEqual(['page']);
+      expect((await get('', { after: valid, page: 1 })).status).toBe(200);
     });
 
     it('refuses bad filters with 400 naming the parameter', async () => {

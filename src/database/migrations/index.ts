@@ -30,6 +30,7 @@ import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
 import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignIn.js';
 import { AddSecretKeyIds1764118000000 } from './1764118000000-AddSecretKeyIds.js';
 import { AddPaymentCard1764119000000 } from './1764119000000-AddPaymentCard.js';
+import { CreatePaymentSearchTerms1764300000000 } from './1764300000000-CreatePaymentSearchTerms.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   AddUserLastSignIn1764117210000,
   AddSecretKeyIds1764118000000,
   AddPaymentCard1764119000000,
+  CreatePaymentSearchTerms1764300000000,
 ];

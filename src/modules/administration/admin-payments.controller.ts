@@ -7,7 +7,7 @@ import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../
 import { CHECKOUT_REFUND_CAP } from '../../config/index.js';
 import { IdentityService } from '../identity/index.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
-import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
+import { KEYSET_PAGING_HEADERS, PAGING_HEADERS, setKeysetHeaders, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import {
@@ -63,15 +63,18 @@ export class AdminPaymentsController {
     summary: 'Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)',
     description:
       'An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and ' +
-      '`created_before` (exclusive), and `search` (text in the payer\'s email, first name, last name or "first last", ignoring case). ' +
-      'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).',
+      '`created_before` (exclusive), and `search` (the start of a payment id, provider reference, capture id, email address or a word of the payer\'s name, ignoring case and accents: see the parameter). ' +
+      'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20), ' +
+      'or by keyset: `after` set to the previous answer\'s `X-Checkout-Next-Cursor` gives the page that follows it, at the same cost however deep (a forged or damaged cursor: 400 `rest_invalid_param`). ' +
+      'Totals are counted exactly up to 10,000 matching payments; past that `X-WP-Total` is an estimate and `X-Checkout-Total-Estimated` is `true`.',
   })
-  @ApiOkResponse({ type: AdminPaymentDto, isArray: true, headers: PAGING_HEADERS })
+  @ApiOkResponse({ type: AdminPaymentDto, isArray: true, headers: { ...PAGING_HEADERS, ...KEYSET_PAGING_HEADERS } })
   @ApiErrorResponses(400)
   async list(@Query() query: AdminPaymentsQueryDto, @Res({ passthrough: true }) response: Response): Promise<AdminPaymentDto[]> {
     const perPage = query.per_page ?? 20;
-    const { entries, total } = await this.queries.adminList(query, query.page ?? 1, perPage);
+    const { entries, total, estimated, next } = await this.queries.adminList(query, { page: query.page ?? 1, perPage, after: query.after });
     setPagingHeaders(response, total, perPage);
+    setKeysetHeaders(response, next, estimated);
     return entries;
   }
 
