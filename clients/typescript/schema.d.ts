@@ -1500,7 +1500,7 @@ export interface paths {
         };
         /**
          * Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (text in the payer's email, first name, last name or "first last", ignoring case). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).
+         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (the start of a payment id, provider reference, capture id, email address or a word of the payer's name, ignoring case and accents: see the parameter). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20), or by keyset: `after` set to the previous answer's `X-Checkout-Next-Cursor` gives the page that follows it, at the same cost however deep (a forged or damaged cursor: 400 `rest_invalid_param`). Totals are counted exactly up to 10,000 matching payments; past that `X-WP-Total` is an estimate and `X-Checkout-Total-Estimated` is `true`.
          */
         get: operations["administrationListPayments"];
         put?: never;
@@ -18463,6 +18463,8 @@ export interface operations {
                 page?: number;
                 /** @description Entries per page (at most 100; the route's default otherwise) */
                 per_page?: number;
+                /** @description The X-Checkout-Next-Cursor header of the previous page: the page after it (keyset paging; not combined with `page` past 1) */
+                after?: string;
                 /** @description Only payments in this status */
                 status?: "pending" | "processing" | "completed" | "failed" | "canceled";
                 /** @description Only payments through this gateway */
@@ -18477,7 +18479,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
@@ -18496,6 +18498,10 @@ export interface operations {
                     "X-WP-Total"?: number;
                     /** @description Pages at this per_page */
                     "X-WP-TotalPages"?: number;
+                    /** @description Pass it as `after` for the next page (absent on the last page) */
+                    "X-Checkout-Next-Cursor"?: string;
+                    /** @description `true` when `X-WP-Total` (and `X-WP-TotalPages`) is an estimate: past 10,000 matching entries the list does not count them all (unfiltered, the table's size from the database statistics; filtered, at least 10,000) */
+                    "X-Checkout-Total-Estimated"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18638,7 +18644,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
@@ -18795,7 +18801,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
