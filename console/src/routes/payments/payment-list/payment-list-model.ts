@@ -7,13 +7,21 @@ import type { FilterValues } from '../../../components/list/list-params';
 export const PAYMENT_FILTER_NAMES = ['status', 'gateway', 'mode', 'currency', 'refunded', 'disputed', 'form_id', 'created_from', 'created_before', 'search'] as const;
 export type PaymentFilterName = (typeof PAYMENT_FILTER_NAMES)[number];
 
-/** The API query of the address's filters and page (the form id as a number, the currency code in upper case). */
-export function paymentQueryOf(values: FilterValues<PaymentFilterName>, page: number): PaymentFilters {
+/**
+ * The API query of the address's filters and page (the form id as a number, the currency code in
+ * upper case): with a keyset cursor (`after`, which Next puts in the address), the page after it
+ * and no page number (the API refuses both); without one, the page by its number.
+ */
+export function paymentQueryOf(values: FilterValues<PaymentFilterName>, page: number, after?: string): PaymentFilters {
   const filters: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(values) as Array<[PaymentFilterName, string]>) filters[name] = name === 'form_id' ? Number(value) : name === 'currency' ? value.toUpperCase() : value;
-  if (page > 1) filters.page = page;
+  if (after) filters.after = after;
+  else if (page > 1) filters.page = page;
   return filters as PaymentFilters;
 }
+
+/** The search field's hint: what the search finds (the start of a term, not any part of it). */
+export const PAYMENT_SEARCH_HINT = 'Finds a payment id, a gateway reference (pi_…, a capture id), an email address or its beginning, or the beginning of any word of the payer\'s name. Accents and case do not matter.';
 
 /** The refunded filter's choices, as the API names them, in merchant words. */
 export const REFUNDED_OPTIONS: ReadonlyArray<readonly [NonNullable<PaymentFilters['refunded']>, string]> = [

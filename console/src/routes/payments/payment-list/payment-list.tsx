@@ -14,7 +14,7 @@ import { TableScroll } from '../../../components/table-scroll';
 import { label, money } from '../../../format';
 import { Time } from '../../../components/time';
 import { moneyBadges } from '../common/money-after-model';
-import { DISPUTED_OPTIONS, PAYMENT_FILTER_NAMES, paymentQueryOf, REFUNDED_OPTIONS } from './payment-list-model';
+import { DISPUTED_OPTIONS, PAYMENT_FILTER_NAMES, PAYMENT_SEARCH_HINT, paymentQueryOf, REFUNDED_OPTIONS } from './payment-list-model';
 import { PaymentTotals } from './payment-totals';
 
 type PaymentRow = components['schemas']['AdminPaymentDto'];
@@ -24,14 +24,14 @@ const STATUS_OPTIONS = PAYMENT_STATUSES.map((status) => [status, label(status)] 
 /** The admin payments list: filters and page in the address (the list kit), newest first, a CSV export of what is filtered. */
 export function PaymentsScreen() {
   const list = useListState(PAYMENT_FILTER_NAMES);
-  const filters = paymentQueryOf(list.values, list.page);
+  const filters = paymentQueryOf(list.values, list.page, list.after);
   const gatewayLabels = useGatewayLabels();
   const query = useQuery(paymentListQuery(filters));
 
   return (
     <Page title="Payments" actions={<ExportButton filters={filters} />}>
       <FilterForm list={list} label="Filter payments" idPrefix="payment-filter">
-        <FilterInput name="search" label="Payer email or name" type="search" maxLength={100} />
+        <FilterInput name="search" label="Search: id, email, name or reference" help={PAYMENT_SEARCH_HINT} type="search" maxLength={100} />
         <FilterSelect name="status" label="Status" options={STATUS_OPTIONS} />
         <GatewayFilter label="Gateway" />
         <ModeFilter />
@@ -44,13 +44,13 @@ export function PaymentsScreen() {
       </FilterForm>
       <PaymentTotals filters={filters} />
       <QueryView query={query} what="payments">
-        {({ rows, total, totalPages }) =>
+        {({ rows, total, totalPages, next, estimated }) =>
           rows.length === 0 ? (
             <Empty>{list.filtered ? 'No payment matches these filters.' : 'No payments yet. They appear here as soon as a payer starts a checkout.'}</Empty>
           ) : (
             <>
               <PaymentTable rows={rows} gatewayLabels={gatewayLabels} />
-              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} next={next} estimated={estimated} />
             </>
           )
         }
