@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { CSV_BOM, PAYMENT_CSV_HEADER, PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
 import { FormsService } from '../../src/modules/forms/index.js';
-import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { PaymentLedgerService, PaymentSearchIndex } from '../../src/modules/payments/index.js';
 import { PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { PaymentDisputeEntity } from '../../src/modules/payments/payment-dispute.entity.js';
@@ -212,6 +212,23 @@ describe('admin payments: list, one payment, CSV export', () => {
       await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { emailAddress: 'grace@example.com' }));
       await t.dataSource.transaction((manager) => repository.update(manager, ids.p2, { amount: 2500 }));
       expect(await listIds({ search: 'grace@example.com' })).toEqual([ids.p2]);
+    });
+
+    it('catches up the terms of payments an older release wrote without them (a rolling deploy): those updated since the given time', async () => {
+      // As the previous release writes: the row changed, no terms (here: its terms removed, its email changed in SQL).
+      const terms = `${t.dataSource.options.entityPrefix ?? ''}checkout_payment_search_terms`;
+      const payments = `${t.dataSource.options.entityPrefix ?? ''}checkout_payments`;
+      await t.dataSource.query(`DELETE FROM ${terms} WHERE payment_id = ?`, [ids.p5]);
+      const before = new Date(Date.now() - 1000);
+      await t.dataSource.query(`UPDATE ${payments} SET email_address = ?, updated_at = ? WHERE id = ?`, ['old.release@example.com', t.dataSource.options.type === 'better-sqlite3' ? new Date().toISOString().replace('T', ' ').replace('Z', '') : new Date(), ids.p5]);
+      expect(await listIds({ search: 'old.release' })).toEqual([]);
+      expect(await listIds({ search: 'home' })).toEqual([]);
+      const written = await t.app.get(PaymentSearchIndex).catchUp(before);
+      expect(written).toBe(1);
+      expect(await listIds({ search: 'old.release' })).toEqual([ids.p5]);
+      expect(await listIds({ search: 'home' })).toEqual([ids.p5]);
+      await t.dataSource.transaction((manager) => t.app.get(PaymentRepository).update(manager, ids.p5, { emailAddress: 'axb@example.com' }));
+      expect(await listIds({ search: 'axb@' })).toEqual([ids.p5]);
     });
 
     it('takes the search text literally: % and _ are not wildcards, quotes and backslashes are plain characters', async () => {

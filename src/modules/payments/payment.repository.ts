@@ -428,6 +428,19 @@ export class PaymentRepository {
     return affected === 1;
   }
 
+  /** Ids of the payments updated at or after `since`, after `afterId`, oldest id first (the search terms' catch-up). */
+  async idsUpdatedSince(since: Date, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.payments
+      .createQueryBuilder('payment')
+      .select('payment.id', 'id')
+      .where('payment.updatedAt >= :since', { since })
+      .andWhere('payment.id > :afterId', { afterId })
+      .orderBy('payment.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: number | string }>();
+    return rows.map((row) => Number(row.id));
+  }
+
   /** The highest id so far (0 for an empty table). */
   async maxId(): Promise<number> {
     const row = await this.payments.createQueryBuilder('payment').select('MAX(payment.id)', 'max').getRawOne<{ max: number | string | null }>();
