@@ -7,6 +7,7 @@ import { PaymentRepository } from '../../src/modules/payments/payment.repository
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
 import { PaymentDisputeEntity } from '../../src/modules/payments/payment-dispute.entity.js';
 import { RefundEntity } from '../../src/modules/payments/refunds/refund.entity.js';
+import { APP_CONFIG, type AppConfig } from '../../src/config/index.js';
 import { expectWpError } from '../support/http.js';
 import { parseCsv } from '../support/csv.js';
 import { connectGateway, formSettings, type SyncAnswer } from '../support/payment-fixtures.js';
@@ -435,7 +436,8 @@ describe('admin payments: list, one payment, CSV export', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-wp-total']).toBe('6');
       expect(res.headers['x-checkout-truncated']).toBe('false');
-      expect(res.headers['x-checkout-export-limit']).toBe(String(PAYMENT_EXPORT_LIMITS.maxRows));
+      // PAYMENT_EXPORT_MAX_ROWS, default 1,000,000.
+      expect(res.headers['x-checkout-export-limit']).toBe('1000000');
       const text = res.body as string;
       // A UTF-8 byte-order mark first, so spreadsheets read accents (replacing the earlier no-BOM rule).
       expect(text.startsWith(`${CSV_BOM}${PAYMENT_CSV_HEADER.join(',')}\r\n`)).toBe(true);
@@ -532,6 +534,8 @@ describe('admin payments: list, one payment, CSV export', () => {
     it('reads batch after batch by keyset (ties of created_at included once), and stops at the row limit saying so', async () => {
       const listed = await listIds({ per_page: 100 });
       const limits = { ...PAYMENT_EXPORT_LIMITS };
+      const config = t.app.get<AppConfig>(APP_CONFIG);
+      const maxRows = config.paymentExportMaxRows;
       try {
         PAYMENT_EXPORT_LIMITS.batchSize = 1;
         const whole = await exportCsv();
@@ -539,17 +543,23 @@ describe('admin payments: list, one payment, CSV export', () => {
         expect(whole.headers['x-checkout-truncated']).toBe('false');
 
         PAYMENT_EXPORT_LIMITS.batchSize = 2;
-        PAYMENT_EXPORT_LIMITS.maxRows = 3;
+        config.paymentExportMaxRows = 3;
         const cut = await exportCsv();
         expect(cut.headers['x-wp-total']).toBe(String(listed.length));
         expect(cut.headers['x-checkout-truncated']).toBe('true');
         expect(cut.headers['x-checkout-export-limit']).toBe('3');
         expect(parseCsv(cut.body as string).slice(1).map((record) => Number(record[0]))).toEqual(listed.slice(0, 3));
 
-        PAYMENT_EXPORT_LIMITS.maxRows = listed.length;
+        config.paymentExportMaxRows = listed.length;
         expect((await exportCsv()).headers['x-checkout-truncated']).toBe('false');
+        // With a filter: cut short past the limit, the total then counted only up to the limit.
+        config.paymentExportMaxRows = 1;
+        const filtered = await exportCsv({ status: 'completed' });
+        expect(filtered.headers['x-checkout-truncated']).toBe('true');
+        expect(parseCsv(filtered.body as string).slice(1)).toHaveLength(1);
       } finally {
         Object.assign(PAYMENT_EXPORT_LIMITS, limits);
+        config.paymentExportMaxRows = maxRows;
       }
     });
 

@@ -201,8 +201,11 @@ export class PaymentQueriesService {
    * last (created_at, id), so neither the set nor the file is ever held in memory.
    */
   async adminExport(filter: AdminPaymentsFilterDto, limit: number, batchSize: number): Promise<PaymentExport> {
-    const bounded: PaymentListFilter = { ...toListFilter(filter), maxId: await this.payments.maxId() };
-    const total = await this.payments.count(bounded);
+    const listFilter = toListFilter(filter);
+    const bounded: PaymentListFilter = { ...listFilter, maxId: await this.payments.maxId() };
+    // Counted on the filter's own index (not under `id <= maxId`, which would read the primary key,
+    // i.e. the table's data) and only up to the limit plus one: enough to know it is cut short.
+    const { total, capped } = await this.payments.countUpTo(listFilter, limit);
     const form = filter.form_id === undefined ? null : await this.forms.findById(filter.form_id);
     const customFieldKeys = form ? form.settings.fields.map((field) => field.name).filter((name) => !(CORE_FIELDS as readonly string[]).includes(name)) : [];
     const payments = this.payments;
@@ -229,7 +232,7 @@ export class PaymentQueriesService {
     };
     return {
       total,
-      truncated: total > limit,
+      truncated: capped,
       limit,
       customFieldKeys,
       async *batches() {

@@ -324,19 +324,19 @@ export class PaymentRepository {
    * size as the engine's statistics estimate it (MariaDB), or an exact count (SQLite, whose
    * COUNT(*) walks its smallest index), and a filtered one is `cap` (at least that many).
    */
-  async countUpTo(filter: PaymentListFilter, cap: number): Promise<{ total: number; estimated: boolean }> {
+  async countUpTo(filter: PaymentListFilter, cap: number): Promise<{ total: number; estimated: boolean; capped: boolean }> {
     const [inner, parameters] = this.filtered(filter).select('1', 'one').limit(cap + 1).getQueryAndParameters();
     const rows = await this.payments.manager.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n FROM (${inner}) bounded`, parameters);
     const counted = Number(rows[0]?.n ?? 0);
-    if (counted <= cap) return { total: counted, estimated: false };
+    if (counted <= cap) return { total: counted, estimated: false, capped: false };
     const unfiltered = Object.values(filter).every((value) => value === undefined);
-    if (!unfiltered) return { total: cap, estimated: true };
-    if (sqlDialect(this.payments.manager) !== 'mysql') return { total: await this.payments.count(), estimated: false };
+    if (!unfiltered) return { total: cap, estimated: true, capped: true };
+    if (sqlDialect(this.payments.manager) !== 'mysql') return { total: await this.payments.count(), estimated: false, capped: true };
     const stats = await this.payments.manager.query<Array<{ n: number | string | null }>>(
       'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
       [this.payments.metadata.tableName],
     );
-    return { total: Math.max(cap + 1, Number(stats[0]?.n ?? 0)), estimated: true };
+    return { total: Math.max(cap + 1, Number(stats[0]?.n ?? 0)), estimated: true, capped: true };
   }
 
   /**
