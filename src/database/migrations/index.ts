@@ -31,6 +31,7 @@ import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignI
 import { AddSecretKeyIds1764118000000 } from './1764118000000-AddSecretKeyIds.js';
 import { AddPaymentCard1764119000000 } from './1764119000000-AddPaymentCard.js';
 import { CreatePaymentSearchTerms1764300000000 } from './1764300000000-CreatePaymentSearchTerms.js';
+import { IndexPaymentFormByCreation1764300000100 } from './1764300000100-IndexPaymentFormByCreation.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   AddSecretKeyIds1764118000000,
   AddPaymentCard1764119000000,
   CreatePaymentSearchTerms1764300000000,
+  IndexPaymentFormByCreation1764300000100,
 ];
