@@ -6,7 +6,7 @@
  * the service's RSS and timing `POST /payment/status` meanwhile against its idle value. Prints
  * Markdown for docs/benchmarks.md ("Size runs"); writes nothing itself. Options: `--size --help`.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,7 +61,10 @@ export async function sizeMain(argv: string[]): Promise<void> {
   const url = values.url ?? (db === 'mysql' ? (process.env.DATABASE_URL?.startsWith('mysql') ? process.env.DATABASE_URL : 'mysql://root@127.0.0.1:3306/t_bench_size') : 'sqlite:/tmp/checkout-size/checkout.sqlite');
   const requests = Math.max(1, Number(values.requests));
   const sqliteFile = db === 'sqlite' ? resolve(url.replace(/^sqlite:/, '')) : '';
-  const dataDir = db === 'sqlite' ? dirname(sqliteFile) : mkdtempSync(join(tmpdir(), 'checkout-size-'));
+  // One data directory per database, kept: the service's secret key is in it, and a second run on
+  // the same database with another key refuses to start (docs/security.md).
+  const dataDir = db === 'sqlite' ? dirname(sqliteFile) : join(tmpdir(), `checkout-size-${new URL(url).pathname.slice(1)}`);
+  mkdirSync(dataDir, { recursive: true });
   const query = await explainer(db, url, sqliteFile);
   const say = (line: string) => process.stderr.write(`[size] ${line}\n`);
 
