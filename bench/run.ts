@@ -48,6 +48,8 @@ const HELP = `npm run bench -- [options]
                     [variant]; on MariaDB it gets its own <database>_variant); --variant-build
                     runs another checkout's built dist/ as the variant (e.g. main, to measure a
                     branch against it in one run: the machine's load then hits both alike)
+  --size            the admin reads at size against a database npm run bench:seed filled (bench/size.ts;
+                    its options: --size --help)
   --node-arg FLAG   extra node flag for the service, repeatable (e.g. --node-arg=--cpu-prof
                     --node-arg=--cpu-prof-dir=/tmp/prof for one whole-process profile, written at exit)`;
 
@@ -499,6 +501,8 @@ async function benchDb(opts: Options, db: Db, workDir: string): Promise<BenchRep
 }
 
 async function main(): Promise<void> {
+  // The size runs (issue 36) against a seeded database: their own options (bench/size.ts).
+  if (process.argv.includes('--size')) return (await import('./size.js')).sizeMain(process.argv.slice(2));
   const opts = options();
   const targets = JSON.parse(readFileSync(join(ROOT, 'bench', 'targets.json'), 'utf8')) as Targets;
   const workDir = mkdtempSync(join(tmpdir(), 'checkout-bench-'));

@@ -10,7 +10,7 @@ import { BootError } from './common/errors/index.js';
 import { ConfigError, ConfigModule, loadConfig } from './config/index.js';
 import { terminalPrompt } from './cli-connect.js';
 import { runBackupCommand, runRotateSecretCommand } from './cli-secrets.js';
-import { parseReconcileArguments, type ReconcileRequest, ReconcileUsageError, runReconcileCommand } from './cli-reconcile.js';
+import { parseReconcileArguments, parseSince, type ReconcileRequest, ReconcileUsageError, runReconcileCommand } from './cli-reconcile.js';
 import { DatabaseModule } from './database/index.js';
 import { checkGatewaySliceConfig, ConnectUsageError, type GatewayConnectCommand, gatewayConnectCommands, parseMode } from './modules/gateways/index.js';
 import { IdentityModule, IdentityService } from './modules/identity/index.js';
@@ -29,10 +29,13 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   doctor                                                checks the configuration and the world around it (exit 1 on a fail)
   backup           [--out <file>]                       SQLite: an online copy of the database file; MariaDB: runs mariadb-dump
                                                         --single-transaction (prints the line when it is not on PATH). Never the secret
+  search-terms     [--since <date|7d|24h>]              writes again the admin search's terms of the payments updated since --since
+                                                        (default 1d): after a rolling deploy onto the release that added them, once
+                                                        the last instance of the previous release has stopped (docs/decisions.md §25)
   rotate-secret    [--list-stale]                       seals every stored secret again under CHECKOUT_SECRET (with CHECKOUT_SECRET_PREVIOUS
                                                         set), then lists what still needs the previous secret; --list-stale only lists`;
 
-const CORE_COMMANDS = ['user:create', 'password:create', 'password:list', 'password:revoke', 'reconcile', 'doctor', 'backup', 'rotate-secret'];
+const CORE_COMMANDS = ['user:create', 'password:create', 'password:list', 'password:revoke', 'reconcile', 'doctor', 'backup', 'rotate-secret', 'search-terms'];
 
 /** The gateway slices' connect commands (each slice registers its own); loading them loads the application's modules. */
 async function connectCommands(): Promise<GatewayConnectCommand[]> {
@@ -72,6 +75,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === 'doctor') return doctor();
   if (command === 'backup') return runBackupCommand(loadConfig(), values.out, io);
   if (command === 'rotate-secret') return rotateSecret(Boolean(values['list-stale']));
+  if (command === 'search-terms') return searchTerms(parseSince(values.since ?? '1d'));
   if (command === 'reconcile') return reconcile(parseReconcileArguments({ since: values.since, minAge: values['min-age'], payment: values.payment }));
   const connectCommand = command && !CORE_COMMANDS.includes(command) ? (await connectCommands()).find((candidate) => candidate.name === command) : undefined;
   if (connectCommand) {
@@ -120,6 +124,20 @@ async function run(argv: string[]): Promise<number> {
         break;
       }
     }
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+/** `search-terms`: the admin search's terms of the payments updated since `since`, written again (PaymentSearchIndex). */
+async function searchTerms(since: Date): Promise<number> {
+  const { AppModule } = await import('./app.module.js');
+  const { PaymentSearchIndex } = await import('./modules/payments/index.js');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    const done = await app.get(PaymentSearchIndex).catchUp(since, (count) => io.err(`… ${count} payments`));
+    io.out(`Search terms written again for ${done} payment(s) updated since ${since.toISOString()}.`);
     return 0;
   } finally {
     await app.close();

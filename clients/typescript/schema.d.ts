@@ -1500,7 +1500,7 @@ export interface paths {
         };
         /**
          * Received provider events with their outcome, newest first (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), `event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.
+         * @description An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), `event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored. Paged by `page` or by keyset: `after` set to the previous answer's `X-Checkout-Next-Cursor` (a forged or damaged cursor: 400 `rest_invalid_param`); totals are exact up to 10,000 matching events, estimated past that (`X-Checkout-Total-Estimated: true`).
          */
         get: operations["administrationListWebhookEvents"];
         put?: never;
@@ -1520,7 +1520,7 @@ export interface paths {
         };
         /**
          * Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)
-         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (text in the payer's email, first name, last name or "first last", ignoring case). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).
+         * @description An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and `created_before` (exclusive), and `search` (the start of a payment id, provider reference, capture id, email address or a word of the payer's name, ignoring case and accents: see the parameter). Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20), or by keyset: `after` set to the previous answer's `X-Checkout-Next-Cursor` gives the page that follows it, at the same cost however deep (a forged or damaged cursor: 400 `rest_invalid_param`). Totals are counted exactly up to 10,000 matching payments; past that `X-WP-Total` is an estimate and `X-Checkout-Total-Estimated` is `true`.
          */
         get: operations["administrationListPayments"];
         put?: never;
@@ -1559,8 +1559,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * CSV file of the filtered payments, newest first (streamed; at most 50000 rows)
-         * @description The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment and written as it is read. After the list's fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and `custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past 50000 matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.
+         * CSV file of the filtered payments, newest first (streamed; at most PAYMENT_EXPORT_MAX_ROWS rows, default 1,000,000)
+         * @description The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment and written as it is read. After the list's fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and `custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past the export limit (`X-Checkout-Export-Limit`, the PAYMENT_EXPORT_MAX_ROWS setting, default 1,000,000) matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.
          */
         get: operations["administrationExportPayments"];
         put?: never;
@@ -18511,6 +18511,8 @@ export interface operations {
                 page?: number;
                 /** @description Entries per page (at most 100; the route's default otherwise) */
                 per_page?: number;
+                /** @description The X-Checkout-Next-Cursor header of the previous page: the page after it (keyset paging; not combined with `page` past 1) */
+                after?: string;
                 /** @description Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive` */
                 gateway?: "gateway_a" | "gateway_b" | "generic";
                 /** @description Only events delivered to this mode's endpoint */
@@ -18538,6 +18540,10 @@ export interface operations {
                     "X-WP-Total"?: number;
                     /** @description Pages at this per_page */
                     "X-WP-TotalPages"?: number;
+                    /** @description Pass it as `after` for the next page (absent on the last page) */
+                    "X-Checkout-Next-Cursor"?: string;
+                    /** @description `true` when `X-WP-Total` (and `X-WP-TotalPages`) is an estimate: past 10,000 matching entries the list does not count them all (unfiltered, the table's size from the database statistics; filtered, at least 10,000) */
+                    "X-Checkout-Total-Estimated"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18670,6 +18676,8 @@ export interface operations {
                 page?: number;
                 /** @description Entries per page (at most 100; the route's default otherwise) */
                 per_page?: number;
+                /** @description The X-Checkout-Next-Cursor header of the previous page: the page after it (keyset paging; not combined with `page` past 1) */
+                after?: string;
                 /** @description Only payments in this status */
                 status?: "pending" | "processing" | "completed" | "failed" | "canceled";
                 /** @description Only payments through this gateway */
@@ -18684,7 +18692,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
@@ -18703,6 +18711,10 @@ export interface operations {
                     "X-WP-Total"?: number;
                     /** @description Pages at this per_page */
                     "X-WP-TotalPages"?: number;
+                    /** @description Pass it as `after` for the next page (absent on the last page) */
+                    "X-Checkout-Next-Cursor"?: string;
+                    /** @description `true` when `X-WP-Total` (and `X-WP-TotalPages`) is an estimate: past 10,000 matching entries the list does not count them all (unfiltered, the table's size from the database statistics; filtered, at least 10,000) */
+                    "X-Checkout-Total-Estimated"?: "true" | "false";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18845,7 +18857,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
@@ -19002,7 +19014,7 @@ export interface operations {
                 created_from?: string;
                 /** @description Only payments created before this instant, not at it (ISO 8601; a date alone is midnight UTC) */
                 created_before?: string;
-                /** @description Text contained in the payer's email address, first name, last name or "first last", ignoring case (empty: no search) */
+                /** @description Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) or capture id, the payer's email address (whole or its beginning), or the beginning of any word of the payer's first or last name. Several words: each must match (`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search) */
                 search?: string;
                 /** @description Only payments with no succeeded refund, refunded in part, refunded in full, or refunded at all (in part or in full) */
                 refunded?: "none" | "partial" | "full" | "any";
@@ -19020,9 +19032,9 @@ export interface operations {
                 headers: {
                     /** @description attachment; filename="payments-<UTC time>.csv" */
                     "Content-Disposition"?: string;
-                    /** @description Payments that matched the filters when the export started */
+                    /** @description Payments that matched the filters when the export started (counted up to the export limit plus one) */
                     "X-WP-Total"?: number;
-                    /** @description true when more than 50000 payments matched: the file holds the newest 50000 (narrow the filters for the rest) */
+                    /** @description true when more payments matched than the export limit (`X-Checkout-Export-Limit`, the PAYMENT_EXPORT_MAX_ROWS setting): the file holds the newest ones (narrow the filters for the rest) */
                     "X-Checkout-Truncated"?: "true" | "false";
                     /** @description The most rows one export writes */
                     "X-Checkout-Export-Limit"?: number;

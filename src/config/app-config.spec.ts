@@ -27,6 +27,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads PAYMENT_EXPORT_MAX_ROWS, the CSV export\'s row cap (default 1,000,000; a whole number from 1)', () => {
+    expect(loadConfig({}).paymentExportMaxRows).toBe(1_000_000);
+    expect(loadConfig({ PAYMENT_EXPORT_MAX_ROWS: '50000' }).paymentExportMaxRows).toBe(50_000);
+    for (const value of ['0', '-1', '1.5', 'many', '100000001']) expect(() => loadConfig({ PAYMENT_EXPORT_MAX_ROWS: value })).toThrow(/PAYMENT_EXPORT_MAX_ROWS/);
+  });
+
   it('reads the shutdown timeout and drain (defaults 25 s and 5 s; the drain shorter than the timeout)', () => {
     expect(loadConfig({}).shutdown).toEqual({ timeoutSeconds: 25, drainSeconds: 5 });
     expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '3', SHUTDOWN_DRAIN_SECONDS: '0' }).shutdown).toEqual({ timeoutSeconds: 3, drainSeconds: 0 });

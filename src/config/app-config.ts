@@ -86,6 +86,8 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   /** Seconds between reconciliation runs; 0 turns the background sweep off (the CLI still runs it). */
   reconcileIntervalSeconds: number;
+  /** PAYMENT_EXPORT_MAX_ROWS: the most rows one CSV export of the payments writes (issue 36) */
+  paymentExportMaxRows: number;
   /** The outbox worker (work due after a commit: payment emails, the tagging forward). */
   outbox: OutboxSettings;
   /**
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     featuresApiUrl: env.FEATURES_API_URL ? envUrl(env, 'FEATURES_API_URL', '', ['http:', 'https:']) : undefined,
     gatewayTimeoutMs: envInteger(env, 'GATEWAY_TIMEOUT_MS', 8000, { min: 100, max: 120_000 }),
     reconcileIntervalSeconds: envInteger(env, 'RECONCILE_INTERVAL_SECONDS', 300, { min: 0, max: 86_400 }),
+    paymentExportMaxRows: envInteger(env, 'PAYMENT_EXPORT_MAX_ROWS', 1_000_000, { min: 1, max: 100_000_000 }),
     outbox: {
       pollSeconds: envInteger(env, 'OUTBOX_POLL_SECONDS', 10, { min: 1, max: 3600 }),
       maxAttempts: envInteger(env, 'OUTBOX_MAX_ATTEMPTS', 8, { min: 1, max: 100 }),

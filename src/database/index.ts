@@ -15,7 +15,8 @@ export {
   type TransactionRetryPolicy,
   withTransactionRetry,
 } from './transaction-retry.js';
-export { containsPattern, LIKE_ESCAPE } from './like-pattern.js';
+export { containsPattern, LIKE_ESCAPE, prefixPattern } from './like-pattern.js';
+export { normaliseSearchText, paymentSearchTerms, SEARCH_TERM_MAX_LENGTH, SEARCHABLE_PROPERTIES, type SearchableFields, searchWords } from './search-terms.js';
 export {
   CreatedAtColumn,
   DatetimeColumn,

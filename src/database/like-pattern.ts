@@ -12,3 +12,8 @@ export const LIKE_ESCAPE = '!';
 export function containsPattern(text: string): string {
   return `%${text.replace(/[!%_]/g, (character) => `${LIKE_ESCAPE}${character}`)}%`;
 }
+
+/** A LIKE pattern that matches values starting with `text` literally (its wildcards escaped, as containsPattern's). */
+export function prefixPattern(text: string): string {
+  return `${text.replace(/[!%_]/g, (character) => `${LIKE_ESCAPE}${character}`)}%`;
+}

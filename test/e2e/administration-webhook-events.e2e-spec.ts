@@ -106,6 +106,29 @@ describe('GET /administration/webhook-events', () => {
     expect(second.headers['x-wp-totalpages']).toBe('2');
   });
 
+  it('pages by keyset too: after the previous page\'s X-Checkout-Next-Cursor, once each; a forged cursor is 400 rest_invalid_param (issue 36)', async () => {
+    const whole = ((await list()).body as Array<{ event_id: string }>).map((entry) => entry.event_id);
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const res = await list(after === undefined ? { per_page: 1 } : { per_page: 1, after });
+      expect(res.status).toBe(200);
+      expect(res.headers['x-checkout-total-estimated']).toBe('false');
+      expect(res.headers['x-wp-total']).toBe(String(whole.length));
+      seen.push(...res.body.map((entry: { event_id: string }) => entry.event_id));
+      after = res.headers['x-checkout-next-cursor'] as string | undefined;
+      if (after === undefined) break;
+    }
+    expect(seen).toEqual(whole);
+    for (const forged of ['%%%', Buffer.from('1.x').toString('base64url'), Buffer.from('12').toString('base64url')]) {
+      const res = await list({ after: forged });
+      expect(res.status).toBe(400);
+      expect(expectWpError(res.body, 'rest_invalid_param', 400).data.params).toHaveProperty('after');
+    }
+    const valid = (await list({ per_page: 1 })).headers['x-checkout-next-cursor'] as string;
+    expect(expectWpError((await list({ after: valid, page: 2 })).body, 'rest_invalid_param', 400).data.params).toHaveProperty('page');
+  });
+
   it('filters by event type, payment, received time and the generic provider', async () => {
     const eventIds = async (query: Record<string, string | number>) => {
       const res = await list(query);

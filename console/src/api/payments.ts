@@ -18,7 +18,7 @@ export const paymentKeys = {
 
 /** What the list's filters add up to per mode and currency (gross, refunded, net): the page does not matter. */
 export function paymentTotalsQuery(filters: PaymentFilters) {
-  const { page: _page, ...rest } = filters;
+  const { page: _page, after: _after, ...rest } = filters;
   return queryOptions({
     queryKey: paymentKeys.totals(rest),
     queryFn: async () => unwrap(await api.GET('/administration/payments/totals', { params: { query: rest } })).totals,
@@ -54,7 +54,7 @@ export function paymentQuery(id: number) {
 
 /** The filtered list as a CSV file (no page: the export has its own bound), and whether it was cut short. */
 export async function exportPayments(filters: PaymentFilters): Promise<{ file: Blob; truncated: boolean }> {
-  const { page: _page, ...rest } = filters;
+  const { page: _page, after: _after, ...rest } = filters;
   const result = await api.GET('/administration/payments/export.csv', { params: { query: rest }, parseAs: 'blob' });
   const file = unwrap(result) as unknown as Blob;
   return { file, truncated: result.response.headers.get('X-Checkout-Truncated') === 'true' };

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { type RouteDescription, RouteInventory } from '../auth/index.js';
 
 /** Response headers a page on an allowed origin may read (paging totals, request id, back-off, a replayed creation). */
-const EXPOSED_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-Request-Id, Retry-After, Idempotent-Replayed';
+const EXPOSED_HEADERS = 'X-WP-Total, X-WP-TotalPages, X-Checkout-Next-Cursor, X-Checkout-Total-Estimated, X-Request-Id, Retry-After, Idempotent-Replayed';
 /**
  * Request headers a browser may send: any route reads JSON, and the creating POSTs take an
  * `Idempotency-Key` (any other route ignores it); admin routes also need Basic credentials.

@@ -30,6 +30,8 @@ import { SeedTeamRoles1764117200000 } from './1764117200000-SeedTeamRoles.js';
 import { AddUserLastSignIn1764117210000 } from './1764117210000-AddUserLastSignIn.js';
 import { AddSecretKeyIds1764118000000 } from './1764118000000-AddSecretKeyIds.js';
 import { AddPaymentCard1764119000000 } from './1764119000000-AddPaymentCard.js';
+import { CreatePaymentSearchTerms1764300000000 } from './1764300000000-CreatePaymentSearchTerms.js';
+import { IndexPaymentFormByCreation1764300000100 } from './1764300000100-IndexPaymentFormByCreation.js';
 import { AddPaymentLocale1764310000000 } from './1764310000000-AddPaymentLocale.js';
 import { AddUserConsoleLocale1764320000000 } from './1764320000000-AddUserConsoleLocale.js';
 
@@ -67,6 +69,8 @@ export const MIGRATIONS = [
   AddUserLastSignIn1764117210000,
   AddSecretKeyIds1764118000000,
   AddPaymentCard1764119000000,
+  CreatePaymentSearchTerms1764300000000,
+  IndexPaymentFormByCreation1764300000100,
   AddPaymentLocale1764310000000,
   AddUserConsoleLocale1764320000000,
 ];

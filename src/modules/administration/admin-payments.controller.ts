@@ -1,13 +1,13 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AdminRoute, Capability, type AuthenticatedUser, CurrentUser } from '../../common/auth/index.js';
-import { CHECKOUT_REFUND_CAP } from '../../config/index.js';
+import { APP_CONFIG, type AppConfig, CHECKOUT_REFUND_CAP } from '../../config/index.js';
 import { IdentityService } from '../identity/index.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, idempotentRequest, IdempotencyService, IdempotentPerCaller } from '../idempotency/index.js';
-import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
+import { KEYSET_PAGING_HEADERS, PAGING_HEADERS, setKeysetHeaders, setPagingHeaders } from '../../common/http/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { IdParam } from '../../common/validation/index.js';
 import {
@@ -30,9 +30,9 @@ import { SubscriptionCancelService } from './subscription-cancel.service.js';
 
 const EXPORT_HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="payments-<UTC time>.csv"', schema: { type: 'string' } },
-  'X-WP-Total': { description: 'Payments that matched the filters when the export started', schema: { type: 'integer' } },
+  'X-WP-Total': { description: 'Payments that matched the filters when the export started (counted up to the export limit plus one)', schema: { type: 'integer' } },
   'X-Checkout-Truncated': {
-    description: `true when more than ${PAYMENT_EXPORT_LIMITS.maxRows} payments matched: the file holds the newest ${PAYMENT_EXPORT_LIMITS.maxRows} (narrow the filters for the rest)`,
+    description: 'true when more payments matched than the export limit (`X-Checkout-Export-Limit`, the PAYMENT_EXPORT_MAX_ROWS setting): the file holds the newest ones (narrow the filters for the rest)',
     schema: { type: 'string', enum: ['true', 'false'] },
   },
   'X-Checkout-Export-Limit': { description: 'The most rows one export writes', schema: { type: 'integer' } },
@@ -54,6 +54,7 @@ export class AdminPaymentsController {
     private readonly idempotency: IdempotencyService,
     private readonly identity: IdentityService,
     private readonly receipts: ReceiptEmails,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -63,15 +64,18 @@ export class AdminPaymentsController {
     summary: 'Payments, newest first, filtered (paged; X-WP-Total, X-WP-TotalPages)',
     description:
       'An addition to the interface for the admin console. Filters: `status`, `gateway`, `mode`, `currency`, `form_id`, `created_from` (inclusive) and ' +
-      '`created_before` (exclusive), and `search` (text in the payer\'s email, first name, last name or "first last", ignoring case). ' +
-      'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20).',
+      '`created_before` (exclusive), and `search` (the start of a payment id, provider reference, capture id, email address or a word of the payer\'s name, ignoring case and accents: see the parameter). ' +
+      'Ordered by creation time, newest first, then by id, so pages do not overlap. Paged like /payment/history (`page`, `per_page` up to 100, default 20), ' +
+      'or by keyset: `after` set to the previous answer\'s `X-Checkout-Next-Cursor` gives the page that follows it, at the same cost however deep (a forged or damaged cursor: 400 `rest_invalid_param`). ' +
+      'Totals are counted exactly up to 10,000 matching payments; past that `X-WP-Total` is an estimate and `X-Checkout-Total-Estimated` is `true`.',
   })
-  @ApiOkResponse({ type: AdminPaymentDto, isArray: true, headers: PAGING_HEADERS })
+  @ApiOkResponse({ type: AdminPaymentDto, isArray: true, headers: { ...PAGING_HEADERS, ...KEYSET_PAGING_HEADERS } })
   @ApiErrorResponses(400)
   async list(@Query() query: AdminPaymentsQueryDto, @Res({ passthrough: true }) response: Response): Promise<AdminPaymentDto[]> {
     const perPage = query.per_page ?? 20;
-    const { entries, total } = await this.queries.adminList(query, query.page ?? 1, perPage);
+    const { entries, total, estimated, next } = await this.queries.adminList(query, { page: query.page ?? 1, perPage, after: query.after });
     setPagingHeaders(response, total, perPage);
+    setKeysetHeaders(response, next, estimated);
     return entries;
   }
 
@@ -97,21 +101,21 @@ export class AdminPaymentsController {
   @AdminRoute(Capability.readPayments)
   @ApiOperation({
     operationId: 'administrationExportPayments',
-    summary: `CSV file of the filtered payments, newest first (streamed; at most ${PAYMENT_EXPORT_LIMITS.maxRows} rows)`,
+    summary: 'CSV file of the filtered payments, newest first (streamed; at most PAYMENT_EXPORT_MAX_ROWS rows, default 1,000,000)',
     description:
       'The filters of `GET /administration/payments`, without paging. RFC 4180 CSV (UTF-8 starting with a byte-order mark, comma, CRLF, a header line), sent as an attachment ' +
       'and written as it is read. After the list\'s fields: `application_fee_amount`, `provider_payment_reference`, `failure_reason` and ' +
       '`custom_fields` (one cell of `key=value` pairs separated by `; `; with `form_id`, one `custom_fields.<name>` column per field of the form first). ' +
       'A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'` so a ' +
-      `spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past ${PAYMENT_EXPORT_LIMITS.maxRows} ` +
-      'matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.',
+      'spreadsheet does not run it as a formula. The file holds the payments that existed when it started; past the export limit (`X-Checkout-Export-Limit`, ' +
+      'the PAYMENT_EXPORT_MAX_ROWS setting, default 1,000,000) matching payments it holds the newest ones and `X-Checkout-Truncated` is `true`.',
   })
   @ApiProduces('text/csv')
   @ApiResponse({ status: 200, description: 'The CSV file', headers: EXPORT_HEADERS, content: { 'text/csv': { schema: { type: 'string' } } } })
   @ApiErrorResponses(400)
   async export(@Query() query: AdminPaymentsFilterDto, @Res() response: Response): Promise<void> {
     // Everything that can be refused is refused here, before the first byte is sent.
-    const exported = await this.queries.adminExport(query, PAYMENT_EXPORT_LIMITS.maxRows, PAYMENT_EXPORT_LIMITS.batchSize);
+    const exported = await this.queries.adminExport(query, this.config.paymentExportMaxRows, PAYMENT_EXPORT_LIMITS.batchSize);
     response.status(200);
     response.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
     response.setHeader('Content-Disposition', `attachment; filename="${paymentCsvFileName(new Date())}"`);

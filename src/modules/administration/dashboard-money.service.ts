@@ -24,8 +24,8 @@ export class DashboardMoneyService {
       days: DASHBOARD_MONEY_DAYS,
       totals: await this.payments.adminTotals(period),
       daily: await this.payments.adminDailyTotals(period),
-      latest_payments: (await this.payments.adminList({ ...period, status: 'completed' }, 1, DASHBOARD_LATEST)).entries,
-      latest_failed: (await this.payments.adminList({ ...period, status: 'failed' }, 1, DASHBOARD_LATEST)).entries,
+      latest_payments: await this.payments.adminNewest({ ...period, status: 'completed' }, DASHBOARD_LATEST),
+      latest_failed: await this.payments.adminNewest({ ...period, status: 'failed' }, DASHBOARD_LATEST),
     };
   }
 }

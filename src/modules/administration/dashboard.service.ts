@@ -100,7 +100,7 @@ export class DashboardService {
 
   private async progressFacts(gateways: GatewaySnapshot[]): Promise<QuickSetupProgressFacts> {
     const newestOf = async (status?: 'publish') => (await this.forms.list({ page: 1, perPage: 1, status })).items[0]?.id ?? null;
-    const [payment] = (await this.payments.adminList({ status: 'completed', mode: 'test' }, 1, 1)).entries;
+    const [payment] = await this.payments.adminNewest({ status: 'completed', mode: 'test' }, 1);
     return {
       testReady: gateways
         .filter((gateway) => gateway.facts.modes.test.connected && gateway.facts.modes.test.contract?.state !== 'paused')

@@ -9,7 +9,7 @@ import { applicationFeeKept, type FailureReason, netAmount, type PaymentExport, 
  * break the file for the programs that read it); narrow the filters (e.g. the date range) to get
  * the rest. `batchSize` rows are read per query. An object so a test can lower them.
  */
-export const PAYMENT_EXPORT_LIMITS = { maxRows: 50_000, batchSize: 500 };
+export const PAYMENT_EXPORT_LIMITS = { batchSize: 500 };
 
 /**
  * Written before the header: a UTF-8 byte-order mark, so spreadsheets (Excel above all) read the

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AdminRoute, Capability } from '../../common/auth/index.js';
-import { PAGING_HEADERS, setPagingHeaders } from '../../common/http/index.js';
+import { decodeKeysetCursor, KEYSET_PAGING_HEADERS, PAGING_HEADERS, setKeysetHeaders, setPagingHeaders } from '../../common/http/index.js';
 import { InvalidParamsError } from '../../common/errors/index.js';
 import { ApiErrorResponses } from '../../common/openapi/index.js';
 import { type WebhookEventFilter, WebhookEventQueries, type WebhookEventView } from '../webhooks/index.js';
@@ -25,14 +25,21 @@ export class WebhookEventsController {
     description:
       'An addition to the interface. Filters (combined with AND): `gateway` (a gateway or `generic`), `mode`, `outcome` (processed, ignored, rejected, failed, pending), ' +
       '`event_type` (exact), `payment_id`, `received_from` (inclusive) and `received_before` (exclusive). ' +
-      'Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored.',
+      'Each entry names the payment it touched and, for an ignored, rejected or failed event, the reason. Payloads are not stored. ' +
+      'Paged by `page` or by keyset: `after` set to the previous answer\'s `X-Checkout-Next-Cursor` (a forged or damaged cursor: 400 `rest_invalid_param`); ' +
+      'totals are exact up to 10,000 matching events, estimated past that (`X-Checkout-Total-Estimated: true`).',
   })
-  @ApiOkResponse({ type: WebhookEventDto, isArray: true, headers: PAGING_HEADERS })
+  @ApiOkResponse({ type: WebhookEventDto, isArray: true, headers: { ...PAGING_HEADERS, ...KEYSET_PAGING_HEADERS } })
   @ApiErrorResponses(400)
   async list(@Query() query: WebhookEventsQueryDto, @Res({ passthrough: true }) response: Response): Promise<WebhookEventDto[]> {
     const perPage = query.per_page ?? 20;
-    const { events, total } = await this.events.page(filterOf(query), ((query.page ?? 1) - 1) * perPage, perPage);
+    const page = query.page ?? 1;
+    if (query.after !== undefined && page > 1) throw new InvalidParamsError({ page: 'page cannot be combined with after (the cursor names the page)' });
+    const after = query.after === undefined ? null : decodeKeysetCursor(query.after);
+    const filter = filterOf(query);
+    const { events, total, estimated, next } = await this.events.page(filter, { offset: (page - 1) * perPage, after }, perPage);
     setPagingHeaders(response, total, perPage);
+    setKeysetHeaders(response, next, estimated);
     return events.map(toDto);
   }
 }

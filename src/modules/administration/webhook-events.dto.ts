@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto } from '../../common/http/index.js';
+import { KeysetQueryDto, PageQueryDto } from '../../common/http/index.js';
 import { IsIsoInstant, ISO_INSTANT_SCHEMA, ToInteger, Trim } from '../../common/validation/index.js';
 import { GATEWAY_MODES, type GatewayMode, gatewayCatalog } from '../gateways/index.js';
 import { MAX_INT } from '../payments/index.js';
@@ -11,7 +11,7 @@ export const WEBHOOK_EVENT_PROVIDERS: readonly string[] = gatewayCatalog.liveLis
 export type WebhookEventProvider = string;
 
 /** GET /administration/webhook-events: paged like /payment/history (default 20 per page), with filters. */
-export class WebhookEventsQueryDto extends PageQueryDto {
+export class WebhookEventsQueryDto extends IntersectionType(PageQueryDto, KeysetQueryDto) {
   // Declared (not only inferred) so the ts-jest build of the swagger plugin documents each as the nest build does.
   @ApiPropertyOptional({ enum: WEBHOOK_EVENT_PROVIDERS, description: "Only this provider's events: a gateway, or `generic` for section B's `/webhook/receive`", type: 'string' })
   @IsOptional()

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto } from '../../common/http/index.js';
+import { KeysetQueryDto, PageQueryDto } from '../../common/http/index.js';
 import { JSON_VALUE_REF, type JsonValue } from '../../common/openapi/index.js';
 import { IsIsoInstant, ISO_INSTANT_SCHEMA, ToInteger, Trim } from '../../common/validation/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode } from '../gateways/index.js';
@@ -63,7 +63,10 @@ export class AdminPaymentsFilterDto {
   @ApiPropertyOptional({
     type: String,
     maxLength: PAYMENT_SEARCH_MAX_LENGTH,
-    description: "Text contained in the payer's email address, first name, last name or \"first last\", ignoring case (empty: no search)",
+    description:
+      "Finds payments by the start of what identifies them, ignoring case and accents: the payment id (the whole number), the provider's payment reference (`pi_…`, an order id) " +
+      'or capture id, the payer\'s email address (whole or its beginning), or the beginning of any word of the payer\'s first or last name. Several words: each must match ' +
+      '(`ada love` finds Ada Lovelace). Not a substring search: `lovelace` finds Lovelace, `ovelace` does not (empty: no search)',
     example: 'ada@example',
   })
   @IsOptional()
@@ -83,8 +86,8 @@ export class AdminPaymentsFilterDto {
   disputed?: 'true' | 'false';
 }
 
-/** GET /administration/payments: the filters, paged like /payment/history (default 20 per page). */
-export class AdminPaymentsQueryDto extends IntersectionType(PageQueryDto, AdminPaymentsFilterDto) {}
+/** GET /administration/payments: the filters, paged like /payment/history (default 20 per page), or by keyset (`after`). */
+export class AdminPaymentsQueryDto extends IntersectionType(PageQueryDto, KeysetQueryDto, AdminPaymentsFilterDto) {}
 
 /** How many renewals one subscription payment's detail lists (the newest ones). */
 export const PAYMENT_RENEWALS_TAIL = 100;

@@ -10,6 +10,7 @@ export {
   type TransitionOutcome,
   type TransitionResult,
 } from './payment-ledger.service.js';
+export { PaymentSearchIndex } from './payment-search-index.js';
 export { PaymentQueriesService, type PaymentExport, type PaymentExportRow, type UserNames } from './payment-queries.service.js';
 export {
   AdminPaymentDetailDto,

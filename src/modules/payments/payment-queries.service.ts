@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, Repository } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
+import { decodeKeysetCursor, type KeysetPosition } from '../../common/http/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
 import type { JsonValue } from '../../common/openapi/index.js';
 import type { CheckoutGateway, GatewayMode } from '../gateways/index.js';
@@ -64,6 +65,12 @@ export interface PaymentExport {
   batches(): AsyncGenerator<PaymentExportRow[]>;
 }
 
+/**
+ * How many matching payments the admin list counts exactly: past it, X-WP-Total is an estimate
+ * (X-Checkout-Total-Estimated), so that no request counts a million index entries.
+ */
+export const ADMIN_LIST_EXACT_COUNT_CAP = 10_000;
+
 /** Reads of the payment records: the public status answer, section B status and history, lookups by provider id. */
 @Injectable()
 export class PaymentQueriesService {
@@ -81,10 +88,30 @@ export class PaymentQueriesService {
     return this.payments.countByGatewayModeStatus();
   }
 
-  /** GET /administration/payments: a page of the filtered list, newest first (created_at, then id). */
-  async adminList(filter: AdminPaymentsFilterDto, page: number, perPage: number): Promise<{ entries: AdminPaymentDto[]; total: number }> {
-    const [rows, total] = await this.payments.listPage(toListFilter(filter), (page - 1) * perPage, perPage);
-    return { entries: await this.withFormTitles(rows), total };
+  /**
+   * GET /administration/payments: a page of the filtered list, newest first (created_at, then id):
+   * the page after `after` (keyset), else page `page` (offset). `next` is the last row's position
+   * when more rows follow; `total` is counted up to ADMIN_LIST_EXACT_COUNT_CAP, estimated past it.
+   */
+  async adminList(
+    filter: AdminPaymentsFilterDto,
+    paging: { page: number; perPage: number; after?: string },
+  ): Promise<{ entries: AdminPaymentDto[]; total: number; estimated: boolean; next: KeysetPosition | null }> {
+    const { page, perPage } = paging;
+    if (paging.after !== undefined && page > 1) throw new InvalidParamsError({ page: 'page cannot be combined with after (the cursor names the page)' });
+    const after = paging.after === undefined ? null : decodeKeysetCursor(paging.after);
+    const listFilter = toListFilter(filter);
+    const rows = after ? await this.payments.listAfter(listFilter, after, perPage + 1) : await this.payments.listPage(listFilter, (page - 1) * perPage, perPage + 1);
+    const more = rows.length > perPage;
+    if (more) rows.pop();
+    const last = rows[rows.length - 1];
+    const { total, estimated } = await this.payments.countUpTo(listFilter, ADMIN_LIST_EXACT_COUNT_CAP);
+    return { entries: await this.withFormTitles(rows), total, estimated, next: more && last ? { createdAt: last.createdAt, id: last.id } : null };
+  }
+
+  /** The newest `limit` payments the filter selects (the dashboard's lists): no count. */
+  async adminNewest(filter: AdminPaymentsFilterDto, limit: number): Promise<AdminPaymentDto[]> {
+    return this.withFormTitles(await this.payments.listAfter(toListFilter(filter), null, limit));
   }
 
   /**
@@ -174,8 +201,11 @@ export class PaymentQueriesService {
    * last (created_at, id), so neither the set nor the file is ever held in memory.
    */
   async adminExport(filter: AdminPaymentsFilterDto, limit: number, batchSize: number): Promise<PaymentExport> {
-    const bounded: PaymentListFilter = { ...toListFilter(filter), maxId: await this.payments.maxId() };
-    const total = await this.payments.count(bounded);
+    const listFilter = toListFilter(filter);
+    const bounded: PaymentListFilter = { ...listFilter, maxId: await this.payments.maxId() };
+    // Counted on the filter's own index (not under `id <= maxId`, which would read the primary key,
+    // i.e. the table's data) and only up to the limit plus one: enough to know it is cut short.
+    const { total, capped } = await this.payments.countUpTo(listFilter, limit);
     const form = filter.form_id === undefined ? null : await this.forms.findById(filter.form_id);
     const customFieldKeys = form ? form.settings.fields.map((field) => field.name).filter((name) => !(CORE_FIELDS as readonly string[]).includes(name)) : [];
     const payments = this.payments;
@@ -202,7 +232,7 @@ export class PaymentQueriesService {
     };
     return {
       total,
-      truncated: total > limit,
+      truncated: capped,
       limit,
       customFieldKeys,
       async *batches() {
@@ -361,7 +391,7 @@ function toTransactionStatus(row: PaymentEntity): TransactionStatusDto {
   };
 }
 
-/** The query's filters as the repository takes them: instants parsed, the search lower-cased (it is matched against LOWER(column)). */
+/** The query's filters as the repository takes them: instants parsed; the search as given (the repository normalises its words as the terms are). */
 function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
   const createdFrom = query.created_from === undefined ? undefined : new Date(query.created_from);
   const createdBefore = query.created_before === undefined ? undefined : new Date(query.created_before);
@@ -374,7 +404,7 @@ function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
     formId: query.form_id,
     createdFrom,
     createdBefore,
-    search: query.search ? query.search.toLowerCase() : undefined,
+    search: query.search ? query.search : undefined,
     refunded: query.refunded,
     disputed: query.disputed === undefined ? undefined : query.disputed === 'true',
   };

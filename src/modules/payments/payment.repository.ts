@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
-import { containsPattern, EntityTable, LIKE_ESCAPE, runStatement, selectRows, sqlDialect } from '../../database/index.js';
+import { EntityTable, LIKE_ESCAPE, paymentSearchTerms, prefixPattern, runStatement, SEARCHABLE_PROPERTIES, searchWords, selectRows, sqlDialect } from '../../database/index.js';
 import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentTransactions } from './payment-transactions.js';
@@ -27,7 +27,11 @@ export interface PaymentListFilter {
   createdFrom?: Date;
   /** Created strictly before */
   createdBefore?: Date;
-  /** Contained in the payer's email, first name, last name or "first last", case-insensitively (lower case here) */
+  /**
+   * The admin search text (search-terms.ts): each of its words starts one of the payment's
+   * normalised terms (provider reference, capture id, whole email, a word of a name), or the
+   * whole text is the payment's id
+   */
   search?: string;
   /** Only rows with an id up to this one: an export reads the rows that existed when it started */
   maxId?: number;
@@ -76,7 +80,9 @@ export class PaymentRepository {
    * The hot statements, fixed texts built once here (docs/benchmarks.md, recommendation 3) with
    * their column lists from the entity's metadata (`EntityTable`); the table name carries TABLE_PREFIX.
    */
-  private readonly sql: { byId: string; lockById: string; lockByProviderRef: string };
+  private readonly sql: { byId: string; lockById: string; lockByProviderRef: string; searchFieldsById: string; deleteTerms: string };
+  /** The search terms table (`{prefix}checkout_payment_search_terms`, migration 1764300000000). */
+  private readonly termsTable: string;
   /** UPDATE texts per set of changed columns (a handful in practice; bounded all the same). */
   private readonly updateSql = new Map<string, string>();
   /** The payments table as the fixed statements see it: the entity's columns, rows hydrated into the entity. */
@@ -91,7 +97,10 @@ export class PaymentRepository {
     const byId = `SELECT ${selectList} FROM ${table} WHERE \`id\` = ? LIMIT 1`;
     // FOR UPDATE only where the driver has row locks; on SQLite the access gate serialises transactions.
     const locking = this.transactions.locksRows ? ' FOR UPDATE' : '';
+    this.termsTable = `${payments.manager.connection.options.entityPrefix ?? ''}checkout_payment_search_terms`;
     this.sql = {
+      searchFieldsById: `SELECT ${SEARCHABLE_PROPERTIES.map((property) => `\`${this.rows.column(property)}\``).join(', ')} FROM ${table} WHERE \`id\` = ?`,
+      deleteTerms: `DELETE FROM \`${this.termsTable}\` WHERE \`payment_id\` = ?`,
       byId,
       lockById: `${byId}${locking}`,
       lockByProviderRef: `SELECT ${selectList} FROM ${table} WHERE \`gateway\` = ? AND \`provider_payment_ref\` = ? LIMIT 1${locking}`,
@@ -140,7 +149,38 @@ export class PaymentRepository {
     const { insertId } = await runStatement(manager, this.rows.insertSql, this.rows.insertValues(row));
     row.id = insertId;
     this.rows.readBack(row);
+    await this.insertTerms(manager, row.id, row);
     return row;
+  }
+
+  /** A payment's search terms, in the statement (and transaction) that follows the write of its fields. */
+  private async insertTerms(manager: EntityManager, id: number, fields: Pick<PaymentEntity, (typeof SEARCHABLE_PROPERTIES)[number]>): Promise<void> {
+    const terms = paymentSearchTerms(fields);
+    if (terms.length === 0) return;
+    const insert = sqlDialect(manager) === 'mysql' ? 'INSERT IGNORE INTO' : 'INSERT OR IGNORE INTO';
+    await runStatement(
+      manager,
+      `${insert} \`${this.termsTable}\` (\`payment_id\`, \`term\`) VALUES ${terms.map(() => '(?, ?)').join(', ')}`,
+      terms.flatMap((term) => [id, term]),
+    );
+  }
+
+  /**
+   * Writes a payment's search terms again from its row as it is now: after an update that set a
+   * searchable field, and by the sweep that catches up rows an older release wrote without terms.
+   */
+  async rewriteTerms(manager: EntityManager, id: number): Promise<void> {
+    const rows = await selectRows<Record<string, string | null>>(manager, this.sql.searchFieldsById, [id]);
+    await runStatement(manager, this.sql.deleteTerms, [id]);
+    if (rows.length === 0) return;
+    const row = rows[0];
+    await this.insertTerms(manager, id, {
+      emailAddress: row.email_address,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      providerPaymentRef: row.provider_payment_ref,
+      providerCaptureRef: row.provider_capture_ref,
+    });
   }
 
   /** `value` as it reads back once written to `property` (a column's transformer may bound it). */
@@ -166,6 +206,7 @@ export class PaymentRepository {
     }
     const values = [...properties.map((property) => this.rows.writeValue(property, changes[property])), id, ...(expectedStatus === undefined ? [] : [expectedStatus])];
     const { affected } = await runStatement(manager, sql, values);
+    if (affected > 0 && properties.some((property) => (SEARCHABLE_PROPERTIES as readonly string[]).includes(property))) await this.rewriteTerms(manager, id);
     return affected > 0;
   }
 
@@ -260,11 +301,11 @@ export class PaymentRepository {
   }
 
   /** The admin list: `filter`ed, newest first with the id as tie-break (a stable order for paging). */
-  listPage(filter: PaymentListFilter, offset: number, limit: number): Promise<[PaymentEntity[], number]> {
-    return this.filtered(filter).orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').skip(offset).take(limit).getManyAndCount();
+  listPage(filter: PaymentListFilter, offset: number, limit: number): Promise<PaymentEntity[]> {
+    return this.filtered(filter).orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').offset(offset).limit(limit).getMany();
   }
 
-  /** Up to `limit` rows of the admin order after `cursor` (keyset paging: the export's batches). */
+  /** Up to `limit` rows of the admin order after `cursor` (keyset paging: deep pages of the list and the export's batches). */
   listAfter(filter: PaymentListFilter, cursor: PaymentListCursor | null, limit: number): Promise<PaymentEntity[]> {
     const query = this.filtered(filter);
     if (cursor) {
@@ -275,6 +316,27 @@ export class PaymentRepository {
 
   count(filter: PaymentListFilter): Promise<number> {
     return this.filtered(filter).getCount();
+  }
+
+  /**
+   * How many rows the filter matches, counted up to `cap` + 1 at most (a bounded read of index
+   * entries): `capped` when there are more than `cap`. Past it, an unfiltered count is the table's
+   * size as the engine's statistics estimate it (MariaDB), or an exact count (SQLite, whose
+   * COUNT(*) walks its smallest index), and a filtered one is `cap` (at least that many).
+   */
+  async countUpTo(filter: PaymentListFilter, cap: number): Promise<{ total: number; estimated: boolean; capped: boolean }> {
+    const [inner, parameters] = this.filtered(filter).select('1', 'one').limit(cap + 1).getQueryAndParameters();
+    const rows = await this.payments.manager.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n FROM (${inner}) bounded`, parameters);
+    const counted = Number(rows[0]?.n ?? 0);
+    if (counted <= cap) return { total: counted, estimated: false, capped: false };
+    const unfiltered = Object.values(filter).every((value) => value === undefined);
+    if (!unfiltered) return { total: cap, estimated: true, capped: true };
+    if (sqlDialect(this.payments.manager) !== 'mysql') return { total: await this.payments.count(), estimated: false, capped: true };
+    const stats = await this.payments.manager.query<Array<{ n: number | string | null }>>(
+      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+      [this.payments.metadata.tableName],
+    );
+    return { total: Math.max(cap + 1, Number(stats[0]?.n ?? 0)), estimated: true, capped: true };
   }
 
   /**
@@ -366,6 +428,19 @@ export class PaymentRepository {
     return affected === 1;
   }
 
+  /** Ids of the payments updated at or after `since`, after `afterId`, oldest id first (the search terms' catch-up). */
+  async idsUpdatedSince(since: Date, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.payments
+      .createQueryBuilder('payment')
+      .select('payment.id', 'id')
+      .where('payment.updatedAt >= :since', { since })
+      .andWhere('payment.id > :afterId', { afterId })
+      .orderBy('payment.id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: number | string }>();
+    return rows.map((row) => Number(row.id));
+  }
+
   /** The highest id so far (0 for an empty table). */
   async maxId(): Promise<number> {
     const row = await this.payments.createQueryBuilder('payment').select('MAX(payment.id)', 'max').getRawOne<{ max: number | string | null }>();
@@ -388,15 +463,27 @@ export class PaymentRepository {
     if (filter.refunded === 'any') query.andWhere('payment.amountRefunded > 0');
     if (filter.refunded === 'full') query.andWhere('payment.amountRefunded > 0 AND payment.amountRefunded >= COALESCE(payment.amountReceived, 0)');
     if (filter.disputed !== undefined) query.andWhere(filter.disputed ? 'payment.dispute IS NOT NULL' : 'payment.dispute IS NULL');
-    if (filter.search !== undefined && filter.search !== '') {
-      const fullName =
-        sqlDialect(this.payments.manager) === 'mysql'
-          ? "CONCAT(COALESCE(payment.firstName, ''), ' ', COALESCE(payment.lastName, ''))"
-          : "(COALESCE(payment.firstName, '') || ' ' || COALESCE(payment.lastName, ''))";
-      const like = (expression: string) => `LOWER(${expression}) LIKE :search ESCAPE '${LIKE_ESCAPE}'`;
-      query.andWhere(`(${[like('payment.emailAddress'), like('payment.firstName'), like('payment.lastName'), like(fullName)].join(' OR ')})`, {
-        search: containsPattern(filter.search),
+    if (filter.search !== undefined) {
+      // Each word starts one of the payment's terms: a prefix range of the terms table's key.
+      const words = searchWords(filter.search);
+      const byTerms = words.map((word, index) => {
+        query.setParameter(`searchWord${index}`, prefixPattern(word));
+        return `payment.id IN (SELECT st${index}.payment_id FROM \`${this.termsTable}\` st${index} WHERE st${index}.term LIKE :searchWord${index} ESCAPE '${LIKE_ESCAPE}')`;
       });
+      const byId = /^[1-9]\d{0,9}$/.test(filter.search.trim()) && Number(filter.search.trim()) <= 2147483647 ? Number(filter.search.trim()) : null;
+      if (byTerms.length === 0) query.andWhere('1 = 0');
+      else if (byId === null) query.andWhere(byTerms.join(' AND '));
+      else {
+        // Digits alone (one word): the payment of that id, or those with a term starting so. As a
+        // join on the union of both (a few ids, each found by its key), not `id = ? OR id IN (…)`,
+        // which no index serves: MariaDB then walked the whole creation-time index.
+        query.innerJoin(
+          `(SELECT st0.payment_id AS matched_id FROM \`${this.termsTable}\` st0 WHERE st0.term LIKE :searchWord0 ESCAPE '${LIKE_ESCAPE}' UNION SELECT :searchId)`,
+          'search_match',
+          'search_match.matched_id = payment.id',
+          { searchId: byId },
+        );
+      }
     }
     return query;
   }

@@ -17,6 +17,7 @@ import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import { PaymentLedgerService } from './payment-ledger.service.js';
 import { PaymentLogEntity } from './payment-log.entity.js';
+import { PaymentSearchIndex } from './payment-search-index.js';
 import { PaymentLogRepository } from './payment-log.repository.js';
 import { PaymentProcessController } from './payment-process.controller.js';
 import { PaymentQueriesService } from './payment-queries.service.js';
@@ -70,7 +71,8 @@ import { SyncDetailsService } from './sync-details.service.js';
     RefundEmails,
     RenewalNotices,
     ReceiptEmails,
+    PaymentSearchIndex,
   ],
-  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService, RenewalNotices, ReceiptEmails],
+  exports: [PaymentEvents, PaymentLedgerService, PaymentQueriesService, PaymentReferenceGuard, PaymentCompletionEmails, RefundsService, PaymentAftermathService, RenewalNotices, ReceiptEmails, PaymentSearchIndex],
 })
 export class PaymentsModule {}

@@ -150,8 +150,40 @@ export class WebhookEventRepository {
    * Received events for the admin's list, newest first: by provider, mode and outcome (`failed`:
    * unfinished after a failed attempt, `pending`: unfinished otherwise).
    */
-  page(filter: WebhookEventFilter, offset: number, limit: number): Promise<[WebhookEventEntity[], number]> {
-    const query = this.events.createQueryBuilder('event').orderBy('event.received_at', 'DESC').addOrderBy('event.id', 'DESC').skip(offset).take(limit);
+  /**
+   * A page of the filtered events, newest first (received_at, then id): after `after` (keyset: an
+   * index range however deep), else from `offset`.
+   */
+  page(filter: WebhookEventFilter, position: { offset: number; after?: { receivedAt: Date; id: number } | null }, limit: number): Promise<WebhookEventEntity[]> {
+    const query = this.filtered(filter).orderBy('event.received_at', 'DESC').addOrderBy('event.id', 'DESC').limit(limit);
+    if (position.after) {
+      query.andWhere('(event.received_at < :afterAt OR (event.received_at = :afterAt AND event.id < :afterId))', { afterAt: position.after.receivedAt, afterId: position.after.id });
+    } else if (position.offset > 0) query.offset(position.offset);
+    return query.getMany();
+  }
+
+  /**
+   * How many events the filter matches, counted up to `cap` + 1 (a bounded read of index entries);
+   * past it, unfiltered, the table's size from the statistics (MariaDB) or an exact count (SQLite),
+   * filtered, `cap` (at least that many), `estimated` then true but for SQLite's exact count.
+   */
+  async countUpTo(filter: WebhookEventFilter, cap: number): Promise<{ total: number; estimated: boolean }> {
+    const [inner, parameters] = this.filtered(filter).select('1', 'one').limit(cap + 1).getQueryAndParameters();
+    const rows = await this.events.manager.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n FROM (${inner}) bounded`, parameters);
+    const counted = Number(rows[0]?.n ?? 0);
+    if (counted <= cap) return { total: counted, estimated: false };
+    if (Object.values(filter).some((value) => value !== undefined)) return { total: cap, estimated: true };
+    const type = this.events.manager.connection.options.type;
+    if (type !== 'mysql' && type !== 'mariadb') return { total: await this.events.count(), estimated: false };
+    const stats = await this.events.manager.query<Array<{ n: number | string | null }>>(
+      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+      [this.events.metadata.tableName],
+    );
+    return { total: Math.max(cap + 1, Number(stats[0]?.n ?? 0)), estimated: true };
+  }
+
+  private filtered(filter: WebhookEventFilter) {
+    const query = this.events.createQueryBuilder('event');
     if (filter.provider) query.andWhere('event.provider = :provider', { provider: filter.provider });
     if (filter.mode) query.andWhere('event.mode = :mode', { mode: filter.mode });
     if (filter.eventType !== undefined) query.andWhere('event.event_type = :eventType', { eventType: filter.eventType });
@@ -164,7 +196,7 @@ export class WebhookEventRepository {
     } else if (filter.outcome) {
       query.andWhere('event.status = :status', { status: filter.outcome });
     }
-    return query.getManyAndCount();
+    return query;
   }
 
   findById(id: number): Promise<WebhookEventEntity | null> {

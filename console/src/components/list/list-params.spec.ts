@@ -1,4 +1,4 @@
-import { filterValuesFrom, pageFrom, searchParamsFor, withPage } from './list-params';
+import { afterFrom, filterValuesFrom, pageFrom, searchParamsFor, withPage } from './list-params';
 
 const NAMES = ['gateway', 'mode', 'outcome', 'event_type', 'received_to'] as const;
 
@@ -22,5 +22,10 @@ describe('list screens: filters and page in the address', () => {
 
   it('changes the page and keeps every filter', () => {
     expect(withPage(new URLSearchParams('mode=test&page=2'), 3).toString()).toBe('mode=test&page=3');
+    // A keyset page: the cursor goes into the address with the page number; a numbered page drops it.
+    expect(withPage(new URLSearchParams('mode=test&page=2'), 3, 'abc_-').toString()).toBe('mode=test&page=3&after=abc_-');
+    expect(withPage(new URLSearchParams('mode=test&page=3&after=abc'), 2).toString()).toBe('mode=test&page=2');
+    expect(afterFrom(new URLSearchParams('after=%20abc%20'))).toBe('abc');
+    expect(afterFrom(new URLSearchParams('after='))).toBeUndefined();
   });
 });

@@ -30,9 +30,20 @@ export function searchParamsFor<N extends string>(values: FilterValues<N>, names
   return next;
 }
 
-/** The address with another page, every filter kept. */
-export function withPage(params: URLSearchParams, page: number): URLSearchParams {
+/** The keyset cursor of the address (`after`, the previous page's X-Checkout-Next-Cursor), if any. */
+export function afterFrom(params: URLSearchParams): string | undefined {
+  const after = params.get('after')?.trim();
+  return after ? after : undefined;
+}
+
+/**
+ * The address with another page, every filter kept; with `after`, the page that follows that
+ * cursor (a deep page costs the API what the first does), without it the page by its number.
+ */
+export function withPage(params: URLSearchParams, page: number, after?: string): URLSearchParams {
   const next = new URLSearchParams(params);
   next.set('page', String(page));
+  if (after) next.set('after', after);
+  else next.delete('after');
   return next;
 }

@@ -7,11 +7,16 @@ import type { FilterValues } from '../../../components/list/list-params';
 export const PAYMENT_FILTER_NAMES = ['status', 'gateway', 'mode', 'currency', 'refunded', 'disputed', 'form_id', 'created_from', 'created_before', 'search'] as const;
 export type PaymentFilterName = (typeof PAYMENT_FILTER_NAMES)[number];
 
-/** The API query of the address's filters and page (the form id as a number, the currency code in upper case). */
-export function paymentQueryOf(values: FilterValues<PaymentFilterName>, page: number): PaymentFilters {
+/**
+ * The API query of the address's filters and page (the form id as a number, the currency code in
+ * upper case): with a keyset cursor (`after`, which Next puts in the address), the page after it
+ * and no page number (the API refuses both); without one, the page by its number.
+ */
+export function paymentQueryOf(values: FilterValues<PaymentFilterName>, page: number, after?: string): PaymentFilters {
   const filters: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(values) as Array<[PaymentFilterName, string]>) filters[name] = name === 'form_id' ? Number(value) : name === 'currency' ? value.toUpperCase() : value;
-  if (page > 1) filters.page = page;
+  if (after) filters.after = after;
+  else if (page > 1) filters.page = page;
   return filters as PaymentFilters;
 }
 

@@ -24,7 +24,7 @@ type PaymentRow = components['schemas']['AdminPaymentDto'];
 /** The admin payments list: filters and page in the address (the list kit), newest first, a CSV export of what is filtered. */
 export function PaymentsScreen() {
   const list = useListState(PAYMENT_FILTER_NAMES);
-  const filters = paymentQueryOf(list.values, list.page);
+  const filters = paymentQueryOf(list.values, list.page, list.after);
   const gatewayLabels = useGatewayLabels();
   const query = useQuery(paymentListQuery(filters));
   const intl = useIntl();
@@ -34,7 +34,7 @@ export function PaymentsScreen() {
   return (
     <Page title={t('payments.list.title')} actions={<ExportButton filters={filters} />}>
       <FilterForm list={list} label={t('payments.list.filter.label')} idPrefix="payment-filter">
-        <FilterInput name="search" label={t('payments.list.filter.search')} type="search" maxLength={100} />
+        <FilterInput name="search" label={t('payments.list.filter.search')} help={t('payments.list.filter.searchHint')} type="search" maxLength={100} />
         <FilterSelect name="status" label={t('payments.list.filter.status')} options={statusOptions} />
         <GatewayFilter label={t('payments.list.filter.gateway')} />
         <ModeFilter />
@@ -47,7 +47,7 @@ export function PaymentsScreen() {
       </FilterForm>
       <PaymentTotals filters={filters} />
       <QueryView query={query} what="status.loading.payments">
-        {({ rows, total, totalPages }) =>
+        {({ rows, total, totalPages, next, estimated }) =>
           rows.length === 0 ? (
             <Empty>
               <FormattedMessage id={list.filtered ? 'payments.list.noMatch' : 'payments.list.empty'} />
@@ -55,7 +55,7 @@ export function PaymentsScreen() {
           ) : (
             <>
               <PaymentTable rows={rows} gatewayLabels={gatewayLabels} />
-              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} />
+              <Pager page={list.page} total={total} totalPages={totalPages} onPage={list.setPage} next={next} estimated={estimated} />
             </>
           )
         }
