@@ -182,9 +182,13 @@ describe('the OpenAPI document (/docs-json) for API consumers', () => {
     expect(document.components.schemas.WpError422).toMatchObject({ properties: { code: { enum: ['checkout_idempotency_mismatch'] } } });
   });
 
-  it('declares the paging headers of the paged lists', () => {
-    for (const path of ['/payment/history', '/administration/payment-forms', '/administration/webhook-events', '/administration/payments']) {
-      expect(Object.keys((document.paths[path].get as Operation).responses['200'].headers ?? {}).sort()).toEqual(['X-WP-Total', 'X-WP-TotalPages']);
+  it('declares the paging headers of the paged lists; the keyset-paged admin lists also their cursor and estimate', () => {
+    const headersOf = (path: string) => Object.keys((document.paths[path].get as Operation).responses['200'].headers ?? {}).sort();
+    for (const path of ['/payment/history', '/administration/payment-forms']) {
+      expect(headersOf(path)).toEqual(['X-WP-Total', 'X-WP-TotalPages']);
+    }
+    for (const path of ['/administration/webhook-events', '/administration/payments']) {
+      expect(headersOf(path)).toEqual(['X-Checkout-Next-Cursor', 'X-Checkout-Total-Estimated', 'X-WP-Total', 'X-WP-TotalPages']);
     }
   });
 

@@ -1,5 +1,5 @@
 import { transformFileSync } from '@swc/core';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
@@ -17,6 +17,11 @@ const SWC_OPTIONS = {
   },
 };
 
+/** The files nest-cli.json copies as assets (the form stylesheet, the payer's catalogs), as patterns of their path under src/. */
+const ASSETS: RegExp[] = (
+  JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as { compilerOptions: { assets: Array<{ include: string }> } }
+).compilerOptions.assets.map(({ include }) => new RegExp(`^${include.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}$`));
+
 export interface ServiceBuild {
   /** `node <main>` starts the service. */
   main: string;
@@ -27,8 +32,8 @@ export interface ServiceBuild {
  * The service's sources compiled to a temporary directory (about a second), for e2e tests that
  * must run it as a separate process (a real SIGKILL) without depending on a fresh `npm run build`.
  * Compiled file by file as the unit tests are; unlike `nest build` without the OpenAPI plugin's
- * metadata, which the service only uses to describe its routes. Assets (`assets/*.css`, as
- * nest-cli.json copies them) are copied and `node_modules` is linked; the hosted page's browser
+ * metadata, which the service only uses to describe its routes. The assets nest-cli.json names
+ * (the form stylesheet, the payer's catalogs) are copied and `node_modules` is linked; the hosted page's browser
  * bundles are not built (the page answers 503 there: these tests do not pay on it).
  */
 export function buildServiceForTest(): ServiceBuild {
@@ -44,8 +49,7 @@ export function buildServiceForTest(): ServiceBuild {
       if (path.endsWith('.ts') && !path.endsWith('.spec.ts')) {
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target.replace(/\.ts$/, '.js'), transformFileSync(path, { ...SWC_OPTIONS, filename: path }).code);
-      } else if (/\/assets\/[^/]+\.(js|css)$/.test(path)) {
-        // The files nest-cli.json copies as assets (the form stylesheet).
+      } else if (ASSETS.some((asset) => asset.test(relative(join(ROOT, 'src'), path)))) {
         mkdirSync(dirname(target), { recursive: true });
         copyFileSync(path, target);
       }
