@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAYER_LOCALES } from '../../common/i18n/index.js';
 import { Type } from 'class-transformer';
 import {
@@ -253,7 +253,8 @@ export class FormDisplaySettingsDto {
 
 /** The form's own texts in one payer language (issue 32); a text left out is shown as written in the settings. */
 export class FormTranslationDto {
-  @ApiPropertyOptional({ enum: PAYER_LOCALES, type: 'string' })
+  /** The payer language these texts are for (required: the entry is chosen by it) */
+  @ApiProperty({ enum: PAYER_LOCALES, type: 'string' })
   @IsIn(PAYER_LOCALES)
   locale: (typeof PAYER_LOCALES)[number];
 
