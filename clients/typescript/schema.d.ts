@@ -2151,8 +2151,11 @@ export interface components {
             description?: string;
         };
         FormTranslationDto: {
-            /** @enum {string} */
-            locale?: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
+            /**
+             * @description The payer language these texts are for (required: the entry is chosen by it)
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             title?: string;
             description?: string;
             button_label?: string;
