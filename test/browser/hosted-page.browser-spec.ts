@@ -301,7 +301,7 @@ describe('hosted payment page in a browser', () => {
     const { page, errors } = await openPage(forms.subscription);
     expect(await page.textContent('#pay-button')).toBe('Subscribe $9.99 / month');
     await page.waitForSelector('#standin-card-number');
-    expect((await elementOptions(page)).options).toEqual({ mode: 'setup', currency: 'usd', paymentMethodTypes: ['card', 'link'], setupFutureUsage: 'off_session' });
+    expect((await elementOptions(page)).options).toEqual({ mode: 'setup', currency: 'usd', locale: 'en', paymentMethodTypes: ['card', 'link'], setupFutureUsage: 'off_session' });
     await page.check('#price-1-0');
     expect(await page.textContent('#pay-button')).toBe('Subscribe $99.99 / year');
     await page.check('#price-0-0');
