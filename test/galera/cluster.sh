@@ -6,8 +6,9 @@
 #   cluster.sh start             bootstrap node 1, join nodes 2 and 3 (SST by rsync), wait for Synced
 #   cluster.sh stop              stop every node (SIGTERM, then SIGKILL after 30 s)
 #   cluster.sh kill N            kill -9 node N (a crash: no clean shutdown)
-#   cluster.sh rejoin N          restart node N from its recovered position (--wsrep-recover), so
-#                                it catches up by IST from a donor's gcache; waits for Synced
+#   cluster.sh rejoin N          once the other nodes have dropped node N from their view, restart
+#                                it from its recovered position (--wsrep-recover), so it catches up
+#                                by IST from a donor's gcache; waits for Synced
 #   cluster.sh isolate N on|off  cut node N off from the others (gmcast.isolate=1) or reconnect it
 #   cluster.sh status            wsrep_cluster_size / wsrep_local_state_comment of each node
 #   cluster.sh sql N 'SQL'       run SQL on node N
@@ -142,9 +143,35 @@ crash() { # node
   rm -f "$(node_dir "$1")/node.pid"
 }
 
+# Waits until every running node's view has dropped node N (wsrep_cluster_size = running nodes).
+# A crashed node restarted while the survivors still count its old incarnation (within
+# evs.suspect_timeout) makes them re-form the view around two incarnations at once; seen here, that
+# install round timed out and left the survivors non-primary for a second (every write refused).
+wait_evicted() { # node, seconds
+  local n=$1 limit=${2:-60} peer peers
+  for _ in $(seq $((limit * 5))); do
+    peers=0
+    for peer in "${NODES[@]}"; do
+      [ "$peer" = "$n" ] && continue
+      running "$peer" || continue
+      peers=$((peers + 1))
+    done
+    local settled=1
+    for peer in "${NODES[@]}"; do
+      [ "$peer" = "$n" ] && continue
+      running "$peer" || continue
+      [ "$(status_var "$peer" wsrep_cluster_size)" = "$peers" ] && [ "$(status_var "$peer" wsrep_ready)" = ON ] || settled=0
+    done
+    [ $settled = 1 ] && return 0
+    sleep 0.2
+  done
+  die "the other nodes still count node $n after $limit s"
+}
+
 rejoin() { # node
   local n=$1 dir position; dir=$(node_dir "$n")
   running "$n" && die "node $n is running"
+  wait_evicted "$n" 60
   /usr/sbin/mariadbd --defaults-file="$dir/my.cnf" --wsrep-recover --log-error="$dir/recover.log" >/dev/null 2>&1 || true
   position=$(sed -n 's/.*WSREP: Recovered position: *\([^ ]*\).*/\1/p' "$dir/recover.log" | tail -n 1)
   [ -n "$position" ] || die "node $n: no recovered position in $dir/recover.log"

@@ -122,9 +122,13 @@ export class IdentityService {
   async createUser(input: { login: string; email: string; role: string; displayName?: string }): Promise<UserEntity> {
     if (!(await this.roles.exists({ where: { name: input.role } }))) throw new UnknownRoleError();
     if (await this.users.exists({ where: { login: input.login } })) throw new UserExistsError();
-    return this.users.save(
-      this.users.create({ login: input.login, email: input.email, role: input.role, displayName: input.displayName ?? input.login, createdAt: new Date() }),
-    );
+    const user = this.users.create({ login: input.login, email: input.email, role: input.role, displayName: input.displayName ?? input.login, createdAt: new Date() });
+    // One INSERT, not save(): save() wraps it in a transaction of its own, which the conflict retry
+    // (installConflictRetry) does not cover. Two instances booting together on Galera both create
+    // `admin`; the loser hears of it at commit as a certification failure (1213), and crashed its
+    // boot. A lone statement is retried, and then fails as the duplicate it is (UserExistsError's case).
+    await this.users.insert(user);
+    return user;
   }
 
   /** Display names by user id, for screens that say who did something; an unknown id is absent. */
