@@ -18,12 +18,13 @@ export class DashboardMoneyService {
     const before = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS);
     const from = new Date(before.getTime() - DASHBOARD_MONEY_DAYS * DAY_MS);
     const period = { created_from: from.toISOString(), created_before: before.toISOString() };
+    const { totals, daily } = await this.payments.adminTotalsByDay(period);
     return {
       from: period.created_from,
       before: period.created_before,
       days: DASHBOARD_MONEY_DAYS,
-      totals: await this.payments.adminTotals(period),
-      daily: await this.payments.adminDailyTotals(period),
+      totals,
+      daily,
       latest_payments: await this.payments.adminNewest({ ...period, status: 'completed' }, DASHBOARD_LATEST),
       latest_failed: await this.payments.adminNewest({ ...period, status: 'failed' }, DASHBOARD_LATEST),
     };

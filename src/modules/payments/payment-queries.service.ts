@@ -123,10 +123,23 @@ export class PaymentQueriesService {
     return sums.map(toTotals).sort(byModeAndCurrency);
   }
 
-  /** The same totals per UTC day (the dashboard's chart), oldest day first. */
-  async adminDailyTotals(filter: AdminPaymentsFilterDto): Promise<DailyPaymentTotalsDto[]> {
-    const sums = await this.payments.ledgerSums(toListFilter(filter), true);
-    return sums.map((row) => ({ day: row.day ?? '', ...toTotals(row) })).sort((a, b) => a.day.localeCompare(b.day) || byModeAndCurrency(a, b));
+  /**
+   * The same totals per UTC day (the dashboard's chart, oldest day first) and for the whole period,
+   * from one pass over the period's payments: the period's totals are its days added up, so the
+   * dashboard does not read every payment of the period twice.
+   */
+  async adminTotalsByDay(filter: AdminPaymentsFilterDto): Promise<{ totals: PaymentTotalsDto[]; daily: DailyPaymentTotalsDto[] }> {
+    const days = await this.payments.ledgerSums(toListFilter(filter), true);
+    const periods = new Map<string, LedgerSums>();
+    for (const day of days) {
+      const key = `${day.mode} ${day.currency}`;
+      const sum = periods.get(key);
+      periods.set(key, sum ? addLedgerSums(sum, day) : { ...day, day: null });
+    }
+    return {
+      totals: [...periods.values()].map(toTotals).sort(byModeAndCurrency),
+      daily: days.map((row) => ({ day: row.day ?? '', ...toTotals(row) })).sort((a, b) => a.day.localeCompare(b.day) || byModeAndCurrency(a, b)),
+    };
   }
 
   /**
@@ -377,6 +390,22 @@ function toTotals(sums: LedgerSums): PaymentTotalsDto {
 }
 
 /** Live before test (real money first), then by currency code. */
+/** Two sums of the same mode and currency, added (a period from its days). */
+function addLedgerSums(a: LedgerSums, b: LedgerSums): LedgerSums {
+  return {
+    mode: a.mode,
+    currency: a.currency,
+    day: null,
+    matched: a.matched + b.matched,
+    paid: a.paid + b.paid,
+    failed: a.failed + b.failed,
+    received: a.received + b.received,
+    refunded: a.refunded + b.refunded,
+    applicationFeesKept: a.applicationFeesKept + b.applicationFeesKept,
+    lostDisputes: a.lostDisputes + b.lostDisputes,
+  };
+}
+
 function byModeAndCurrency(a: Pick<PaymentTotalsDto, 'mode' | 'currency'>, b: Pick<PaymentTotalsDto, 'mode' | 'currency'>): number {
   return (a.mode === b.mode ? 0 : a.mode === 'live' ? -1 : 1) || a.currency.localeCompare(b.currency);
 }
