@@ -85,6 +85,8 @@ describe("the payer's manage page in a browser", () => {
       await page.getByRole('heading', { level: 1, name: 'Change the card' }).waitFor();
       await page.waitForSelector('#standin-card-number');
       await expectAccessible(page);
+      // The element speaks the page's language (the stand-in keeps the options it was made with).
+      expect(await page.evaluate('window.__standinElements[0].options')).toMatchObject({ mode: 'setup', paymentMethodTypes: ['card'], locale: 'en' });
       await page.fill('#standin-card-number', GOOD_CARD);
       await page.getByRole('button', { name: 'Save this card' }).click();
       await page.getByText('the payment that was due has been made').waitFor();

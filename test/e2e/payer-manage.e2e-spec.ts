@@ -300,6 +300,13 @@ describe("the payer's manage page", () => {
     expect(page.headers['content-security-policy']).toContain("form-action 'self'");
     expect(page.text).toContain('data-driver="card_setup"');
     expect(page.text).not.toMatch(/sk_test|_secret_/);
+    // The card script's and its driver's texts come with the page in the payer's language (issue 32).
+    expect(page.text).toContain('<div id="page-messages" hidden data-locale="en"');
+    expect(page.text).toContain('Saving your card…');
+    const germanCard = await get(`/pay/manage/${token}/subscriptions/${sub.id}/card`).set('Accept-Language', 'de-DE,de;q=0.9');
+    expect(germanCard.text).toContain('<div id="page-messages" hidden data-locale="de"');
+    expect(germanCard.text).toContain('Ihre Karte wird gespeichert…');
+    expect(germanCard.text).not.toContain('Saving your card');
     const csrf = /data-csrf-token="([^"]+)"/.exec(page.text)![1];
     const setupPath = `/pay/manage/${token}/subscriptions/${sub.id}/card/setup`;
     // The setup route is a POST like the others: cross-site or without the link's CSRF token it is refused.

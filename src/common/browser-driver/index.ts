@@ -11,6 +11,8 @@
  * provider's answers read to a payer.
  */
 
+export { hasText, loadMessages, pageLocale, text } from './page-messages.js';
+
 /** The event a driver bundle dispatches on `document` to hand the page its factory. */
 export const DRIVER_DEFINED_EVENT = 'checkout:driver-defined';
 
@@ -208,6 +210,10 @@ export interface CardSetupContext {
   readonly returnUrl: string;
   /** Loads a script with the page's nonce; rejects with a payer error. */
   loadScript(url: string): Promise<void>;
+  /** The payer's language (as DriverContext.locale): what the provider's library is told to speak */
+  readonly locale: string;
+  /** A text of the page's catalog in the payer's language (as DriverContext.text: `card.declined`, …) */
+  text(key: string, values?: Readonly<Record<string, string | number>>): string;
   /** Asks the server for a new setup of the subscription's customer. */
   createSetup(): Promise<CardSetup>;
   /** An error whose message the payer may read. */

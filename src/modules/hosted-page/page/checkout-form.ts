@@ -1,5 +1,4 @@
-import type { ChosenMethod, ChosenPrice, PayerDetails } from '../../../common/browser-driver/index.js';
-import { pageLocale, text } from './messages.js';
+import { type ChosenMethod, type ChosenPrice, type PayerDetails, pageLocale, text } from '../../../common/browser-driver/index.js';
 import { type FieldError, PayerError } from './payer-error.js';
 
 type FieldControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;

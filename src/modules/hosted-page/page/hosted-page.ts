@@ -23,11 +23,13 @@ import {
   type DriverDefinition,
   type DriverFactory,
   isPayerFacing,
+  loadMessages,
+  pageLocale,
   type PaymentReference,
   type ResumedAttempt,
+  text,
 } from '../../../common/browser-driver/index.js';
 import { CheckoutForm } from './checkout-form.js';
-import { loadMessages, pageLocale, text } from './messages.js';
 import { PayerError } from './payer-error.js';
 import { newKey, RestClient } from './rest-client.js';
 

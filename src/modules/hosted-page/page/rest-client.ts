@@ -1,5 +1,5 @@
 import type { CheckoutForm } from './checkout-form.js';
-import { hasText, text } from './messages.js';
+import { hasText, text } from '../../../common/browser-driver/index.js';
 import { PayerError } from './payer-error.js';
 
 interface ApiAnswer {

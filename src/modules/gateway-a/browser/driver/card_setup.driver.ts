@@ -14,20 +14,20 @@ function cardSetupDriver(context: CardSetupContext) {
   async function start(): Promise<void> {
     await context.loadScript(context.libraryUrl);
     const Stripe = (window as { Stripe?: (key: string) => StripeInstance }).Stripe;
-    if (typeof Stripe !== 'function') throw context.payerError('The card form could not be loaded. Reload the page and try again.');
+    if (typeof Stripe !== 'function') throw context.payerError(context.text('card.libraryLoad'));
     stripe = Stripe(context.browserConfig.publishable_key ?? '');
     // The setup the server makes takes cards only (`allowed_payment_method_types: ['card']`): the element says the same.
-    elements = stripe.elements({ mode: 'setup', currency: 'usd', paymentMethodTypes: ['card'] });
+    elements = stripe.elements({ mode: 'setup', currency: 'usd', paymentMethodTypes: ['card'], locale: context.locale });
     elements.create('payment', { layout: 'tabs' }).mount(context.mount.selector);
   }
 
   function providerError(error: StripeError): Error {
     if ((error.type === 'card_error' || error.type === 'validation_error') && error.message) return context.payerError(error.message);
-    return context.payerError('The card could not be saved. Try again, or use another card.');
+    return context.payerError(context.text('card.declined'));
   }
 
   async function confirm(): Promise<string> {
-    if (!stripe || !elements) throw context.payerError('The card form is still loading. Try again in a moment.');
+    if (!stripe || !elements) throw context.payerError(context.text('card.stillLoading'));
     const submitted = await elements.submit();
     if (submitted?.error) throw providerError(submitted.error);
     const setup = await context.createSetup();

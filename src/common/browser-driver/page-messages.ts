@@ -1,7 +1,8 @@
 /**
- * The page's texts in the payer's language: the server puts the catalog's `js.*` messages
- * (common/payer-language/payer/) and the language on `#page-messages` (`data-messages`: JSON, `data-locale`:
- * `de`), as the form's settings are passed; no text of the page script is written here. Messages carry
+ * The texts of the payer's page scripts (the hosted page; the manage page's card page) in the
+ * payer's language: the server puts the catalog's `js.*` messages (common/payer-language/payer/)
+ * and the language on `#page-messages` (`data-messages`: JSON, `data-locale`: `de`), as the form's
+ * settings are passed; no text of a page script is written in it. Messages carry
  * plain `{name}` placeholders only (the catalog spec checks it).
  */
 let messages: Record<string, string> = {};
