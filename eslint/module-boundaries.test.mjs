@@ -3,8 +3,9 @@
 // `// expect: <kind>[, <kind>...]`, where a kind is `index` (another area imported past its
 // index.ts), `slice` (a gateway slice imported outside app.module.ts), `direction` (an import
 // against the module direction), `cycle`, `gateway-id` (a gateway id named outside the slices and
-// the catalog, in a comparison or as data) or `slice-route` (a slice's route named there;
-// eslint/gateway-ids.mjs): each zone, no-cycle and the gateway-naming selectors fire where they
+// the catalog, in a comparison or as data), `slice-route` (a slice's route named there;
+// eslint/gateway-ids.mjs) or `repository-save` (save() on an injected repository, everywhere in
+// src/ but unit specs; eslint/repository-writes.mjs): each zone, no-cycle and the gateway-naming selectors fire where they
 // should and nowhere else (the slices, the catalog at its place, unit specs, OpenAPI examples and
 // import sources stay allowed), and `.js` specifiers resolve to `.ts` files
 // (an unresolved import would be skipped by both import rules, and reported by no-unresolved).
@@ -24,6 +25,7 @@ function kindOf(message) {
   if (message.ruleId === 'import-x/no-cycle') return 'cycle';
   if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(gateway id named)')) return 'gateway-id';
   if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(slice route named)')) return 'slice-route';
+  if (message.ruleId === 'no-restricted-syntax' && message.message.includes('(repository save)')) return 'repository-save';
   if (message.ruleId === 'import-x/no-restricted-paths') {
     if (message.message.includes('through its index.ts')) return 'index';
     if (message.message.includes('Only src/app.module.ts imports a gateway slice')) return 'slice';

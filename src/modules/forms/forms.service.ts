@@ -66,17 +66,18 @@ export class FormsService {
   ): Promise<PaymentForm> {
     const now = new Date();
     const repo = manager ? manager.getRepository(PaymentFormEntity) : this.forms;
-    const row = await repo.save(
-      repo.create({
-        title: input.title,
-        status: input.status,
-        authorId: input.authorId,
-        settings: JSON.stringify(input.settings),
-        sourceTemplate: input.source ? sourceKey(input.source) : null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const row = repo.create({
+      title: input.title,
+      status: input.status,
+      authorId: input.authorId,
+      settings: JSON.stringify(input.settings),
+      sourceTemplate: input.source ? sourceKey(input.source) : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    // One INSERT (it sets row.id), not save(): outside a transaction it is a lone statement, which
+    // the conflict retry covers; save() would open a transaction of its own that it does not.
+    await repo.insert(row);
     return toPaymentForm(row);
   }
 
