@@ -136,6 +136,38 @@ describe('admin console: forms', () => {
     await context.close();
   });
 
+  it("keeps the form's own texts in another payer language, and takes them away again (issue 32)", async () => {
+    const id = await importTemplate('donation');
+    const { page, context, errors } = await openConsole(suite.browser, suite.app);
+    await signIn(page);
+    await page.goto(`${suite.app.origin}/admin/forms/${id}`);
+    await page.getByRole('heading', { level: 1, name: `Edit form #${id}` }).waitFor();
+    const section = page.getByRole('region', { name: 'Translations' });
+    await section.getByLabel('Language').selectOption('de');
+    await section.getByRole('button', { name: 'Add texts in this language' }).click();
+    const german = section.getByRole('group', { name: 'Deutsch' });
+    await german.getByRole('textbox', { name: 'Title' }).fill('Spende für den Verein');
+    await german.getByRole('textbox', { name: 'Pay button label' }).fill('Jetzt spenden');
+    // A text filled, then emptied, is left out: the payer sees the form's own.
+    await german.getByRole('textbox', { name: 'Message after payment' }).fill('Danke');
+    await german.getByRole('textbox', { name: 'Message after payment' }).fill('');
+    // German is taken: the next language offered is another.
+    expect(await section.getByLabel('Language').inputValue()).not.toBe('de');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.', { exact: true }).waitFor();
+    expect(JSON.parse((await formRow(id))!.settings).translations).toEqual([{ locale: 'de', title: 'Spende für den Verein', button_label: 'Jetzt spenden' }]);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await german.getByRole('button', { name: 'Remove the texts in Deutsch' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.', { exact: true }).waitFor();
+    expect(JSON.parse((await formRow(id))!.settings).translations).toBeUndefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('deletes another form after an accessible confirmation, by keyboard', async () => {
     const keep = await importTemplate('tip-jar');
     const doomed = await importTemplate('invoice');

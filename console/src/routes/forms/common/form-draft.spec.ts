@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { BuilderRules } from './builder-rules';
-import { draftFingerprint, draftFromForm, draftReducer, type FormDraft, isPlaceholderAddress, missingCoreFields, type PaymentForm, toFormBody } from './form-draft';
+import { draftFingerprint, draftFromForm, draftReducer, type FormDraft, isPlaceholderAddress, missingCoreFields, type PaymentForm, toFormBody, withTranslatedText } from './form-draft';
 
 const GATEWAY = 'card_gateway';
 const WALLET = 'wallet_gateway';
@@ -224,5 +224,15 @@ describe('notification address', () => {
 
   it('takes a real address as it is', () => {
     for (const email of ['owner@shop.com', 'ada@example.co.uk', 'me@localhost.shop.com', '']) expect(isPlaceholderAddress(email)).toBe(false);
+  });
+});
+
+describe('withTranslatedText (the builder’s Translations section)', () => {
+  it('keeps a text the merchant wrote and leaves out one emptied (the payer then sees the form’s own)', () => {
+    const entry = withTranslatedText({ locale: 'de', title: 'Kurs' }, 'button_label', 'Jetzt zahlen');
+    expect(entry).toEqual({ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen' });
+    expect(withTranslatedText(entry, 'title', '   ')).toEqual({ locale: 'de', button_label: 'Jetzt zahlen' });
+    // The entry it was given is not changed.
+    expect(entry.title).toBe('Kurs');
   });
 });

@@ -61,7 +61,7 @@ export interface FormDraft {
   layout: Layout | '';
   /** `display.locale`: `auto` (the payer's browser, then the site's language) or a payer language */
   locale: FormLocale;
-  /** The form's own texts in other payer languages (`settings.translations`): kept as stored, the builder does not edit them yet */
+  /** The form's own texts in other payer languages (`settings.translations`): the builder's Translations section edits them */
   translations: NonNullable<FormSettings['translations']>;
   plans: PlanDraft[];
   /** Gateway id → enabled method ids (gateway ids come from the API, never from the console) */
@@ -73,6 +73,18 @@ export interface FormDraft {
   email: FormSettings['email'];
   /** The next id for a new plan, price or field (React keys that survive reordering) */
   nextId: number;
+}
+
+type Translation = FormDraft['translations'][number];
+/** The texts a translation may carry (settings.translations[]), beside its `locale`. */
+export type TranslatedText = Exclude<keyof Translation, 'locale'>;
+
+/** A translation with `text` set to `value`; an emptied text is left out (the payer then sees the form's own). */
+export function withTranslatedText(entry: Translation, text: TranslatedText, value: string): Translation {
+  const next: Translation = { ...entry };
+  if (value.trim() === '') delete next[text];
+  else next[text] = value;
+  return next;
 }
 
 /** The draft of a saved form. */

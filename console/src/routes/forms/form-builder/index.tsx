@@ -21,6 +21,7 @@ import { ErrorSummary } from './error-summary';
 import { FieldErrors } from './inputs';
 import { LivePreview } from './live-preview';
 import { TestEmail } from './test-email';
+import { TranslationsSection } from './translations';
 
 type PaymentForm = components['schemas']['PaymentFormDto'];
 type BuilderData = components['schemas']['BuilderDataDto'];
@@ -186,6 +187,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
           <AfterPaymentSection draft={draft} dispatch={change} rules={rules} />
           <EmailSection draft={draft} dispatch={change} rules={rules} />
           <DisplaySection draft={draft} dispatch={change} rules={rules} />
+          <TranslationsSection draft={draft} dispatch={change} rules={rules} />
           <div className="save-bar">
             <button type="submit" className="button button-primary" disabled={save.isPending}>
               {save.isPending ? 'Saving…' : 'Save changes'}

@@ -1,0 +1,76 @@
+import { type Dispatch, useState } from 'react';
+import { useT } from '../../../i18n/use-t';
+import { PAYER_LANGUAGES, type PayerLanguage } from '../../../payer-languages';
+import { type BuilderRules, RULE_KEYS } from '../common/builder-rules';
+import { type DraftAction, type FormDraft, type TranslatedText, withTranslatedText } from '../common/form-draft';
+import { Group, SelectInput, TextInput } from './inputs';
+
+type Translation = FormDraft['translations'][number];
+
+interface TranslationsProps {
+  draft: FormDraft;
+  dispatch: Dispatch<DraftAction>;
+  rules: BuilderRules;
+}
+
+/**
+ * The form's own texts in other payer languages (`settings.translations`, docs/languages.md): one
+ * entry per language, each text optional; payers of that language see them on the hosted page.
+ */
+export function TranslationsSection({ draft, dispatch, rules }: TranslationsProps) {
+  const t = useT();
+  const present = new Set(draft.translations.map((entry) => entry.locale));
+  const available = PAYER_LANGUAGES.filter((language) => !present.has(language.value));
+  const [adding, setAdding] = useState<PayerLanguage | ''>('');
+  // The language the Add button adds: the one picked, while it is still free; else the first free one.
+  const chosen: PayerLanguage | undefined = adding !== '' && !present.has(adding) ? adding : available.at(0)?.value;
+  const set = (translations: Translation[]) => dispatch({ type: 'update', patch: { translations } });
+  const nameOf = (locale: string) => PAYER_LANGUAGES.find((language) => language.value === locale)?.label ?? locale;
+
+  const texts: Array<{ text: TranslatedText; label: string; original: string; maxLength: number | undefined; multiline?: boolean }> = [
+    { text: 'title', label: t('forms.builder.translations.title'), original: draft.title, maxLength: rules.maxLength(RULE_KEYS.title) },
+    { text: 'description', label: t('forms.builder.translations.description'), original: draft.description, maxLength: rules.maxLength(RULE_KEYS.description), multiline: true },
+    { text: 'button_label', label: t('forms.builder.translations.buttonLabel'), original: draft.buttonLabel, maxLength: rules.maxLength(RULE_KEYS.buttonLabel) },
+    { text: 'success_message', label: t('forms.builder.translations.successMessage'), original: draft.successMessage, maxLength: rules.maxLength(RULE_KEYS.successMessage), multiline: true },
+  ];
+
+  return (
+    <section className="card" aria-labelledby="section-translations">
+      <h2 id="section-translations">{t('forms.builder.translations.heading')}</h2>
+      <p className="muted">{t('forms.builder.translations.intro')}</p>
+      {draft.translations.map((entry, index) => (
+        <Group key={entry.locale} path={`settings.translations.${index}`} legend={nameOf(entry.locale)} className="plan">
+          {texts.map(({ text, label, original, maxLength, multiline }) => (
+            <TextInput
+              key={text}
+              path={`settings.translations.${index}.${text}`}
+              label={label}
+              help={original.trim() === '' ? undefined : t('forms.builder.translations.original', { text: original })}
+              multiline={multiline}
+              maxLength={maxLength}
+              value={entry[text] ?? ''}
+              onChange={(value) => set(draft.translations.map((other, at) => (at === index ? withTranslatedText(other, text, value) : other)))}
+            />
+          ))}
+          <button type="button" className="button button-quiet" onClick={() => set(draft.translations.filter((_, at) => at !== index))}>
+            {t('forms.builder.translations.remove', { language: nameOf(entry.locale) })}
+          </button>
+        </Group>
+      ))}
+      {chosen !== undefined && (
+        <div className="field-row">
+          <SelectInput
+            path="translations.add"
+            label={t('forms.builder.translations.language')}
+            value={chosen}
+            options={available}
+            onChange={(locale) => setAdding(locale as PayerLanguage)}
+          />
+          <button type="button" className="button" onClick={() => set([...draft.translations, { locale: chosen }])}>
+            {t('forms.builder.translations.add')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
