@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock/index.js';
 import { DomainError } from '../../common/errors/index.js';
 import { GatewayRegistry, type ProviderAftermathReader, type ReconcileResult } from '../gateways/index.js';
-import { type AftermathChange, PaymentAftermathService, PaymentQueriesService } from '../payments/index.js';
+import { type AftermathChange, PaymentAftermathService, PaymentQueriesService, type PaymentSweepCursor } from '../payments/index.js';
 
 /** A record untouched for this long has missed its webhook (deliveries normally arrive within seconds). */
 export const RECONCILE_MIN_AGE_MS = 5 * 60_000;
@@ -10,7 +10,8 @@ export const RECONCILE_MIN_AGE_MS = 5 * 60_000;
 export const RECONCILE_DEFAULT_WINDOW_MS = 30 * 24 * 3600_000;
 /** At most this many records per run: a big backlog is worked off over several runs. */
 export const RECONCILE_MAX_PER_RUN = 200;
-const PAGE = 50;
+/** Records read per statement (a keyset page of the window, oldest first). */
+export const RECONCILE_PAGE = 50;
 /** At most five provider reads a second. */
 export const RECONCILE_PAUSE_MS = 200;
 
@@ -63,13 +64,14 @@ export class ReconciliationService {
     const maxRecords = options.maxRecords ?? RECONCILE_MAX_PER_RUN;
     const pauseMs = options.pauseMs ?? RECONCILE_PAUSE_MS;
     const report: ReconcileReport = { examined: 0, changes: [], aftermath: [], stoppedBy: null };
-    let afterId = 0;
+    // Keyset pages in (created_at, id) order over the window: each page is an index range from the last record on.
+    let after: PaymentSweepCursor | null = null;
     while (report.examined < maxRecords) {
-      const batch = await this.payments.findWaiting({ olderThan, since, afterId, limit: Math.min(PAGE, maxRecords - report.examined) });
+      const batch = await this.payments.findWaiting({ olderThan, since, after, limit: Math.min(RECONCILE_PAGE, maxRecords - report.examined) });
       if (batch.length === 0) break;
       for (const payment of batch) {
         if (options.shouldStop?.()) return report;
-        afterId = payment.id;
+        after = { createdAt: new Date(payment.created_at), id: payment.id };
         const reconciler = this.registry.get(payment.gateway).reconciler;
         if (!reconciler) continue;
         report.examined += 1;
