@@ -10,7 +10,7 @@ import { Clock } from '../../src/common/clock/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
 import { GatewayRegistry, GatewayStateService } from '../../src/modules/gateways/index.js';
-import { databasePreflight, DoctorService, RECONCILE_PAGE, ReconciliationService, ReconciliationTask } from '../../src/modules/operations/index.js';
+import { databasePreflight, DoctorService, RECONCILE_CURSOR_OPTION, RECONCILE_PAGE, ReconciliationService, ReconciliationTask } from '../../src/modules/operations/index.js';
 import { PaymentLedgerService, PaymentQueriesService, type PaymentRecord } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
@@ -199,6 +199,45 @@ describe('operations: reconciliation, doctor and slow providers', () => {
         expect(seen).toEqual(waiting.map((row) => row.id));
       } finally {
         await cancelSweepRows(ids);
+      }
+    });
+
+    it('a pass bounded by its maximum leaves a cursor: the next one goes on after it, and at the window\'s end starts over, so payments still waiting cannot hold back newer ones', async () => {
+      const now = t().app.get(Clock).now().getTime();
+      // Older than every other test's records, inside the default 30-day window.
+      const rows: SweepRow[] = [0, 1, 2].map((n) => ({ status: 'pending', created: now - 20 * 24 * 60 * MINUTES + n * 1000, waiting: true }));
+      const ids = await insertSweepRows(rows);
+      const options = t().app.get(OptionsService);
+      let seen: number[] = [];
+      const reconciler = t().app.get(GatewayRegistry).get('gateway_a').reconciler!;
+      jest.spyOn(reconciler, 'reconcile').mockImplementation(async (id) => {
+        seen.push(id);
+        return { outcome: 'unchanged', from: 'pending', to: 'pending' };
+      });
+      const pass = async () => {
+        seen = [];
+        await t().app.get(ReconciliationService).runOnce({ pauseMs: 0, maxRecords: 2 });
+        return seen;
+      };
+      try {
+        // Still waiting after their read: without the cursor every pass would read these two again.
+        expect(await pass()).toEqual([ids[0], ids[1]]);
+        expect(await options.get(RECONCILE_CURSOR_OPTION, null)).toEqual({ created_at: new Date(rows[1].created).toISOString(), id: ids[1] });
+        const next = await pass();
+        expect(next[0]).toBe(ids[2]);
+        // Round the window (the other tests' waiting payments are newer) and back to the first.
+        const round = [...next];
+        for (let run = 0; run < 20 && !round.slice(1).includes(ids[0]); run++) round.push(...(await pass()));
+        const back = round.indexOf(ids[0]);
+        expect(back).toBeGreaterThan(0);
+        // Each waiting payment once per round.
+        expect(new Set(round.slice(0, back)).size).toBe(back);
+        // A pass that walks the whole window leaves no cursor.
+        await t().app.get(ReconciliationService).runOnce({ pauseMs: 0 });
+        expect(await options.get(RECONCILE_CURSOR_OPTION, 'unset')).toBeNull();
+      } finally {
+        await cancelSweepRows(ids);
+        await options.set(RECONCILE_CURSOR_OPTION, null);
       }
     });
 
