@@ -18,7 +18,12 @@ const GATEWAY = 'gateway_b';
  * 20 a sweep, 5,760 captured payments a day are covered daily. An object so a test can lower it.
  */
 export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20, pendingPerSweep: 20 };
-const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
+/**
+ * The rolling cursor, `{ created_at, id }` of the last payment read. Not the option of the releases
+ * that went by id (`…_gateway_b_aftermath_cursor`, a bare id): during a rolling deploy an instance
+ * of either release reads only its own form (the old option is left as it is).
+ */
+const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_position`;
 
 /** The cursor as the option stores it: the last payment read (its creation time, ISO 8601, and id); null: from the window's start. */
 interface StoredCursor {
@@ -26,10 +31,7 @@ interface StoredCursor {
   id: number;
 }
 
-/**
- * The stored cursor, or null to start from the window's start: also for a value of an earlier
- * release (a bare payment id, when the sweep went by id) or one that does not read as a cursor.
- */
+/** The stored cursor, or null to start from the window's start: also for a value that does not read as a cursor. */
 function cursorOf(stored: unknown): PaymentSweepCursor | null {
   if (typeof stored !== 'object' || stored === null) return null;
   const { created_at: createdAt, id } = stored as Partial<StoredCursor>;
