@@ -172,6 +172,21 @@ export async function sizeMain(argv: string[]): Promise<void> {
       say(lines[lines.length - 1]);
       if (read.explain) plans.push(`${read.name}:`, '```', ...(await query.explain(read.explain)), '```', '');
     }
+    // The reconciliation sweeps' statements (no route runs them: the background task does), as the
+    // repository sends them (docs/benchmarks.md, "Reconciliation sweeps at size").
+    const at = (ago: number) => new Date(Date.now() - ago).toISOString().replace('T', ' ').replace('Z', '');
+    const waiting = (status: string) =>
+      `SELECT id FROM {p}checkout_payments WHERE status = '${status}' AND provider_payment_ref IS NOT NULL AND updated_at < '${at(300_000)}' AND created_at >= '${at(30 * 86_400_000)}' ORDER BY created_at ASC, id ASC LIMIT 50`;
+    const sweeps: Array<[string, string]> = [
+      ['reconcile: waiting sweep, pending, first page', waiting('pending')],
+      ['reconcile: waiting sweep, processing, first page', waiting('processing')],
+      [
+        'reconcile: gateway B refund sweep, first page',
+        `SELECT id FROM {p}checkout_payments WHERE status = 'completed' AND gateway = 'gateway_b' AND provider_capture_ref IS NOT NULL AND created_at >= '${at(180 * 86_400_000)}' ORDER BY created_at ASC, id ASC LIMIT 20`,
+      ],
+      ['reconcile: gateway B pending refunds', "SELECT id FROM {p}checkout_payments WHERE gateway = 'gateway_b' AND status = 'completed' AND provider_capture_ref IS NOT NULL AND refund_reserved > 0 ORDER BY id ASC LIMIT 20"],
+    ];
+    if (!only) for (const [name, sql] of sweeps) plans.push(`${name}:`, '```', ...(await query.explain(sql)), '```', '');
     lines.push('', `Load average at the end: ${load()}.`, '');
     if (values.export) lines.push(...(await exportRun(origin, service.child.pid!, fixture.statusBody, say)), '');
     console.log([...lines, '#### EXPLAIN', '', ...plans].join('\n'));

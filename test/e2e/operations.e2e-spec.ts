@@ -9,9 +9,9 @@ import { buildDataSourceOptions } from '../../src/database/index.js';
 import { Clock } from '../../src/common/clock/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { gatewayAOption } from '../../src/modules/gateway-a/index.js';
-import { GatewayStateService } from '../../src/modules/gateways/index.js';
-import { databasePreflight, DoctorService, ReconciliationService, ReconciliationTask } from '../../src/modules/operations/index.js';
-import { PaymentLedgerService } from '../../src/modules/payments/index.js';
+import { GatewayRegistry, GatewayStateService } from '../../src/modules/gateways/index.js';
+import { databasePreflight, DoctorService, RECONCILE_CURSOR_OPTION, RECONCILE_PAGE, ReconciliationService, ReconciliationTask } from '../../src/modules/operations/index.js';
+import { PaymentLedgerService, PaymentQueriesService, type PaymentRecord } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import { TaskLeaseRepository } from '../../src/modules/tasks/index.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
@@ -51,6 +51,46 @@ describe('operations: reconciliation, doctor and slow providers', () => {
     await (await gatewayClient(t())).paymentIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
     return { record, id: record.sync.payment_id, intentId: intent.body.intent_id as string };
   };
+
+  /** A payments row written straight into the table (the sweep's queries at their edges, without the checkout path). */
+  interface SweepRow {
+    status: string;
+    /** Creation time, ms */
+    created: number;
+    /** Whether the sweep must examine it */
+    waiting: boolean;
+    /** No provider object yet */
+    noRef?: boolean;
+    /** Last changed then (default: a minute after its creation) */
+    touched?: number;
+    gateway?: string;
+    captureRef?: boolean;
+  }
+  let sweepRowRef = 0;
+  const datetime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  /** Written in a shuffled order, so ids do not follow creation times (as between Galera servers); the ids come back in `rows`' order. */
+  const insertSweepRows = async (rows: SweepRow[]): Promise<number[]> => {
+    const ids: number[] = new Array<number>(rows.length);
+    const order = rows.map((_, index) => index).sort((a, b) => ((a * 37) % 101) - ((b * 37) % 101) || b - a);
+    for (const index of order) {
+      const row = rows[index];
+      const ref = ++sweepRowRef;
+      const gateway = row.gateway ?? 'gateway_a';
+      await t().dataSource.query(
+        `INSERT INTO ${t().config.tablePrefix}checkout_payments (form_id, gateway, payment_method, mode, status, amount, currency, frequency, custom_fields, secret_nonce, provider_payment_ref, provider_capture_ref, amount_received, amount_refunded, refund_reserved, created_at, updated_at) VALUES (?, ?, ?, 'test', ?, 1000, 'USD', 'one-time', '{}', ?, ?, ?, ?, 0, 0, ?, ?)`,
+        [
+          form.id, gateway, gateway === 'gateway_b' ? 'standard_checkout' : 'ccard', row.status, `sweep${String(ref).padStart(38, '0')}`,
+          row.noRef ? null : `pi_sweep${ref}`, row.captureRef ? `CAPSWEEP${ref}` : null, row.status === 'completed' ? 1000 : null,
+          datetime(row.created), datetime(row.touched ?? row.created + MINUTES),
+        ],
+      );
+      const [{ id }] = await t().dataSource.query(`SELECT id FROM ${t().config.tablePrefix}checkout_payments WHERE secret_nonce = ?`, [`sweep${String(ref).padStart(38, '0')}`]);
+      ids[index] = Number(id);
+    }
+    return ids;
+  };
+  /** Out of every later test's way (the doctor's waiting check, the other sweeps). */
+  const cancelSweepRows = (ids: number[]) => t().dataSource.query(`UPDATE ${t().config.tablePrefix}checkout_payments SET status = 'canceled' WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
 
   describe('the reconciliation sweep', () => {
     it('completes a paid payment whose webhook never arrived, as the webhook would (log source reconcile, emails once), and only once', async () => {
@@ -125,6 +165,115 @@ describe('operations: reconciliation, doctor and slow providers', () => {
       expect(await statuses()).toEqual(['completed', 'pending']);
       expect((await reconcile({ since })).examined).toBe(1);
       expect(await statuses()).toEqual(['completed', 'completed']);
+    });
+
+    it('pages the window by creation time: every waiting payment of it is examined once, in order, past the first page and from its first instant on; none before it', async () => {
+      const now = t().app.get(Clock).now().getTime();
+      // The window of this pass starts 10 days back; the rows below are older than every other test's.
+      const since = new Date(now - 10 * 24 * 60 * MINUTES);
+      const rows: SweepRow[] = [
+        // Just before the window: left out. At its first instant: examined.
+        { status: 'pending', created: since.getTime() - 1, waiting: false },
+        { status: 'pending', created: since.getTime(), waiting: true },
+      ];
+      // More than two pages of waiting payments, both statuses, seven to a creation time (so page
+      // boundaries fall inside a run of equal times), with rows that are not waiting between them.
+      for (let n = 0; n < 2 * RECONCILE_PAGE + 20; n++) {
+        const created = since.getTime() + 1000 + Math.floor(n / 7) * 1000;
+        rows.push({ status: n % 4 === 3 ? 'processing' : 'pending', created, waiting: true });
+        if (n % 5 === 0) rows.push({ status: 'completed', created, waiting: false });
+        if (n % 6 === 0) rows.push({ status: 'pending', created, waiting: false, noRef: true });
+        if (n % 9 === 0) rows.push({ status: 'processing', created, waiting: false, touched: now - MINUTES });
+      }
+      const ids = await insertSweepRows(rows);
+      const waiting = rows.flatMap((row, index) => (row.waiting ? [{ id: ids[index], created: row.created }] : [])).sort((a, b) => a.created - b.created || a.id - b.id);
+      const seen: number[] = [];
+      const reconciler = t().app.get(GatewayRegistry).get('gateway_a').reconciler!;
+      jest.spyOn(reconciler, 'reconcile').mockImplementation(async (id) => {
+        seen.push(id);
+        return { outcome: 'unchanged', from: 'pending', to: 'pending' };
+      });
+      try {
+        const report = await t().app.get(ReconciliationService).runOnce({ since, pauseMs: 0, maxRecords: waiting.length });
+        expect(report.examined).toBe(waiting.length);
+        expect(seen).toEqual(waiting.map((row) => row.id));
+      } finally {
+        await cancelSweepRows(ids);
+      }
+    });
+
+    it('a pass bounded by its maximum leaves a cursor: the next one goes on after it, and at the window\'s end starts over, so payments still waiting cannot hold back newer ones', async () => {
+      const now = t().app.get(Clock).now().getTime();
+      // Older than every other test's records, inside the default 30-day window.
+      const rows: SweepRow[] = [0, 1, 2].map((n) => ({ status: 'pending', created: now - 20 * 24 * 60 * MINUTES + n * 1000, waiting: true }));
+      const ids = await insertSweepRows(rows);
+      const options = t().app.get(OptionsService);
+      let seen: number[] = [];
+      const reconciler = t().app.get(GatewayRegistry).get('gateway_a').reconciler!;
+      jest.spyOn(reconciler, 'reconcile').mockImplementation(async (id) => {
+        seen.push(id);
+        return { outcome: 'unchanged', from: 'pending', to: 'pending' };
+      });
+      const pass = async () => {
+        seen = [];
+        await t().app.get(ReconciliationService).runOnce({ pauseMs: 0, maxRecords: 2 });
+        return seen;
+      };
+      try {
+        // Still waiting after their read: without the cursor every pass would read these two again.
+        expect(await pass()).toEqual([ids[0], ids[1]]);
+        expect(await options.get(RECONCILE_CURSOR_OPTION, null)).toEqual({ created_at: new Date(rows[1].created).toISOString(), id: ids[1] });
+        const next = await pass();
+        expect(next[0]).toBe(ids[2]);
+        // Round the window (the other tests' waiting payments are newer) and back to the first.
+        const round = [...next];
+        for (let run = 0; run < 20 && !round.slice(1).includes(ids[0]); run++) round.push(...(await pass()));
+        const back = round.indexOf(ids[0]);
+        expect(back).toBeGreaterThan(0);
+        // Each waiting payment once per round.
+        expect(new Set(round.slice(0, back)).size).toBe(back);
+        // A pass that walks the whole window leaves no cursor.
+        await t().app.get(ReconciliationService).runOnce({ pauseMs: 0 });
+        expect(await options.get(RECONCILE_CURSOR_OPTION, 'unset')).toBeNull();
+      } finally {
+        await cancelSweepRows(ids);
+        await options.set(RECONCILE_CURSOR_OPTION, null);
+      }
+    });
+
+    it("gateway B's refund sweep pages its window's captured payments by creation time with a cursor, from the window's first instant on", async () => {
+      const now = t().app.get(Clock).now().getTime();
+      const since = new Date(now - 20 * 24 * 60 * MINUTES);
+      const rows: SweepRow[] = [
+        { status: 'completed', created: since.getTime() - 1, waiting: false, gateway: 'gateway_b', captureRef: true },
+        { status: 'completed', created: since.getTime(), waiting: true, gateway: 'gateway_b', captureRef: true },
+      ];
+      for (let n = 0; n < 25; n++) {
+        const created = since.getTime() + 1000 + Math.floor(n / 4) * 1000;
+        rows.push({ status: 'completed', created, waiting: true, gateway: 'gateway_b', captureRef: true });
+        if (n % 3 === 0) rows.push({ status: 'completed', created, waiting: false, gateway: 'gateway_a', captureRef: true });
+        if (n % 4 === 0) rows.push({ status: 'completed', created, waiting: false, gateway: 'gateway_b' });
+        if (n % 5 === 0) rows.push({ status: 'refunded', created, waiting: false, gateway: 'gateway_b', captureRef: true });
+      }
+      const ids = await insertSweepRows(rows);
+      try {
+        const expected = rows.flatMap((row, index) => (row.waiting ? [{ id: ids[index], created: row.created }] : [])).sort((a, b) => a.created - b.created || a.id - b.id);
+        const queries = t().app.get(PaymentQueriesService);
+        const read: PaymentRecord[] = [];
+        let after: { createdAt: Date; id: number } | null = null;
+        for (;;) {
+          const page: PaymentRecord[] = await queries.findCaptured({ gateway: 'gateway_b', since, after, limit: 3 });
+          read.push(...page);
+          if (page.length < 3) break;
+          const last = page[page.length - 1];
+          after = { createdAt: new Date(last.created_at), id: last.id };
+        }
+        // Other tests' captured payments are newer than these: the ones of this test come first, in order.
+        expect(read.slice(0, expected.length).map((payment) => payment.id)).toEqual(expected.map((row) => row.id));
+        expect(read.map((payment) => payment.id)).not.toContain(ids[0]);
+      } finally {
+        await cancelSweepRows(ids);
+      }
     });
 
     it('stops at the first provider failure and backs off; the record is left as it was', async () => {

@@ -3,6 +3,7 @@ import { CHECKOUT_ALIAS } from '../../src/config/index.js';
 import type { PaymentForm } from '../../src/modules/forms/index.js';
 import { GATEWAY_B_AFTERMATH_LIMITS } from '../../src/modules/gateway-b/index.js';
 import { ReconciliationService } from '../../src/modules/operations/index.js';
+import { PaymentQueriesService } from '../../src/modules/payments/index.js';
 import { OptionsService } from '../../src/modules/settings/index.js';
 import type { FakeGatewayB } from '../fakes/gateway-b/index.js';
 import { paymentRow } from '../support/app-state.js';
@@ -104,7 +105,8 @@ describe('refunds made at gateway B', () => {
     try {
       // A cursor that reads one payment a run and has just passed this one: without the pending read it would wait a full round.
       GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep = 1;
-      await t.app.get(OptionsService).set(`${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`, id);
+      const { created_at } = (await t.app.get(PaymentQueriesService).findById(id))!;
+      await t.app.get(OptionsService).set(`${CHECKOUT_ALIAS}_gateway_b_aftermath_position`, { created_at, id });
       // Still pending at the provider: the sweep reads it and changes nothing.
       expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([]);
       expect(await totals(id)).toEqual({ amount_refunded: 0, refund_reserved: 500 });
@@ -140,5 +142,21 @@ describe('refunds made at gateway B', () => {
     } finally {
       Object.assign(GATEWAY_B_AFTERMATH_LIMITS, limits);
     }
+  });
+
+  it("a cursor that does not read as one (a bare id, as the releases that went by id stored in their own option) starts the round over from the window's start", async () => {
+    const { id, orderId } = await captured();
+    sandbox.orders.dashboardRefund(orderId, { value: '19.99' });
+    const limits = { ...GATEWAY_B_AFTERMATH_LIMITS };
+    try {
+      GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep = 1000;
+      // An id past every payment: read as an id it would skip them all this run.
+      await t.app.get(OptionsService).set(`${CHECKOUT_ALIAS}_gateway_b_aftermath_position`, id + 1000);
+      await t.app.get(OptionsService).set(`${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`, id + 1000);
+      expect((await sweep()).aftermath.filter((change) => change.payment_id === id)).toEqual([expect.objectContaining({ refunds_changed: 1 })]);
+    } finally {
+      Object.assign(GATEWAY_B_AFTERMATH_LIMITS, limits);
+    }
+    expect(await totals(id)).toEqual({ amount_refunded: 1999, refund_reserved: 0 });
   });
 });

@@ -34,6 +34,7 @@ import { CreatePaymentSearchTerms1764300000000 } from './1764300000000-CreatePay
 import { IndexPaymentFormByCreation1764300000100 } from './1764300000100-IndexPaymentFormByCreation.js';
 import { AddPaymentLocale1764310000000 } from './1764310000000-AddPaymentLocale.js';
 import { AddUserConsoleLocale1764320000000 } from './1764320000000-AddUserConsoleLocale.js';
+import { IndexReconciliationSweeps1764330000000 } from './1764330000000-IndexReconciliationSweeps.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   IndexPaymentFormByCreation1764300000100,
   AddPaymentLocale1764310000000,
   AddUserConsoleLocale1764320000000,
+  IndexReconciliationSweeps1764330000000,
 ];

@@ -1,5 +1,5 @@
 export { OperationsModule } from './operations.module.js';
-export { ReconciliationService, type ReconcileChange, type ReconcileOptions, type ReconcileReport } from './reconciliation.service.js';
+export { RECONCILE_CURSOR_OPTION, RECONCILE_PAGE, ReconciliationService, type ReconcileChange, type ReconcileOptions, type ReconcileReport } from './reconciliation.service.js';
 export { ReconciliationTask, type LeasedRun } from './reconciliation.task.js';
 export { DoctorService } from './doctor.service.js';
 export { type RotationReport, SecretRotationService } from './secret-rotation.service.js';

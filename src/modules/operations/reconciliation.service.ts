@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock/index.js';
 import { DomainError } from '../../common/errors/index.js';
+import { CHECKOUT_ALIAS } from '../../config/index.js';
 import { GatewayRegistry, type ProviderAftermathReader, type ReconcileResult } from '../gateways/index.js';
-import { type AftermathChange, PaymentAftermathService, PaymentQueriesService } from '../payments/index.js';
+import { type AftermathChange, PaymentAftermathService, PaymentQueriesService, type PaymentSweepCursor } from '../payments/index.js';
+import { OptionsService } from '../settings/index.js';
 
 /** A record untouched for this long has missed its webhook (deliveries normally arrive within seconds). */
 export const RECONCILE_MIN_AGE_MS = 5 * 60_000;
@@ -10,9 +12,34 @@ export const RECONCILE_MIN_AGE_MS = 5 * 60_000;
 export const RECONCILE_DEFAULT_WINDOW_MS = 30 * 24 * 3600_000;
 /** At most this many records per run: a big backlog is worked off over several runs. */
 export const RECONCILE_MAX_PER_RUN = 200;
-const PAGE = 50;
+/** Records read per statement (a keyset page of the window, oldest first). */
+export const RECONCILE_PAGE = 50;
 /** At most five provider reads a second. */
 export const RECONCILE_PAUSE_MS = 200;
+/**
+ * Where the next default pass starts: the last record the previous one walked when it stopped at
+ * its bound (`{ created_at, id }`), or null (from the window's start).
+ */
+export const RECONCILE_CURSOR_OPTION = `${CHECKOUT_ALIAS}_reconcile_cursor`;
+
+interface StoredCursor {
+  created_at: string;
+  id: number;
+}
+
+/** The stored cursor, or null when there is none, it does not read as one, or it lies before the window. */
+function cursorOf(stored: unknown, since: Date): PaymentSweepCursor | null {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const { created_at: createdAt, id } = stored as Partial<StoredCursor>;
+  const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
+  if (!at || Number.isNaN(at.getTime()) || at.getTime() < since.getTime() || !Number.isSafeInteger(id) || (id as number) < 1) return null;
+  return { createdAt: at, id: id as number };
+}
+
+/** The sweep's order: creation time, then id. */
+function compareKeys(a: PaymentSweepCursor, b: PaymentSweepCursor): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
+}
 
 export interface ReconcileChange extends ReconcileResult {
   payment_id: number;
@@ -54,6 +81,7 @@ export class ReconciliationService {
     private readonly registry: GatewayRegistry,
     private readonly clock: Clock,
     private readonly aftermath: PaymentAftermathService,
+    private readonly options: OptionsService,
   ) {}
 
   async runOnce(options: ReconcileOptions = {}): Promise<ReconcileReport> {
@@ -63,13 +91,36 @@ export class ReconciliationService {
     const maxRecords = options.maxRecords ?? RECONCILE_MAX_PER_RUN;
     const pauseMs = options.pauseMs ?? RECONCILE_PAUSE_MS;
     const report: ReconcileReport = { examined: 0, changes: [], aftermath: [], stoppedBy: null };
-    let afterId = 0;
-    while (report.examined < maxRecords) {
-      const batch = await this.payments.findWaiting({ olderThan, since, afterId, limit: Math.min(PAGE, maxRecords - report.examined) });
-      if (batch.length === 0) break;
+    // The default pass (the background task, a plain `reconcile`) goes on where the previous one
+    // stopped at its bound, and once at the window's end starts over from the window's start up to
+    // there: payments still waiting after a read (an intent the payer left) cannot hold back the
+    // newer ones, however many there are. A pass with its own window or age walks it from its start.
+    const rolling = options.since === undefined && options.minAgeMs === undefined;
+    const start = rolling ? cursorOf(await this.options.get<unknown>(RECONCILE_CURSOR_OPTION, null), since) : null;
+    // Keyset pages in (created_at, id) order over the window: each page is an index range from the last record on.
+    let after: PaymentSweepCursor | null = start;
+    let wrapped = start === null;
+    let complete = false;
+    walk: while (report.examined < maxRecords) {
+      const batch = await this.payments.findWaiting({ olderThan, since, after, limit: Math.min(RECONCILE_PAGE, maxRecords - report.examined) });
+      if (batch.length === 0) {
+        if (wrapped) {
+          complete = true;
+          break;
+        }
+        wrapped = true;
+        after = null;
+        continue;
+      }
       for (const payment of batch) {
         if (options.shouldStop?.()) return report;
-        afterId = payment.id;
+        const key = { createdAt: new Date(payment.created_at), id: payment.id };
+        // Back where this pass began: the whole window was walked.
+        if (wrapped && start && compareKeys(key, start) >= 0) {
+          complete = true;
+          break walk;
+        }
+        after = key;
         const reconciler = this.registry.get(payment.gateway).reconciler;
         if (!reconciler) continue;
         report.examined += 1;
@@ -86,6 +137,10 @@ export class ReconciliationService {
         }
         if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
+    }
+    if (rolling) {
+      const next: StoredCursor | null = complete || !after ? null : { created_at: after.createdAt.toISOString(), id: after.id };
+      if (next !== null || start !== null) await this.options.set(RECONCILE_CURSOR_OPTION, next);
     }
     if (options.shouldStop?.()) return report;
     if (!(await this.sweepAftermath(report))) return report;

@@ -40,6 +40,7 @@ export type { PaymentPatch, PaymentRecord } from './payment-record.js';
 export type { FailureReason, PaymentDispute } from './payment.entity.js';
 export { REFUND_NOTE_MAX, REFUND_REASONS, REFUND_SOURCES, REFUND_STATUSES, type RefundReason, type RefundSource, type RefundStatus } from './refunds/refund.entity.js';
 export type { PaymentLogEntry, PaymentLogLevel } from './payment-log.repository.js';
+export type { PaymentSweepCursor } from './payment.repository.js';
 export { isTerminal, PAYMENT_STATUSES, type PaymentStatus } from './payment-status.js';
 export { PaymentCompletionEmails } from './payment-completion-emails.js';
 export { PaymentAftermathService, type AftermathChange, type PaymentDisputeView } from './payment-aftermath.service.js';

@@ -26,7 +26,7 @@ import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.reposi
 import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
-import { type LedgerSums, type PaymentListFilter, PaymentRepository } from './payment.repository.js';
+import { type LedgerSums, type PaymentListFilter, PaymentRepository, type PaymentSweepCursor } from './payment.repository.js';
 import { netAmount } from './provider-aftermath.js';
 import { type RefundDto, toRefundDto } from './refunds/refund.dto.js';
 import { RefundRepository } from './refunds/refund.repository.js';
@@ -334,9 +334,12 @@ export class PaymentQueriesService {
     return row ? toPaymentRecord(row) : null;
   }
 
-  /** Records still waiting for their provider (see PaymentRepository.findWaiting): reconciliation's candidates. */
-  async findWaiting(criteria: { olderThan: Date; since: Date; afterId?: number; limit: number }): Promise<PaymentRecord[]> {
-    const rows = await this.payments.findWaiting({ ...criteria, afterId: criteria.afterId ?? 0 });
+  /**
+   * Records still waiting for their provider (see PaymentRepository.findWaiting): reconciliation's
+   * candidates, oldest first by (created_at, id), after the record `after` (keyset paging).
+   */
+  async findWaiting(criteria: { olderThan: Date; since: Date; after?: PaymentSweepCursor | null; limit: number }): Promise<PaymentRecord[]> {
+    const rows = await this.payments.findWaiting({ ...criteria, after: criteria.after ?? null });
     return rows.map(toPaymentRecord);
   }
 
@@ -351,8 +354,11 @@ export class PaymentQueriesService {
     return row ? toPaymentRecord(row) : null;
   }
 
-  /** Completed payments of a gateway with a capture, created since `since`, after `afterId` (the gateway-B refund sweep's rolling cursor). */
-  async findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentRecord[]> {
+  /**
+   * Completed payments of a gateway with a capture, created since `since`, oldest first by
+   * (created_at, id), after the record `after` (the gateway-B refund sweep's rolling cursor).
+   */
+  async findCaptured(criteria: { gateway: string; since: Date; after: PaymentSweepCursor | null; limit: number }): Promise<PaymentRecord[]> {
     return (await this.payments.findCaptured(criteria)).map(toPaymentRecord);
   }
 

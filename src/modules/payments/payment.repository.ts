@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, In, IsNull, LessThan, MoreThan, MoreThanOrEqual, Not, Repository, type SelectQueryBuilder } from 'typeorm';
+import { type EntityManager, IsNull, MoreThan, Not, Repository, type SelectQueryBuilder } from 'typeorm';
 import { EntityTable, LIKE_ESCAPE, paymentSearchTerms, prefixPattern, runStatement, SEARCHABLE_PROPERTIES, searchWords, selectRows, sqlDialect } from '../../database/index.js';
 import { PaymentDisputeEntity } from './payment-dispute.entity.js';
 import { PaymentEntity } from './payment.entity.js';
@@ -69,6 +69,15 @@ export interface PaymentListCursor {
   createdAt: Date;
   id: number;
 }
+
+/** Where a reconciliation sweep's next page starts (their order is created_at, then id, oldest first): after this row. */
+export interface PaymentSweepCursor {
+  createdAt: Date;
+  id: number;
+}
+
+/** The statuses of a payment that still waits for its provider (reconciliation's candidates). */
+const WAITING_STATUSES = ['pending', 'processing'] as const;
 
 /** A SUM or COUNT as a driver answers it: a number (SQLite), a decimal string (MySQL), null over no row. */
 type NumberLike = number | string | null;
@@ -247,20 +256,38 @@ export class PaymentRepository {
 
   /**
    * Records still waiting for their provider (pending or processing with a provider object), not
-   * touched since `olderThan`, created since `since`; oldest id first, after `afterId`.
+   * touched since `olderThan`, created since `since`; oldest first by (created_at, id), after the
+   * row `after` (keyset). One statement per status, each an ordered range of the
+   * `(status, created_at)` index (InnoDB's and SQLite's index entries end with the primary key, so
+   * the range is in (created_at, id) order), merged here: a page reads the rows of the window from
+   * the cursor on, never the history before the window (docs/benchmarks.md, "Reconciliation sweeps").
    */
-  findWaiting(criteria: { olderThan: Date; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
-    return this.payments.find({
-      where: {
-        status: In(['pending', 'processing']),
-        providerPaymentRef: Not(IsNull()),
-        updatedAt: LessThan(criteria.olderThan),
-        createdAt: MoreThanOrEqual(criteria.since),
-        id: MoreThan(criteria.afterId),
-      },
-      order: { id: 'ASC' },
-      take: criteria.limit,
-    });
+  async findWaiting(criteria: { olderThan: Date; since: Date; after: PaymentSweepCursor | null; limit: number }): Promise<PaymentEntity[]> {
+    const pages: PaymentEntity[][] = [];
+    for (const status of WAITING_STATUSES) {
+      const query = this.payments
+        .createQueryBuilder('payment')
+        .where('payment.status = :status', { status })
+        .andWhere('payment.providerPaymentRef IS NOT NULL')
+        .andWhere('payment.updatedAt < :olderThan', { olderThan: criteria.olderThan });
+      pages.push(await this.windowPage(query, criteria.since, criteria.after, criteria.limit));
+    }
+    return pages
+      .flat()
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+      .slice(0, criteria.limit);
+  }
+
+  /**
+   * Up to `limit` rows of `query` created at or after `since`, after `after`, in (created_at, id)
+   * order: the sweeps' keyset page. The lower bound on `created_at` is the later of the window's
+   * start and the cursor's time, so the index range starts at the cursor.
+   */
+  private windowPage(query: SelectQueryBuilder<PaymentEntity>, since: Date, after: PaymentSweepCursor | null, limit: number): Promise<PaymentEntity[]> {
+    const from = after && after.createdAt.getTime() > since.getTime() ? after.createdAt : since;
+    query.andWhere('payment.createdAt >= :from', { from });
+    if (after) query.andWhere('(payment.createdAt > :afterAt OR (payment.createdAt = :afterAt AND payment.id > :afterId))', { afterAt: after.createdAt, afterId: after.id });
+    return query.orderBy('payment.createdAt', 'ASC').addOrderBy('payment.id', 'ASC').limit(limit).getMany();
   }
 
   /** A subscription's renewal rows (their parent is its first payment), newest first, with their count. */
@@ -273,13 +300,18 @@ export class PaymentRepository {
     return this.payments.findOne({ where: { gateway, providerCaptureRef: ref } });
   }
 
-  /** Completed payments of `gateway` with a capture, created since `since`, after `afterId`, oldest id first. */
-  findCaptured(criteria: { gateway: string; since: Date; afterId: number; limit: number }): Promise<PaymentEntity[]> {
-    return this.payments.find({
-      where: { gateway: criteria.gateway, status: 'completed', providerCaptureRef: Not(IsNull()), createdAt: MoreThanOrEqual(criteria.since), id: MoreThan(criteria.afterId) },
-      order: { id: 'ASC' },
-      take: criteria.limit,
-    });
+  /**
+   * Completed payments of `gateway` with a capture, created since `since`, after the row `after`,
+   * oldest first by (created_at, id): an ordered range of the `(status, created_at)` index from the
+   * cursor on (the other gateways' completed payments in that range are read and left).
+   */
+  findCaptured(criteria: { gateway: string; since: Date; after: PaymentSweepCursor | null; limit: number }): Promise<PaymentEntity[]> {
+    const query = this.payments
+      .createQueryBuilder('payment')
+      .where('payment.status = :status', { status: 'completed' })
+      .andWhere('payment.gateway = :gateway', { gateway: criteria.gateway })
+      .andWhere('payment.providerCaptureRef IS NOT NULL');
+    return this.windowPage(query, criteria.since, criteria.after, criteria.limit);
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/index.js';
 import { DomainError } from '../../../common/errors/index.js';
 import type { AftermathSweep, PaymentAftermath, ProviderAftermathReader } from '../../gateways/index.js';
-import { PaymentQueriesService, type PaymentRecord } from '../../payments/index.js';
+import { PaymentQueriesService, type PaymentRecord, type PaymentSweepCursor } from '../../payments/index.js';
 import { OptionsService } from '../../settings/index.js';
 import { CHECKOUT_ALIAS } from '../../../config/index.js';
 import { GatewayBClientFactory } from '../client/gateway-b-client.factory.js';
@@ -18,7 +18,27 @@ const GATEWAY = 'gateway_b';
  * 20 a sweep, 5,760 captured payments a day are covered daily. An object so a test can lower it.
  */
 export const GATEWAY_B_AFTERMATH_LIMITS = { capturesPerSweep: 20, pendingPerSweep: 20 };
-const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_cursor`;
+/**
+ * The rolling cursor, `{ created_at, id }` of the last payment read. Not the option of the releases
+ * that went by id (`…_gateway_b_aftermath_cursor`, a bare id): during a rolling deploy an instance
+ * of either release reads only its own form (the old option is left as it is).
+ */
+const CURSOR_OPTION = `${CHECKOUT_ALIAS}_gateway_b_aftermath_position`;
+
+/** The cursor as the option stores it: the last payment read (its creation time, ISO 8601, and id); null: from the window's start. */
+interface StoredCursor {
+  created_at: string;
+  id: number;
+}
+
+/** The stored cursor, or null to start from the window's start: also for a value that does not read as a cursor. */
+function cursorOf(stored: unknown): PaymentSweepCursor | null {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const { created_at: createdAt, id } = stored as Partial<StoredCursor>;
+  const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
+  if (!at || Number.isNaN(at.getTime()) || !Number.isSafeInteger(id) || (id as number) < 1) return null;
+  return { createdAt: at, id: id as number };
+}
 
 /**
  * Refunds and disputes made at gateway B outside this service, read back with the payment's mode
@@ -50,11 +70,11 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
 
   async sweep(justMoved: ReadonlySet<number> = new Set()): Promise<AftermathSweep> {
     const since = new Date(this.clock.now().getTime() - GATEWAY_B_REFUND_DAYS * 86_400_000);
-    const afterId = await this.options.get<number>(CURSOR_OPTION, 0);
+    const after = cursorOf(await this.options.get<unknown>(CURSOR_OPTION, null));
     const limit = GATEWAY_B_AFTERMATH_LIMITS.capturesPerSweep;
     // Pending refunds hold their amount: read their payments on every sweep, not only when the cursor comes round.
     const pending = await this.payments.findHoldingPendingRefunds({ gateway: GATEWAY, limit: GATEWAY_B_AFTERMATH_LIMITS.pendingPerSweep });
-    const batch = await this.payments.findCaptured({ gateway: GATEWAY, since, afterId, limit });
+    const batch = await this.payments.findCaptured({ gateway: GATEWAY, since, after, limit });
     const found: PaymentAftermath[] = [];
     const done = new Set<number>(justMoved);
     for (const payment of [...pending, ...batch]) {
@@ -69,8 +89,9 @@ export class GatewayBAftermathReader implements ProviderAftermathReader {
         throw error;
       }
     }
-    // A short batch reached the window's end: the next sweep starts over from its beginning.
-    const next = batch.length < limit ? 0 : batch[batch.length - 1].id;
+    // A short batch reached the window's end: the next sweep starts over from its beginning (the oldest payment of the window, by creation time then id).
+    const last = batch[batch.length - 1];
+    const next: StoredCursor | null = batch.length < limit ? null : { created_at: last.created_at, id: last.id };
     return { payments: found, read: pending.length + batch.length, bounded: batch.length === limit, commit: () => this.options.set(CURSOR_OPTION, next) };
   }
 
