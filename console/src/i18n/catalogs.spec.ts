@@ -81,8 +81,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'routes/gateways/mode-switch.tsx',
   'routes/settings/feature-requests.tsx',
   'routes/settings/settings.tsx',
-  'routes/team/team-list/team-list.tsx',
-  'routes/team/team-member/team-member.tsx',
   'routes/webhooks/delivery-log.tsx',
   'routes/webhooks/endpoint-detail.tsx',
   'routes/webhooks/endpoint-form.tsx',
