@@ -67,7 +67,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'components/embed-snippet.tsx',
   'routes/account/set-password-link.tsx',
   'routes/dashboard/quick-setup/quick-setup.tsx',
-  'routes/events/event-list/event-list.tsx',
   'routes/forms/form-builder/editor.tsx',
   'routes/forms/form-builder/index.tsx',
   'routes/forms/form-builder/inputs.tsx',
