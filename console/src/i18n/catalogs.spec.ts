@@ -74,10 +74,6 @@ const NOT_YET_TRANSLATED: string[] = [
   'routes/forms/form-builder/test-email.tsx',
   'routes/forms/form-create/form-gallery.tsx',
   'routes/settings/feature-requests.tsx',
-  'routes/webhooks/delivery-log.tsx',
-  'routes/webhooks/endpoint-detail.tsx',
-  'routes/webhooks/endpoint-form.tsx',
-  'routes/webhooks/endpoint-list.tsx',
 ];
 
 describe('console screens take their words from the catalogs', () => {
