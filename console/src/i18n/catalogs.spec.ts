@@ -66,7 +66,6 @@ function tsxFiles(dir: string): string[] {
 const NOT_YET_TRANSLATED: string[] = [
   'components/embed-snippet.tsx',
   'routes/account/set-password-link.tsx',
-  'routes/dashboard/quick-setup/quick-setup.tsx',
   'routes/forms/form-builder/editor.tsx',
   'routes/forms/form-builder/index.tsx',
   'routes/forms/form-builder/inputs.tsx',
