@@ -8,16 +8,17 @@ import { openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, us
 /**
  * The console in German (issue 32): a browser whose language is German gets the German console
  * with German money and dates; the user switches to English (stored on the account, so a reload in
- * the same German browser stays English) and back to the browser's language; axe-clean at 1280
- * and 375 px.
+ * the same German browser stays English) and back to the browser's language; a payment's detail
+ * and its Refund dialog in German; axe-clean at 1280 and 375 px.
  */
 describe('admin console: German', () => {
   const suite = useConsoleSuite();
   const GERMAN = { locale: 'de-DE', timezoneId: 'Europe/Berlin' };
+  let paymentId: number;
 
   beforeAll(async () => {
     const { t } = suite.app;
-    await t.dataSource.transaction((manager) =>
+    ({ id: paymentId } = await t.dataSource.transaction((manager) =>
       t.app.get(PaymentRepository).insert(manager, {
         gateway: 'gateway_a',
         paymentMethod: 'ccard',
@@ -34,7 +35,7 @@ describe('admin console: German', () => {
         createdAt: new Date('2026-03-05T10:15:00Z'),
         updatedAt: new Date('2026-03-05T10:15:00Z'),
       }),
-    );
+    ));
   });
 
   const storedLocale = async () => (await suite.app.t.dataSource.getRepository(UserEntity).findOneByOrFail({ login: 'admin' })).consoleLocale;
@@ -58,6 +59,8 @@ describe('admin console: German', () => {
     await signInGerman(page);
     expect(await page.evaluate('document.documentElement.lang')).toBe('de');
     expect(await page.title()).toBe('Übersicht · Checkout-Verwaltung');
+    // The dashboard's quick setup speaks German too, its count an ICU plural.
+    await page.getByRole('region', { name: 'Schnelleinrichtung: Ihre erste Testzahlung' }).getByText(/^\d von 4 Schritten erledigt$/).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await paymentsScreen(page, 'Zahlungen');
@@ -102,6 +105,32 @@ describe('admin console: German', () => {
     await page.getByRole('cell', { name: 'Betrag 1.234,50 €' }).waitFor();
     expect(await overflowsHorizontally(page)).toBe(false);
     expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The payment's detail and its Refund dialog: German words, German money, a German refusal.
+    await page.goto(`${suite.app.origin}/admin/payments/${paymentId}`);
+    await page.getByRole('heading', { level: 1, name: `Zahlung #${paymentId}` }).waitFor();
+    const summary = page.getByRole('region', { name: 'Zusammenfassung' });
+    await summary.locator('dt', { hasText: /^Erstattbar$/ }).locator('xpath=following-sibling::dd[1]').filter({ hasText: '1.234,50 €' }).waitFor();
+    await summary.getByText('abgeschlossen', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Alle Zahlungen' }).waitFor();
+    expect(await overflowsHorizontally(page)).toBe(false);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('group', { name: 'Aktionen für diese Zahlung' }).getByRole('button', { name: 'Erstatten' }).click();
+    const dialog = page.getByRole('dialog', { name: `Zahlung #${paymentId} erstatten` });
+    await dialog.getByText('1.234,50 € können erstattet werden.').waitFor();
+    const amount = dialog.getByLabel('Zu erstattender Betrag (EUR)');
+    await amount.fill('0');
+    await dialog.getByRole('button', { name: 'Weiter' }).click();
+    await dialog.getByText('Geben Sie einen Betrag über null ein.').waitFor();
+    await amount.fill('12.50');
+    await dialog.getByLabel('Grund').selectOption({ label: 'Auf Wunsch des Kunden' });
+    await dialog.getByRole('button', { name: 'Weiter' }).click();
+    await dialog.getByText('12,50 € an den Zahler erstatten?').waitFor();
+    await dialog.getByRole('button', { name: '12,50 € erstatten' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Zurück' }).click();
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    expect(await dialog.isVisible()).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -141,7 +141,8 @@ describe('admin console: phones and accessibility', () => {
     await page.getByRole('heading', { level: 1, name: `Edit form #${formId}` }).waitFor();
     const preview = page.locator('iframe[title="Live preview of the payment form"]');
     const settings = page.getByRole('form', { name: 'Form settings' });
-    expect(await settings.isVisible()).toBe(true);
+    // The heading is drawn before the form's data arrives: wait for the form, then check the preview is folded away.
+    await settings.waitFor();
     expect(await preview.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     expect(await page.getByRole('button', { name: 'Preview', exact: true }).getAttribute('aria-pressed')).toBe('true');

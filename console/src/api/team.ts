@@ -33,11 +33,3 @@ export function applicationPasswordsQuery(id: number) {
 
 /** The roles as stored; the team screens offer the assignable ones. */
 export const rolesQuery = queryOptions({ queryKey: teamKeys.roles, queryFn: async () => unwrap(await api.GET('/administration/roles')), staleTime: 5 * 60_000 });
-
-/** What each console role is for, in a merchant's words (the capabilities are in the roles' answer). */
-export const ROLE_SUMMARY: Record<string, string> = {
-  administrator: 'Everything: settings, gateways, forms, payments, refunds and the team.',
-  editor: 'Forms and templates only.',
-  support: 'Dashboard and payments: refunds, subscription cancels and receipts; no settings.',
-  viewer: 'Dashboard and payments, read only.',
-};

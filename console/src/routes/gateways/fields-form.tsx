@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { ApiError } from '../../api/api-error';
 import { ErrorNotice } from '../../components/status';
+import { useT } from '../../i18n/use-t';
 import { type FieldValues, firstInvalid, type SaveResult, saveSummary, type SettingField, splitFieldErrors, valuesOf } from './gateway-logic';
 import { useGatewayMutation } from './gateway-mutation';
 
@@ -24,6 +25,7 @@ export function FieldsForm({
   save: (values: FieldValues) => Promise<SaveResult>;
   children?: ReactNode;
 }) {
+  const t = useT();
   const mutation = useGatewayMutation(save);
   const form = useRef<HTMLFormElement>(null);
   const summary = useRef<HTMLDivElement>(null);
@@ -48,7 +50,7 @@ export function FieldsForm({
     });
   }
 
-  const result = mutation.isSuccess ? saveSummary(mutation.data, labels) : null;
+  const result = mutation.isSuccess ? saveSummary(mutation.data, labels, t) : null;
   return (
     <form ref={form} className="fields-form" onSubmit={submit}>
       {children}

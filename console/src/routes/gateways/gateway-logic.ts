@@ -1,5 +1,6 @@
 import type { components } from '../../../../clients/typescript/index';
 import { MODES } from '../../api/vocabulary';
+import type { Translate } from '../../i18n/use-t';
 
 /**
  * The gateways screen's pure logic: what it reads from the catalog and the dashboard, and what it
@@ -15,8 +16,14 @@ export type ModeFacts = components['schemas']['DashboardGatewayModeDto'];
 export type Mode = CatalogGateway['mode'];
 export type Plan = Catalog['plan'];
 
-export function modeName(mode: Mode): string {
-  return mode === 'live' ? 'Live mode' : 'Test mode';
+/** "Live mode", "Test mode": a mode's name as a heading says it. */
+export function modeName(mode: Mode, t: Translate): string {
+  return t('gateways.mode.name', { mode });
+}
+
+/** "live mode", "test mode": a mode's name inside a sentence (German keeps its capitals: "Live-Modus"). */
+export function modeText(mode: Mode, t: Translate): string {
+  return t('gateways.mode.inline', { mode });
 }
 
 export function otherMode(mode: Mode): Mode {
@@ -35,19 +42,19 @@ export interface ConnectOutcome {
   message: string;
 }
 
-/** Why a connect stored nothing, by the code the service sends back (`?<gateway id>_error=<code>`). */
-const REFUSALS: Record<string, string> = {
-  missing_state: 'the connect link was incomplete. Start again from this screen.',
-  invalid_state: 'the connect link was not one this site issued. Start again from this screen.',
-  expired_state: 'the connect link expired (it is valid for 10 minutes). Start again from this screen.',
-  reused_state: 'that connect link was already used. Start again from this screen.',
-  access_denied: 'the connection was declined on the gateway’s page.',
-  missing_code: 'the gateway’s page sent no authorisation back.',
-  exchange_refused: 'the gateway refused the authorisation.',
-  exchange_failed: 'the gateway could not be reached to finish the connection. Try again.',
-  invalid_credentials: 'the gateway sent back credentials that are not valid.',
-  mode_mismatch: 'the account connected is not in the mode you asked for (test or live).',
-};
+/** Why a connect stored nothing, by the code the service sends back (`?<gateway id>_error=<code>`): `gateways.connect.refusal.<code>`. */
+const REFUSALS = [
+  'missing_state',
+  'invalid_state',
+  'expired_state',
+  'reused_state',
+  'access_denied',
+  'missing_code',
+  'exchange_refused',
+  'exchange_failed',
+  'invalid_credentials',
+  'mode_mismatch',
+];
 
 /** True when the address carries the outcome of a connect round trip (`…_connected` or `…_error`). */
 export function isConnectReturn(params: URLSearchParams): boolean {
@@ -59,7 +66,7 @@ export function isConnectReturn(params: URLSearchParams): boolean {
  * with `?<gateway id>_connected=<mode>&<gateway id>_webhook=<status>` or `?<gateway id>_error=<code>`.
  * Returns the notices to show and the parameters to remove from the address afterwards.
  */
-export function connectOutcomes(params: URLSearchParams, gateways: readonly CatalogGateway[]): { outcomes: ConnectOutcome[]; consumed: string[] } {
+export function connectOutcomes(params: URLSearchParams, gateways: readonly CatalogGateway[], t: Translate): { outcomes: ConnectOutcome[]; consumed: string[] } {
   const outcomes: ConnectOutcome[] = [];
   const consumed: string[] = [];
   for (const gateway of gateways) {
@@ -70,17 +77,17 @@ export function connectOutcomes(params: URLSearchParams, gateways: readonly Cata
     const error = params.get(names.error);
     for (const name of Object.values(names)) if (params.has(name)) consumed.push(name);
     if (error !== null) {
-      outcomes.push({ tone: 'error', message: `${gateway.label} was not connected: ${REFUSALS[error] ?? `the connection failed (${error}).`}` });
+      const why = REFUSALS.includes(error) ? t(`gateways.connect.refusal.${error}`) : t('gateways.connect.refusal.other', { code: error });
+      outcomes.push({ tone: 'error', message: t('gateways.connect.refused', { gateway: gateway.label, why }) });
     } else if (connected !== null) {
       const mode = MODES.find((candidate) => candidate === connected);
       if (!mode) continue;
-      const modeText = mode === 'live' ? 'live mode' : 'test mode';
       if (webhook === 'verified') {
-        outcomes.push({ tone: 'success', message: `${gateway.label} is connected in ${modeText}. Its webhook endpoint is verified: checkout in ${modeText} is open.` });
+        outcomes.push({ tone: 'success', message: t('gateways.connect.verified', { gateway: gateway.label, mode }) });
       } else {
         outcomes.push({
           tone: 'warning',
-          message: `${gateway.label} is connected in ${modeText}, but its webhook endpoint is not verified${webhook ? ` (${webhook})` : ''}: checkout in ${modeText} stays paused. Connect again, or configure the webhook yourself below.`,
+          message: t('gateways.connect.unverified', { gateway: gateway.label, mode, status: webhook ? ` (${webhook})` : '' }),
         });
       }
     }
@@ -100,14 +107,14 @@ export interface ModeState {
 }
 
 /** What the dashboard says about one mode of a gateway, in words (never colour alone). */
-export function modeState(facts: ModeFacts): ModeState {
-  const keys = facts.test_keys === true ? ' (test keys)' : facts.test_keys === false ? ' (live keys)' : '';
-  const connection = facts.is_connected === 1 ? `Connected${keys}` : 'Not connected';
+export function modeState(facts: ModeFacts, t: Translate): ModeState {
+  const keys = facts.test_keys === true ? 'test' : facts.test_keys === false ? 'live' : 'unknown';
+  const connection = facts.is_connected === 1 ? t('gateways.state.connected', { keys }) : t('gateways.state.notConnected');
   const contract = facts.webhook_contract;
   if (!contract) {
     return {
       connection,
-      webhook: facts.webhook_configured ? 'Webhook settings saved' : 'No webhook settings saved',
+      webhook: t(facts.webhook_configured ? 'gateways.state.webhookSaved' : 'gateways.state.webhookNotSaved'),
       webhookTone: facts.webhook_configured ? 'ok' : 'neutral',
       lastError: null,
       verifiedAt: null,
@@ -115,14 +122,14 @@ export function modeState(facts: ModeFacts): ModeState {
   }
   // A mode never connected nor configured by hand has nothing to verify yet: not an alarm.
   if (facts.is_connected !== 1 && contract.state === 'paused' && contract.status === 'unconfigured' && !contract.last_error) {
-    return { connection, webhook: 'Not set up yet', webhookTone: 'neutral', lastError: null, verifiedAt: null };
+    return { connection, webhook: t('gateways.state.notSetUp'), webhookTone: 'neutral', lastError: null, verifiedAt: null };
   }
   const webhook =
     contract.state === 'verified'
-      ? 'Verified'
+      ? t('gateways.state.verified')
       : contract.state === 'manual'
-        ? 'Configured manually'
-        : `Not verified (${contract.status}): checkout is paused in this mode`;
+        ? t('gateways.state.manual')
+        : t('gateways.state.unverified', { status: contract.status });
   return { connection, webhook, webhookTone: contract.state === 'paused' ? 'problem' : 'ok', lastError: contract.last_error, verifiedAt: contract.verified_at };
 }
 
@@ -142,16 +149,18 @@ export interface LiveGap {
  * less would leave payers in front of a paused or broken checkout. Each gap names the section of
  * the screen that fixes it (the live mode's panel: connect, webhook settings).
  */
-export function liveReadiness(gatewayId: string, live: ModeFacts | undefined): { ready: boolean; gaps: LiveGap[] } {
+export function liveReadiness(gatewayId: string, live: ModeFacts | undefined, t: Translate): { ready: boolean; gaps: LiveGap[] } {
   const target = `${gatewayId}-live-title`;
   const gaps: LiveGap[] = [];
-  if (!live || live.is_connected !== 1) gaps.push({ text: 'Connect live mode', target });
-  else if (live.test_keys === true) gaps.push({ text: 'Live mode holds test keys: connect it with your live account', target });
+  if (!live || live.is_connected !== 1) gaps.push({ text: t('gateways.gap.connect'), target });
+  else if (live.test_keys === true) gaps.push({ text: t('gateways.gap.testKeys'), target });
   const contract = live?.webhook_contract;
   if (contract) {
-    if (contract.state === 'paused') gaps.push({ text: `Verify the live webhook${live?.is_connected === 1 ? ` (now: ${contract.status})` : ''}`, target });
+    if (contract.state === 'paused') {
+      gaps.push({ text: live?.is_connected === 1 ? t('gateways.gap.verifyNow', { status: contract.status }) : t('gateways.gap.verify'), target });
+    }
   } else if (!live?.webhook_configured) {
-    gaps.push({ text: 'Save the live webhook settings', target });
+    gaps.push({ text: t('gateways.gap.saveWebhook'), target });
   }
   return { ready: gaps.length === 0, gaps };
 }
@@ -245,30 +254,30 @@ export interface SaveSummary {
  * A save's answer as the console shows it. Secrets appear only as the masks the API answers
  * (the console never echoes what was typed).
  */
-export function saveSummary(result: SaveResult, fieldLabels: Record<string, string>): SaveSummary {
+export function saveSummary(result: SaveResult, fieldLabels: Record<string, string>, t: Translate): SaveSummary {
   const labelOf = (name: string) => fieldLabels[name] ?? name;
   switch (result.kind) {
     case 'own_keys': {
       const { answer } = result;
-      const facts: Array<[string, string]> = [['Account', answer.account_id], ['Webhook', answer.webhook.status]];
-      if (answer.webhook.last_error) facts.push(['Webhook error', answer.webhook.last_error]);
-      return { headline: `Connected in ${answer.mode} mode.`, facts, notes: answer.notes };
+      const facts: Array<[string, string]> = [[t('gateways.save.account'), answer.account_id], [t('gateways.save.webhook'), answer.webhook.status]];
+      if (answer.webhook.last_error) facts.push([t('gateways.save.webhookError'), answer.webhook.last_error]);
+      return { headline: t('gateways.save.connected', { mode: answer.mode }), facts, notes: answer.notes };
     }
     case 'credentials': {
       const { answer } = result;
       const facts: Array<[string, string]> = [];
       for (const name of ['email', 'client_id', 'secret'] as const) if (answer[name] !== null) facts.push([labelOf(name), answer[name] as string]);
-      return { headline: `Saved for ${answer.mode} mode${answer.is_connected === 1 ? '' : ' (not complete yet)'}.`, facts, notes: [] };
+      return { headline: t('gateways.save.credentials', { mode: answer.mode, complete: answer.is_connected === 1 ? 'yes' : 'no' }), facts, notes: [] };
     }
     case 'webhook_settings': {
       const { answer } = result;
       const facts: Array<[string, string]> = [];
       if (answer.signing_secret) facts.push([labelOf('signing_secret'), answer.signing_secret]);
       if (answer.webhook_id) facts.push([labelOf('webhook_id'), answer.webhook_id]);
-      if (answer.status) facts.push(['Webhook', answer.status]);
-      if (answer.last_error) facts.push(['Webhook error', answer.last_error]);
-      const notes = answer.checkout_paused ? [`Checkout stays paused in ${answer.mode} mode until the webhook is verified or its manual configuration is complete.`] : [];
-      return { headline: `Webhook settings saved for ${answer.mode} mode.`, facts, notes };
+      if (answer.status) facts.push([t('gateways.save.webhook'), answer.status]);
+      if (answer.last_error) facts.push([t('gateways.save.webhookError'), answer.last_error]);
+      const notes = answer.checkout_paused ? [t('gateways.save.paused', { mode: answer.mode })] : [];
+      return { headline: t('gateways.save.webhookSaved', { mode: answer.mode }), facts, notes };
     }
   }
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import type { components } from '../../../../clients/typescript/index';
 import { dashboardQuery } from '../../api/dashboard';
@@ -8,9 +9,10 @@ import { MODES } from '../../api/vocabulary';
 import { Page } from '../../components/page';
 import { Empty, QueryView } from '../../components/status';
 import { TableScroll } from '../../components/table-scroll';
+import { useT } from '../../i18n/use-t';
 import { FieldsForm } from './fields-form';
 import { saveConnectKind } from './gateway-calls';
-import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeName, type Plan } from './gateway-logic';
+import { type CatalogGateway, connectKind, type ConnectOutcome, connectOutcomes, isConnectReturn, modeText, type Plan } from './gateway-logic';
 import { ModePanel } from './mode-panel';
 import { ModeSwitch } from './mode-switch';
 import { PaymentMethods } from './methods';
@@ -22,12 +24,13 @@ type DashboardGateway = components['schemas']['DashboardGatewayDto'];
  * their fields, methods), with its state per mode from the dashboard.
  */
 export function GatewaysScreen() {
+  const t = useT();
   const catalog = useQuery(catalogQuery);
   const dashboard = useQuery(dashboardQuery);
   const outcomes = useConnectReturn(catalog.data?.gateways);
 
   return (
-    <Page title="Gateways">
+    <Page title={t('layout.nav.gateways')}>
       {outcomes.map((outcome) => (
         <div key={outcome.message} className={`notice notice-${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'}>
           <p>{outcome.message}</p>
@@ -36,12 +39,11 @@ export function GatewaysScreen() {
       <QueryView queries={[catalog, dashboard]} what="status.loading.gateways">
         {([{ gateways, plan }, { payment_gateways: facts }]) =>
           gateways.length === 0 ? (
-            <Empty>This service has no payment gateway.</Empty>
+            <Empty>{t('gateways.none')}</Empty>
           ) : (
             <div className="stack">
               <p>
-                This site is on the <strong>{plan === 'pro' ? 'Pro' : 'Free'}</strong> plan.
-                {plan === 'pro' ? ' You can connect with your own keys and use every payment method.' : ' Methods marked Pro need the Pro plan.'}
+                <FormattedMessage id="gateways.plan" values={{ plan: plan === 'pro' ? 'pro' : 'free', strong: (chunks) => <strong>{chunks}</strong> }} />
               </p>
               {gateways.map((gateway) => (
                 <GatewayCard key={gateway.id} gateway={gateway} facts={facts[gateway.id]} plan={plan} />
@@ -61,17 +63,18 @@ export function GatewaysScreen() {
  * so a reload or a shared link does not announce it again.
  */
 function useConnectReturn(gateways: readonly CatalogGateway[] | undefined): ConnectOutcome[] {
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const [outcomes, setOutcomes] = useState<ConnectOutcome[]>([]);
   useEffect(() => {
     if (!gateways) return;
-    const read = connectOutcomes(params, gateways);
+    const read = connectOutcomes(params, gateways, t);
     if (read.consumed.length === 0) return;
     setOutcomes(read.outcomes);
     const rest = new URLSearchParams(params);
     for (const name of read.consumed) rest.delete(name);
     setParams(rest, { replace: true });
-  }, [gateways, params, setParams]);
+  }, [gateways, params, setParams, t]);
   return outcomes;
 }
 
@@ -86,14 +89,15 @@ export function ConnectReturn({ children }: { children: ReactNode }) {
 }
 
 function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts: DashboardGateway | undefined; plan: Plan }) {
+  const t = useT();
   const credentials = connectKind(gateway, 'credentials');
   const titleId = `${gateway.id}-title`;
   return (
     <section className="card gateway" aria-labelledby={titleId}>
       <header className="gateway-header">
         <h2 id={titleId}>{gateway.label}</h2>
-        <span className="badge">{gateway.kind === 'card' ? 'Cards' : 'Wallet'}</span>
-        {facts?.checkout_paused && <span className="badge badge-failed">Checkout paused</span>}
+        <span className="badge">{t(gateway.kind === 'card' ? 'gateways.kind.card' : 'gateways.kind.wallet')}</span>
+        {facts?.checkout_paused && <span className="badge badge-failed">{t('gateways.checkoutPaused')}</span>}
       </header>
       <ModeSwitch gateway={gateway} facts={facts} />
       <div className="modes">
@@ -103,16 +107,14 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
       </div>
       {credentials && (
         <section className="credentials" aria-labelledby={`${gateway.id}-credentials-title ${gateway.id}-title`}>
-          <h3 id={`${gateway.id}-credentials-title`}>Credentials for {modeName(gateway.mode).toLowerCase()} (the mode in use)</h3>
+          <h3 id={`${gateway.id}-credentials-title`}>{t('gateways.credentials.title', { mode: modeText(gateway.mode, t) })}</h3>
           <FieldsForm
             idPrefix={`${gateway.id}-credentials`}
             fields={credentials.fields}
-            submitLabel="Save credentials"
+            submitLabel={t('gateways.credentials.submit')}
             save={(values) => saveConnectKind('credentials', gateway.id, gateway.mode, values)}
           >
-            <p className="field-help">
-              Saved for the mode in use; switch the mode first to enter the other mode’s credentials. The service checks them with {gateway.label} before it stores them.
-            </p>
+            <p className="field-help">{t('gateways.credentials.help', { gateway: gateway.label })}</p>
           </FieldsForm>
         </section>
       )}
@@ -127,30 +129,31 @@ function GatewayCard({ gateway, facts, plan }: { gateway: CatalogGateway; facts:
  * that gateway's payment methods above, so only the catalog's gateways are listed here.
  */
 function GatewayListTable({ gateways }: { gateways: readonly CatalogGateway[] }) {
+  const t = useT();
   const list = useQuery(gatewayListQuery);
   const labels = new Map(gateways.map((gateway) => [gateway.id as string, gateway.label]));
   return (
     <section className="card" aria-labelledby="gateway-list-title">
-      <h2 id="gateway-list-title">Taking payments now</h2>
-      <p className="field-help">Whether payers can pay with each provider right now, in the mode it is in.</p>
+      <h2 id="gateway-list-title">{t('gateways.list.title')}</h2>
+      <p className="field-help">{t('gateways.list.help')}</p>
       <QueryView query={list} what="status.loading.gatewayList">
         {(all) => {
           const entries = all.filter((entry) => labels.has(entry.gateway));
           return (
-            <TableScroll label="Gateway list">
+            <TableScroll label={t('gateways.list.label')}>
               <table>
-                <caption className="visually-hidden">Gateways and whether each is enabled</caption>
+                <caption className="visually-hidden">{t('gateways.list.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Gateway</th>
-                    <th scope="col">Enabled</th>
+                    <th scope="col">{t('gateways.list.gateway')}</th>
+                    <th scope="col">{t('gateways.list.enabled')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {entries.map((entry) => (
                     <tr key={entry.gateway}>
                       <th scope="row">{labels.get(entry.gateway)}</th>
-                      <td>{entry.enabled ? 'Yes' : 'No'}</td>
+                      <td>{t(entry.enabled ? 'gateways.list.yes' : 'gateways.list.no')}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/api-error';
 import { ErrorNotice, Success } from '../../components/status';
+import { useT } from '../../i18n/use-t';
 import { savePaymentMethodSettings, setPaymentMethods } from './gateway-calls';
 import { type CatalogGateway, type CatalogMethod, methodLocked, parseDomains, type Plan, toggleMethod } from './gateway-logic';
 import { useGatewayMutation } from './gateway-mutation';
@@ -11,6 +12,7 @@ import { useGatewayMutation } from './gateway-mutation';
  * have some (device wallets' domain verification).
  */
 export function PaymentMethods({ gateway, plan }: { gateway: CatalogGateway; plan: Plan }) {
+  const t = useT();
   const saved = gateway.methods.filter((method) => method.active).map((method) => method.id);
   const [active, setActive] = useState<string[]>(saved);
   const savedKey = saved.join(',');
@@ -28,14 +30,17 @@ export function PaymentMethods({ gateway, plan }: { gateway: CatalogGateway; pla
   const apiError = mutation.error instanceof ApiError ? mutation.error : null;
   return (
     <section className="methods" aria-labelledby={`${prefix}-title ${gateway.id}-title`}>
-      <h3 id={`${prefix}-title`}>Payment methods</h3>
+      <h3 id={`${prefix}-title`}>{t('gateways.methods.title')}</h3>
       <form onSubmit={submit}>
         <fieldset aria-describedby={apiError?.params.methods ? `${prefix}-error` : undefined}>
-          <legend>Methods payers are offered (both modes)</legend>
+          <legend>{t('gateways.methods.legend')}</legend>
           {gateway.methods.map((method) => {
             const checked = active.includes(method.id);
             const locked = methodLocked(method, plan, checked);
-            const notes = [method.pro_only ? (locked ? 'needs the Pro plan' : 'Pro plan') : '', method.hosted_page ? '' : 'not on the hosted payment page'].filter(Boolean);
+            const notes = [
+              method.pro_only ? t(locked ? 'gateways.methods.needsPro' : 'gateways.methods.pro') : '',
+              method.hosted_page ? '' : t('gateways.methods.notHosted'),
+            ].filter(Boolean);
             return (
               <label key={method.id} className="check">
                 <input
@@ -48,7 +53,7 @@ export function PaymentMethods({ gateway, plan }: { gateway: CatalogGateway; pla
                   onChange={(event) => setActive(toggleMethod(gateway.methods, active, method.id, event.target.checked))}
                 />
                 {method.label}
-                {method.pro_only && <span className="badge badge-pro">Pro</span>}
+                {method.pro_only && <span className="badge badge-pro">{t('gateways.methods.proBadge')}</span>}
                 {notes.length > 0 && (
                   <span id={`${prefix}-${method.id}-note`} className="muted">
                     ({notes.join('; ')})
@@ -64,12 +69,12 @@ export function PaymentMethods({ gateway, plan }: { gateway: CatalogGateway; pla
           )}
         </fieldset>
         {plan !== 'pro' && gateway.methods.some((method) => method.pro_only) && (
-          <p className="field-help">Methods marked Pro can be switched on only on the Pro plan (this site is on the Free plan).</p>
+          <p className="field-help">{t('gateways.methods.proOnly')}</p>
         )}
         {mutation.isError && <ErrorNotice error={mutation.error} />}
-        {mutation.isSuccess && !changed && <Success>Payment methods saved.</Success>}
+        {mutation.isSuccess && !changed && <Success>{t('gateways.methods.saved')}</Success>}
         <button type="submit" className="button button-primary" disabled={mutation.isPending || !changed}>
-          Save payment methods
+          {t('gateways.methods.submit')}
         </button>
       </form>
       {gateway.methods
@@ -85,6 +90,7 @@ type MethodWithSettings = Parameters<typeof savePaymentMethodSettings>[1];
 
 /** Settings of a method that has some (the catalog's `has_settings`): device wallets' domain verification. */
 function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: CatalogMethod }) {
+  const t = useT();
   const prefix = `${gateway.id}-${method.id}-settings`;
   const mutation = useGatewayMutation((settings: { domain_verification: boolean; domains: string[] }) =>
     savePaymentMethodSettings(gateway.id, method.id as MethodWithSettings, settings),
@@ -107,7 +113,7 @@ function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: 
 
   return (
     <details className="disclosure">
-      <summary>Settings of {method.label}</summary>
+      <summary>{t('gateways.methodSettings.title', { method: method.label })}</summary>
       {/* Keyed by what is stored, so the form starts again from it after a save. */}
       <form key={JSON.stringify(stored)} onSubmit={submit}>
         <label className="check">
@@ -118,7 +124,7 @@ function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: 
             aria-invalid={verificationError ? true : undefined}
             aria-describedby={verificationError ? `${prefix}-verification-error` : undefined}
           />
-          Domain verification is set up for these domains
+          {t('gateways.methodSettings.verification')}
         </label>
         {verificationError && (
           <p id={`${prefix}-verification-error`} className="field-error">
@@ -127,7 +133,7 @@ function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: 
         )}
         <div className="field">
           <label className="field-label" htmlFor={`${prefix}-domains`}>
-            Domains
+            {t('gateways.methodSettings.domains')}
           </label>
           <textarea
             ref={domainsInput}
@@ -140,7 +146,7 @@ function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: 
             aria-describedby={[`${prefix}-domains-hint`, domainsError ? `${prefix}-domains-error` : ''].filter(Boolean).join(' ')}
           />
           <span id={`${prefix}-domains-hint`} className="field-help">
-            Host names where the {method.label} button is shown, one per line (e.g. shop.example.com).
+            {t('gateways.methodSettings.domainsHelp', { method: method.label })}
           </span>
           {domainsError && (
             <span id={`${prefix}-domains-error`} className="field-error">
@@ -149,9 +155,9 @@ function MethodSettings({ gateway, method }: { gateway: CatalogGateway; method: 
           )}
         </div>
         {mutation.isError && !domainsError && !verificationError && <ErrorNotice error={mutation.error} />}
-        {mutation.isSuccess && <Success>Settings of {method.label} saved.</Success>}
+        {mutation.isSuccess && <Success>{t('gateways.methodSettings.saved', { method: method.label })}</Success>}
         <button type="submit" className="button button-primary" disabled={mutation.isPending}>
-          Save settings of {method.label}
+          {t('gateways.methodSettings.submit', { method: method.label })}
         </button>
       </form>
     </details>

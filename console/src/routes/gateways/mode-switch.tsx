@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { components } from '../../../../clients/typescript/index';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { FormattedMessage } from 'react-intl';
 import { ErrorNotice, Success } from '../../components/status';
+import { useT } from '../../i18n/use-t';
 import { setMode } from './gateway-calls';
-import { type CatalogGateway, type LiveGap, liveReadiness, modeName, otherMode } from './gateway-logic';
+import { type CatalogGateway, type LiveGap, liveReadiness, modeText, otherMode } from './gateway-logic';
 import { useGatewayMutation } from './gateway-mutation';
 
 type DashboardGateway = components['schemas']['DashboardGatewayDto'];
@@ -16,61 +18,61 @@ type DashboardGateway = components['schemas']['DashboardGatewayDto'];
  * condition): the guard is the console's.
  */
 export function ModeSwitch({ gateway, facts }: { gateway: CatalogGateway; facts: DashboardGateway | undefined }) {
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   const next = otherMode(gateway.mode);
   const mutation = useGatewayMutation(() => setMode(gateway.id, next));
-  const readiness = liveReadiness(gateway.id, facts?.modes.live);
-  const nextText = modeName(next).toLowerCase();
+  const readiness = liveReadiness(gateway.id, facts?.modes.live, t);
+  const nextText = modeText(next, t);
+  const gatewayName = gateway.label;
   const titleId = `${gateway.id}-live-gaps`;
 
   return (
     <div className="mode-switch">
       <p>
-        Payments use <strong>{modeName(gateway.mode).toLowerCase()}</strong>.
+        <FormattedMessage id="gateways.switch.inUse" values={{ mode: modeText(gateway.mode, t), strong: (chunks) => <strong>{chunks}</strong> }} />
       </p>
       {next === 'live' && !readiness.ready ? null : (
         <button type="button" className="button" disabled={mutation.isPending} onClick={() => setConfirming(true)}>
-          Switch to {nextText}…
+          {t('gateways.switch.open', { mode: nextText })}
         </button>
       )}
       {!readiness.ready && (
         <div className={`notice ${gateway.mode === 'live' ? 'notice-error' : 'notice-info'}`} role="group" aria-labelledby={titleId}>
           <p className="notice-title" id={titleId}>
-            {gateway.mode === 'live' ? `Live mode is in use but not ready: payers cannot pay with ${gateway.label}` : `Live mode is not ready yet`}
+            {gateway.mode === 'live' ? t('gateways.switch.liveNotReady', { gateway: gatewayName }) : t('gateways.switch.notReady')}
           </p>
-          <p>Before payers can pay real money with {gateway.label}:</p>
+          <p>{t('gateways.switch.before', { gateway: gatewayName })}</p>
           <Gaps gaps={readiness.gaps} />
         </div>
       )}
       {mutation.isError && <ErrorNotice error={mutation.error} />}
       {mutation.isSuccess && mutation.data.mode === gateway.mode && (
-        <Success>
-          {gateway.label} now takes payments in {modeName(gateway.mode).toLowerCase()}.
-        </Success>
+        <Success>{t('gateways.switch.done', { gateway: gatewayName, mode: gateway.mode })}</Success>
       )}
       <ConfirmDialog
         open={confirming}
-        title={`Switch ${gateway.label} to ${nextText}?`}
-        confirmLabel={`Switch to ${nextText}`}
+        title={t('gateways.switch.title', { gateway: gatewayName, mode: next })}
+        confirmLabel={t('gateways.switch.submit', { mode: nextText })}
         busy={mutation.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() => mutation.mutate(undefined, { onSettled: () => setConfirming(false) })}
       >
         {next === 'live' ? (
           <>
-            <p>From now on, payers who choose {gateway.label} pay real money: their cards and accounts are charged, and the money goes to your {gateway.label} account.</p>
+            <p>{t('gateways.switch.toLive.text', { gateway: gatewayName })}</p>
             <ul>
-              <li>Test cards and test accounts stop working on your payment pages.</li>
-              <li>New payments show as live in Payments; test payments already made stay as they are.</li>
-              <li>You can switch back to test mode at any time.</li>
+              <li>{t('gateways.switch.toLive.testCards')}</li>
+              <li>{t('gateways.switch.toLive.newPayments')}</li>
+              <li>{t('gateways.switch.toLive.back')}</li>
             </ul>
           </>
         ) : (
           <>
-            <p>From now on, payers cannot pay real money with {gateway.label}: checkout takes test cards and test accounts only, and no money moves.</p>
+            <p>{t('gateways.switch.toTest.text', { gateway: gatewayName })}</p>
             <ul>
-              <li>Anyone who tries to pay with a real card is refused until you switch back to live mode.</li>
-              <li>Live payments already made are kept, and live mode stays connected.</li>
+              <li>{t('gateways.switch.toTest.refused')}</li>
+              <li>{t('gateways.switch.toTest.kept')}</li>
             </ul>
           </>
         )}

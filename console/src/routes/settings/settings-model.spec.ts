@@ -1,3 +1,4 @@
+import { englishT } from '../../i18n/english';
 import { answerOf, defaultGatewayChoices, draftOf, type Settings, settingsChanges, tickedInCatalogOrder } from './settings-model';
 
 const stored: Settings = { currency: 'USD', payment_gateway: 'gateway_a', api_key: 'sk_test_…4242', debug_mode: false, language: 'en' };
@@ -56,17 +57,17 @@ describe('default gateway choices', () => {
   const labels = { gateway_a: 'Stripe', gateway_b: 'PayPal' };
 
   it('offers the catalog gateways by their names, not bank debit’s own id', () => {
-    expect(defaultGatewayChoices(list, labels, 'gateway_a')).toEqual([
+    expect(defaultGatewayChoices(list, labels, 'gateway_a', englishT)).toEqual([
       { value: 'gateway_a', label: 'Stripe', enabled: true },
       { value: 'gateway_b', label: 'PayPal', enabled: false },
     ]);
   });
 
   it('keeps a choice an app made that the catalog does not hold, in words', () => {
-    expect(defaultGatewayChoices(list, labels, 'gateway_c').at(-1)).toEqual({ value: 'gateway_c', label: 'Chosen by an app through the API', enabled: true });
+    expect(defaultGatewayChoices(list, labels, 'gateway_c', englishT).at(-1)).toEqual({ value: 'gateway_c', label: 'Chosen by an app through the API', enabled: true });
   });
 
   it('still shows the current choice before the list is read', () => {
-    expect(defaultGatewayChoices([], labels, 'gateway_b')).toEqual([{ value: 'gateway_b', label: 'PayPal', enabled: true }]);
+    expect(defaultGatewayChoices([], labels, 'gateway_b', englishT)).toEqual([{ value: 'gateway_b', label: 'PayPal', enabled: true }]);
   });
 });

@@ -1,4 +1,5 @@
 import type { components } from '../../../../clients/typescript/index';
+import type { Translate } from '../../i18n/use-t';
 
 /** Pure logic of the settings screens (no DOM, no React: unit-tested in settings-model.spec.ts). */
 
@@ -53,16 +54,6 @@ export function answerOf(area: Pick<TaggingArea, 'slug' | 'features'>, ticked: R
 /** The general settings' fields (`POST /settings`), as the API names them in a refusal. */
 export const SETTINGS_FIELD_NAMES = ['currency', 'payment_gateway', 'api_key', 'debug_mode', 'language'] as const;
 
-/** What each general setting is for, in the merchant's words (the screen shows it under the field). */
-export const SETTING_HELP = {
-  currency: 'The currency apps and plugins connected to this service take as your default. Each form has its own currency: this changes none of them.',
-  payment_gateway: 'The provider apps and plugins connected to this service use when they do not name one. Payers choose among the methods of each form.',
-  api_key: 'A key an app or plugin connected to this service asks you to keep here. It is stored encrypted and never shown again in full.',
-  debug_mode: 'For troubleshooting: apps and plugins that read it record more detail. It changes nothing for your payers.',
-  language: "The language of payment pages, embedded forms, the payer's manage page and payer emails when a form is set to Automatic and the payer's browser asks for none of the languages offered.",
-} as const satisfies Record<(typeof SETTINGS_FIELD_NAMES)[number], string>;
-
-
 export interface GatewayChoice {
   value: Settings['payment_gateway'];
   label: string;
@@ -78,8 +69,9 @@ export function defaultGatewayChoices(
   list: readonly { gateway: Settings['payment_gateway']; enabled: boolean }[],
   labels: Readonly<Record<string, string>>,
   current: Settings['payment_gateway'],
+  t: Translate,
 ): GatewayChoice[] {
   const choices: GatewayChoice[] = list.filter((entry) => labels[entry.gateway] !== undefined).map((entry) => ({ value: entry.gateway, label: labels[entry.gateway], enabled: entry.enabled }));
-  if (!choices.some((choice) => choice.value === current)) choices.push({ value: current, label: labels[current] ?? 'Chosen by an app through the API', enabled: true });
+  if (!choices.some((choice) => choice.value === current)) choices.push({ value: current, label: labels[current] ?? t('settings.gateway.byApp'), enabled: true });
   return choices;
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Route, Routes } from 'react-router';
 import { CURRENCY_CODES } from '../../../../src/common/money/index';
 import { unwrap } from '../../api/api-error';
@@ -16,7 +17,8 @@ import { TableScroll } from '../../components/table-scroll';
 import { FeatureRequestsScreen } from './feature-requests';
 import { NotFound } from '../not-found/not-found';
 import { SettingsNav } from './settings-nav';
-import { defaultGatewayChoices, draftOf, SETTING_HELP, SETTINGS_FIELD_NAMES, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
+import { useT } from '../../i18n/use-t';
+import { defaultGatewayChoices, draftOf, SETTINGS_FIELD_NAMES, type Settings, type SettingsDraft, settingsChanges } from './settings-model';
 import { PAYER_LANGUAGES } from '../../payer-languages';
 
 /** `/settings/*`: section B's general settings, the tag vocabulary and the feature-request areas. */
@@ -33,12 +35,13 @@ export function SettingsScreens() {
 
 
 function GeneralSettingsScreen() {
+  const t = useT();
   const settings = useQuery(settingsQuery);
   const [done, setDone] = useState<string | null>(null);
   // Bumped after a reset has been read back: the form starts again from the defaults.
   const [generation, setGeneration] = useState(0);
   return (
-    <Page title="Settings">
+    <Page title={t('layout.nav.settings')}>
       <SettingsNav />
       {done && <Success>{done}</Success>}
       <QueryView query={settings} what="status.loading.settings">
@@ -58,6 +61,7 @@ function GeneralSettingsScreen() {
 }
 
 function SettingsForm({ current, onDone }: { current: Settings; onDone: (message: string | null) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const gatewayLabels = useGatewayLabels();
   const gateways = useQuery(gatewayListQuery);
@@ -83,7 +87,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
     if (body) save.mutate(body);
   }
 
-  const gatewayOptions = defaultGatewayChoices(gateways.data ?? [], gatewayLabels, draft.payment_gateway);
+  const gatewayOptions = defaultGatewayChoices(gateways.data ?? [], gatewayLabels, draft.payment_gateway, t);
   // Each field's explanation, then its error when the API refused it.
   const describe = (field: (typeof SETTINGS_FIELD_NAMES)[number]) => ({
     'aria-describedby': [`settings-${field}-help`, errors.fields[field] ? `settings-${field}-error` : ''].filter(Boolean).join(' '),
@@ -91,10 +95,10 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
   });
   return (
     <form className="card" onSubmit={submit} aria-labelledby="general-title" noValidate>
-      <h2 id="general-title">General</h2>
+      <h2 id="general-title">{t('settings.nav.general')}</h2>
       {errors.notice && save.isError && <ErrorNotice error={save.error} />}
       <label className="field">
-        <span className="field-label">Currency</span>
+        <span className="field-label">{t('settings.currency')}</span>
         <select
           id="settings-currency"
           value={draft.currency}
@@ -109,12 +113,12 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           ))}
         </select>
         <span className="field-help" id="settings-currency-help">
-          {SETTING_HELP.currency}
+          {t('settings.help.currency')}
         </span>
         <FieldError id="settings-currency" message={errors.fields.currency} />
       </label>
       <label className="field">
-        <span className="field-label">Default payment gateway</span>
+        <span className="field-label">{t('settings.gateway')}</span>
         <select
           id="settings-payment_gateway"
           value={draft.payment_gateway}
@@ -126,19 +130,18 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
         >
           {gatewayOptions.map((option) => (
             <option key={option.value} value={option.value}>
-              {option.label}
-              {option.enabled ? '' : ' (not set up)'}
+              {option.enabled ? option.label : t('settings.gateway.notSetUp', { gateway: option.label })}
             </option>
           ))}
         </select>
         <span className="field-help" id="settings-payment_gateway-help">
-          {SETTING_HELP.payment_gateway}
+          {t('settings.help.payment_gateway')}
         </span>
-        {gateways.isError && <span className="field-help">The list of gateways could not be read: {gateways.error.message}</span>}
+        {gateways.isError && <span className="field-help">{t('settings.gateway.unreadable', { error: gateways.error.message })}</span>}
         <FieldError id="settings-payment_gateway" message={errors.fields.payment_gateway} />
       </label>
       <label className="field">
-        <span className="field-label">API key</span>
+        <span className="field-label">{t('settings.apiKey')}</span>
         <input
           id="settings-api_key"
           type="password"
@@ -151,19 +154,17 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           {...describe('api_key')}
         />
         <span className="field-help" id="settings-api_key-help">
-          {SETTING_HELP.api_key}{' '}
+          {t('settings.help.api_key')}{' '}
           {current.api_key ? (
-            <>
-              Stored: <code>{current.api_key}</code>. Type a new key to replace it; leave empty to keep it.
-            </>
+            <FormattedMessage id="settings.apiKey.stored" values={{ key: <code>{current.api_key}</code> }} />
           ) : (
-            'None stored.'
+            t('settings.apiKey.none')
           )}
         </span>
         <FieldError id="settings-api_key" message={errors.fields.api_key} />
       </label>
       <label className="field">
-        <span className="field-label">Payers' default language</span>
+        <span className="field-label">{t('settings.language')}</span>
         <select
           id="settings-language"
           value={draft.language}
@@ -180,7 +181,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           ))}
         </select>
         <span className="field-help" id="settings-language-help">
-          {SETTING_HELP.language}
+          {t('settings.help.language')}
         </span>
         <FieldError id="settings-language" message={errors.fields.language} />
       </label>
@@ -192,19 +193,19 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
           onChange={(event) => setDraft({ ...draft, debug_mode: event.target.checked })}
           {...describe('debug_mode')}
         />
-        Debug mode
+        {t('settings.debugMode')}
       </label>
       <p className="field-help" id="settings-debug_mode-help">
-        {SETTING_HELP.debug_mode}
+        {t('settings.help.debug_mode')}
       </p>
       <FieldError id="settings-debug_mode" message={errors.fields.debug_mode} />
       {unchanged && (
         <p className="muted" role="status">
-          Nothing changed: there is nothing to save.
+          {t('settings.unchanged')}
         </p>
       )}
       <button type="submit" className="button button-primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save settings'}
+        {t(save.isPending ? 'common.saving' : 'settings.save')}
       </button>
     </form>
   );
@@ -212,6 +213,7 @@ function SettingsForm({ current, onDone }: { current: Settings; onDone: (message
 
 /** POST /administration/payer-links/revoke, after the admin confirms: every payer's manage link sent so far stops working. */
 function RevokePayerLinks({ onDone }: { onDone: (message: string | null) => void }) {
+  const t = useT();
   const [confirming, setConfirming] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
@@ -231,24 +233,24 @@ function RevokePayerLinks({ onDone }: { onDone: (message: string | null) => void
   }, [confirming]);
   return (
     <section className="card" aria-labelledby="payer-links-title">
-      <h2 id="payer-links-title">Payer links</h2>
-      <p>Payers' emails carry a link to their receipts and subscriptions (valid 30 days). Revoking makes every link sent so far stop working; payers can ask for a new one by email.</p>
+      <h2 id="payer-links-title">{t('settings.payerLinks.title')}</h2>
+      <p>{t('settings.payerLinks.text')}</p>
       {revoke.isError && <ErrorNotice error={revoke.error} />}
       {confirming ? (
         <div className="notice notice-warning" role="group" aria-labelledby="payer-links-confirm-text">
-          <p id="payer-links-confirm-text">Revoke every payer link sent so far?</p>
+          <p id="payer-links-confirm-text">{t('settings.payerLinks.confirm')}</p>
           <div className="actions">
             <button ref={confirmButton} type="button" className="button button-danger" disabled={revoke.isPending} onClick={() => revoke.mutate()}>
-              {revoke.isPending ? 'Revoking…' : 'Yes, revoke every link'}
+              {t(revoke.isPending ? 'settings.payerLinks.revoking' : 'settings.payerLinks.yes')}
             </button>
             <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('settings.cancel')}
             </button>
           </div>
         </div>
       ) : (
         <button ref={opener} type="button" className="button button-danger" onClick={() => setConfirming(true)}>
-          Revoke payer links…
+          {t('settings.payerLinks.open')}
         </button>
       )}
     </section>
@@ -257,6 +259,7 @@ function RevokePayerLinks({ onDone }: { onDone: (message: string | null) => void
 
 /** DELETE /settings, after the admin confirms: every general setting back to its default, the API key removed. */
 function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) => void; onReset: () => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
@@ -280,24 +283,24 @@ function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) =
   }, [confirming]);
   return (
     <section className="card" aria-labelledby="reset-title">
-      <h2 id="reset-title">Restore defaults</h2>
-      <p>Currency, default gateway, API key and debug mode go back to the service's defaults; a stored API key is deleted.</p>
+      <h2 id="reset-title">{t('settings.reset.title')}</h2>
+      <p>{t('settings.reset.text')}</p>
       {reset.isError && <ErrorNotice error={reset.error} />}
       {confirming ? (
         <div className="notice notice-warning" role="group" aria-labelledby="reset-confirm-text">
-          <p id="reset-confirm-text">Restore every general setting to its default? The stored API key is deleted.</p>
+          <p id="reset-confirm-text">{t('settings.reset.confirm')}</p>
           <div className="actions">
             <button ref={confirmButton} type="button" className="button button-danger" disabled={reset.isPending} onClick={() => reset.mutate()}>
-              {reset.isPending ? 'Restoring…' : 'Yes, restore defaults'}
+              {t(reset.isPending ? 'settings.reset.restoring' : 'settings.reset.yes')}
             </button>
             <button type="button" className="button" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('settings.cancel')}
             </button>
           </div>
         </div>
       ) : (
         <button ref={opener} type="button" className="button button-danger" onClick={() => setConfirming(true)}>
-          Restore defaults…
+          {t('settings.reset.open')}
         </button>
       )}
     </section>
@@ -306,6 +309,7 @@ function ResetSettings({ onDone, onReset }: { onDone: (message: string | null) =
 
 /** Section B's tag vocabulary: list, add (names unique regardless of case), delete. */
 function TagsScreen() {
+  const t = useT();
   const queries = useQueryClient();
   const tags = useQuery(tagsQuery);
   const [name, setName] = useState('');
@@ -315,20 +319,20 @@ function TagsScreen() {
     onMutate: () => setDone(null),
     onSuccess: ({ tag }) => {
       setName('');
-      setDone(`Tag “${tag.trim()}” created.`);
+      setDone(t('settings.tags.created', { tag: tag.trim() }));
       return queries.invalidateQueries({ queryKey: tagKeys.all });
     },
   });
   const remove = useMutation({
     mutationFn: async (tag: { tag_id: number; tag: string }) => ({ tag, answer: unwrap(await api.DELETE('/tags/{tag_id}', { params: { path: { tag_id: tag.tag_id } } })) }),
     onMutate: () => setDone(null),
-    onSuccess: ({ tag }) => setDone(`Tag “${tag.tag}” deleted.`),
+    onSuccess: ({ tag }) => setDone(t('settings.tags.deleted', { tag: tag.tag })),
     // Deleted here or elsewhere (a 404): the list is read again either way.
     onSettled: () => queries.invalidateQueries({ queryKey: tagKeys.all }),
   });
 
   return (
-    <Page title="Tags">
+    <Page title={t('settings.nav.tags')}>
       <SettingsNav />
       {done && <Success>{done}</Success>}
       <div className="stack">
@@ -336,37 +340,37 @@ function TagsScreen() {
           className="card"
           prefix="tags"
           field="tag"
-          title="Add a tag"
+          title={t('settings.tags.add')}
           level={2}
-          label="Tag name"
-          help="Unique, whatever the case; at most 100 characters."
+          label={t('settings.tags.name')}
+          help={t('settings.tags.help')}
           maxLength={100}
           value={name}
           onChange={setName}
           onSubmit={() => create.mutate(name)}
           error={create.error}
           pending={create.isPending}
-          submitLabel="Add tag"
-          pendingLabel="Adding…"
+          submitLabel={t('settings.tags.submit')}
+          pendingLabel={t('settings.tags.adding')}
           primary
         />
         <section className="card" aria-labelledby="tag-list-title">
-          <h2 id="tag-list-title">All tags</h2>
+          <h2 id="tag-list-title">{t('settings.tags.all')}</h2>
           {remove.isError && <ErrorNotice error={remove.error} />}
           <QueryView query={tags} what="status.loading.tags">
             {(list) =>
               list.length === 0 ? (
-                <Empty>No tags yet. Add the first one above.</Empty>
+                <Empty>{t('settings.tags.empty')}</Empty>
               ) : (
-                <TableScroll label="Tags">
+                <TableScroll label={t('settings.nav.tags')}>
                   <table className="list-table">
-                    <caption className="visually-hidden">Tags, oldest first</caption>
+                    <caption className="visually-hidden">{t('settings.tags.caption')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">Tag</th>
-                        <th scope="col">Id</th>
+                        <th scope="col">{t('settings.tags.column.tag')}</th>
+                        <th scope="col">{t('settings.tags.column.id')}</th>
                         <th scope="col">
-                          <span className="visually-hidden">Actions</span>
+                          <span className="visually-hidden">{t('settings.tags.column.actions')}</span>
                         </th>
                       </tr>
                     </thead>
@@ -374,10 +378,11 @@ function TagsScreen() {
                       {list.map((tag) => (
                         <tr key={tag.tag_id}>
                           <th scope="row">{tag.tag}</th>
-                          <td data-label="Id">{tag.tag_id}</td>
+                          <td data-label={t('settings.tags.column.id')}>{tag.tag_id}</td>
                           <td className="number">
                             <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => remove.mutate(tag)}>
-                              Delete<span className="visually-hidden"> tag “{tag.tag}”</span>
+                              {t('settings.tags.delete')}
+                              <span className="visually-hidden">{t('settings.tags.deleteWhich', { tag: tag.tag })}</span>
                             </button>
                           </td>
                         </tr>

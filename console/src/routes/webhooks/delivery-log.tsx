@@ -5,6 +5,7 @@ import { Pager } from '../../components/list/pager';
 import { useListState } from '../../components/list/use-list-state';
 import { Empty, ErrorNotice, QueryView, Success } from '../../components/status';
 import { Time } from '../../components/time';
+import { useT } from '../../i18n/use-t';
 import { deliveryOutcome, durationText } from './webhook-model';
 
 /**
@@ -13,6 +14,7 @@ import { deliveryOutcome, durationText } from './webhook-model';
  * 1 KB of the answer (folded), and Resend. Read again every few seconds while one is still waiting.
  */
 export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const t = useT();
   const list = useListState([]);
   const queries = useQueryClient();
   const deliveries = useQuery(deliveryPageQuery(endpoint.id, list.page));
@@ -21,7 +23,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
     mutationFn: (delivery: WebhookDelivery) => resendWebhookDelivery(endpoint.id, delivery.id),
     onMutate: () => setDone(null),
     onSuccess: (queued, delivery) => {
-      setDone(`Event #${delivery.event_id} (${delivery.event_type}) queued again as delivery #${queued.id}.`);
+      setDone(t('webhooks.log.resent', { event: String(delivery.event_id), type: delivery.event_type, delivery: String(queued.id) }));
       return queries.invalidateQueries({ queryKey: webhookEndpointKeys.deliveries(endpoint.id) });
     },
   });
@@ -29,21 +31,21 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   return (
     <section className="card" aria-labelledby="deliveries-title">
       <div className="section-head">
-        <h2 id="deliveries-title">Delivery log</h2>
+        <h2 id="deliveries-title">{t('webhooks.log.title')}</h2>
         <button type="button" className="button" disabled={deliveries.isFetching} onClick={() => void deliveries.refetch()}>
-          {deliveries.isFetching ? 'Refreshing…' : 'Refresh'}
+          {t(deliveries.isFetching ? 'webhooks.log.refreshing' : 'webhooks.log.refresh')}
         </button>
       </div>
-      <p className="muted">Newest first. Times are in your time zone.</p>
+      <p className="muted">{t('webhooks.log.intro')}</p>
       {done && <Success>{done}</Success>}
       {resend.isError && <ErrorNotice error={resend.error} />}
       <QueryView query={deliveries} what="status.loading.deliveryLog">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
-            <Empty>Nothing sent to this endpoint yet. Its deliveries appear here as events happen.</Empty>
+            <Empty>{t('webhooks.log.empty')}</Empty>
           ) : (
             <>
-              <ol className="deliveries" aria-label="Deliveries">
+              <ol className="deliveries" aria-label={t('webhooks.log.label')}>
                 {rows.map((delivery) => (
                   <DeliveryCard key={delivery.id} delivery={delivery} busy={resend.isPending} onResend={() => resend.mutate(delivery)} />
                 ))}
@@ -58,40 +60,42 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 function DeliveryCard({ delivery, busy, onResend }: { delivery: WebhookDelivery; busy: boolean; onResend: () => void }) {
-  const outcome = deliveryOutcome(delivery);
-  const name = `${delivery.event_type}, event #${delivery.event_id}, delivery #${delivery.id}`;
+  const t = useT();
+  const outcome = deliveryOutcome(delivery, t);
+  const name = t('webhooks.log.name', { type: delivery.event_type, event: String(delivery.event_id), delivery: String(delivery.id) });
   return (
     <li className="delivery">
       <div className="delivery-head">
         <h3>
-          <code>{delivery.event_type}</code> <span className="muted">event #{delivery.event_id}</span>
+          <code>{delivery.event_type}</code> <span className="muted">{t('webhooks.log.event', { event: String(delivery.event_id) })}</span>
         </h3>
         <span className={`badge badge-delivery-${outcome.tone}`}>{outcome.text}</span>
       </div>
       <dl className="facts">
-        <dt>{delivery.last_attempt_at ? 'Sent' : 'Queued'}</dt>
+        <dt>{t(delivery.last_attempt_at ? 'webhooks.log.sent' : 'webhooks.log.queued')}</dt>
         <dd><Time iso={delivery.last_attempt_at ?? delivery.created_at} seconds /></dd>
-        <dt>Status code</dt>
+        <dt>{t('webhooks.log.statusCode')}</dt>
         <dd>{delivery.status_code ?? '—'}</dd>
-        <dt>Duration</dt>
-        <dd>{durationText(delivery.duration_ms)}</dd>
-        <dt>Attempts</dt>
+        <dt>{t('webhooks.log.duration')}</dt>
+        <dd>{durationText(delivery.duration_ms, t)}</dd>
+        <dt>{t('webhooks.log.attempts')}</dt>
         <dd>{delivery.attempts}</dd>
         {delivery.error && (
           <>
-            <dt>Error</dt>
+            <dt>{t('webhooks.log.error')}</dt>
             <dd>{delivery.error}</dd>
           </>
         )}
       </dl>
       {delivery.response_excerpt !== null && delivery.response_excerpt !== '' && (
         <details className="delivery-answer">
-          <summary>Your system's answer (first 1 KB)</summary>
+          <summary>{t('webhooks.log.answer')}</summary>
           <pre>{delivery.response_excerpt}</pre>
         </details>
       )}
       <button type="button" className="button" disabled={busy} onClick={onResend}>
-        Resend<span className="visually-hidden"> {name}</span>
+        {t('webhooks.log.resend')}
+        <span className="visually-hidden"> {name}</span>
       </button>
     </li>
   );

@@ -22,14 +22,17 @@ import { EndpointStatus } from './endpoint-list';
 import { ReplayForm } from './replay-form';
 import { SecretReveal } from './secret-reveal';
 import { draftOf, eventsText, updateBody } from './webhook-model';
+import { FormattedMessage } from 'react-intl';
+import { useT } from '../../i18n/use-t';
 
 /** `/webhooks/:id`: one endpoint: its settings and what can be done with it, "send events since …" and its delivery log. */
 export function EndpointScreen() {
+  const t = useT();
   const id = Number(useParams().id);
   const endpoints = useQuery(webhookEndpointListQuery);
   if (!Number.isInteger(id) || id <= 0) return <NotFound />;
   return (
-    <Page title={`Endpoint #${id}`} actions={<Link to="/webhooks">All endpoints</Link>}>
+    <Page title={t('webhooks.endpoint.title', { id: String(id) })} actions={<Link to="/webhooks">{t('webhooks.endpoint.all')}</Link>}>
       <QueryView query={endpoints} what="status.loading.endpoint">
         {(list) => {
           const endpoint = list.find((one) => one.id === id);
@@ -37,7 +40,7 @@ export function EndpointScreen() {
             <Endpoint endpoint={endpoint} />
           ) : (
             <p>
-              There is no endpoint #{id}: it may have been deleted. <Link to="/webhooks">See all endpoints</Link>.
+              <FormattedMessage id="webhooks.endpoint.missing" values={{ id: String(id), link: (chunks) => <Link to="/webhooks">{chunks}</Link> }} />
             </p>
           );
         }}
@@ -49,6 +52,7 @@ export function EndpointScreen() {
 type Dialog = 'rotate' | 'delete' | null;
 
 function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const t = useT();
   const queries = useQueryClient();
   const navigate = useNavigate();
   const [done, setDone] = useState<string | null>(null);
@@ -82,7 +86,7 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
       // Gone from the list at once: the list screen must not ask for the deleted endpoint's last delivery (a 404).
       queries.setQueryData<WebhookEndpoint[]>(webhookEndpointKeys.list(), (list) => list?.filter((one) => one.id !== previous.id));
       void refreshList();
-      void navigate('/webhooks', { state: { notice: `Endpoint ${previous.url} deleted: no more events go there.` } });
+      void navigate('/webhooks', { state: { notice: t('webhooks.endpoint.deleted', { url: previous.url }) } });
     },
   });
   const enabled = endpoint.status === 'enabled';
@@ -92,26 +96,28 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
     <div className="stack">
       {done && <Success>{done}</Success>}
       <section className="card" aria-labelledby="endpoint-summary-title">
-        <h2 id="endpoint-summary-title">Where events go</h2>
+        <h2 id="endpoint-summary-title">{t('webhooks.endpoint.summary')}</h2>
         <dl className="facts">
-          <dt>URL</dt>
+          <dt>{t('webhooks.fact.url')}</dt>
           <dd>
             <code>{endpoint.url}</code>
           </dd>
-          <dt>Events</dt>
-          <dd>{eventsText(endpoint.events)}</dd>
-          <dt>Description</dt>
-          <dd>{endpoint.description ?? <span className="muted">None</span>}</dd>
-          <dt>Status</dt>
+          <dt>{t('webhooks.fact.events')}</dt>
+          <dd>{eventsText(endpoint.events, t)}</dd>
+          <dt>{t('webhooks.fact.description')}</dt>
+          <dd>{endpoint.description ?? <span className="muted">{t('webhooks.fact.none')}</span>}</dd>
+          <dt>{t('webhooks.fact.status')}</dt>
           <dd>
             <EndpointStatus endpoint={endpoint} />
           </dd>
-          <dt>Added</dt>
+          <dt>{t('webhooks.fact.added')}</dt>
           <dd><Time iso={endpoint.created_at} seconds /></dd>
           {previousSigns && (
             <>
-              <dt>Previous secret</dt>
-              <dd>Still signs beside the new one until <Time iso={endpoint.previous_secret_expires_at} seconds /></dd>
+              <dt>{t('webhooks.fact.previousSecret')}</dt>
+              <dd>
+                <FormattedMessage id="webhooks.fact.previousSecretUntil" values={{ time: <Time iso={endpoint.previous_secret_expires_at} seconds /> }} />
+              </dd>
             </>
           )}
         </dl>
@@ -126,7 +132,7 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
               setEditing(true);
             }}
           >
-            Edit
+            {t('webhooks.endpoint.edit')}
           </button>
           <button
             type="button"
@@ -135,12 +141,12 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
             onClick={() =>
               update.mutate(
                 enabled
-                  ? { body: { status: 'disabled' }, message: 'Disabled: no new events are sent to it, and deliveries still waiting are given up.' }
-                  : { body: { status: 'enabled' }, message: 'Enabled: new events are sent to it again.' },
+                  ? { body: { status: 'disabled' }, message: t('webhooks.endpoint.disabled') }
+                  : { body: { status: 'enabled' }, message: t('webhooks.endpoint.enabled') },
               )
             }
           >
-            {enabled ? 'Disable' : 'Enable'}
+            {t(enabled ? 'webhooks.endpoint.disable' : 'webhooks.endpoint.enable')}
           </button>
           <button
             type="button"
@@ -150,7 +156,7 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
               setDialog('rotate');
             }}
           >
-            Rotate secret…
+            {t('webhooks.endpoint.rotateOpen')}
           </button>
           <button
             type="button"
@@ -160,25 +166,25 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
               setDialog('delete');
             }}
           >
-            Delete…
+            {t('webhooks.endpoint.deleteOpen')}
           </button>
         </div>
       </section>
       {editing && (
         <EndpointForm
           idPrefix="edit-endpoint"
-          title="Edit the endpoint"
+          title={t('webhooks.endpoint.editTitle')}
           initial={draftOf(endpoint)}
-          submitLabel="Save changes"
-          pendingLabel="Saving…"
+          submitLabel={t('webhooks.endpoint.save')}
+          pendingLabel={t('common.saving')}
           busy={update.isPending}
           error={update.error}
           onSubmit={(draft) => {
             const body = updateBody(endpoint, draft);
-            if (body) update.mutate({ body, message: 'Changes saved.' });
+            if (body) update.mutate({ body, message: t('webhooks.endpoint.saved') });
             else {
               setEditing(false);
-              setDone('Nothing changed.');
+              setDone(t('webhooks.endpoint.unchanged'));
             }
           }}
           onCancel={() => setEditing(false)}
@@ -186,37 +192,34 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
       )}
       <ConfirmDialog
         open={dialog === 'rotate'}
-        title="Rotate the signing secret?"
-        confirmLabel={rotate.isPending ? 'Rotating…' : 'Rotate secret'}
+        title={t('webhooks.rotate.title')}
+        confirmLabel={t(rotate.isPending ? 'webhooks.rotate.rotating' : 'webhooks.rotate.submit')}
         busy={rotate.isPending}
         onConfirm={() => rotate.mutate()}
         onCancel={() => !rotate.isPending && setDialog(null)}
       >
-        <p>A new secret is made and shown to you once.</p>
-        <p>
-          For the next 24 hours every event carries two signatures, the new secret's first and the old one's second, so your receiver keeps accepting events
-          while you put the new secret in place. After that only the new secret signs.
-        </p>
+        <p>{t('webhooks.rotate.once')}</p>
+        <p>{t('webhooks.rotate.overlap')}</p>
         {rotate.isError && <ErrorNotice error={rotate.error} />}
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'delete'}
-        title="Delete this endpoint?"
-        confirmLabel={remove.isPending ? 'Deleting…' : 'Delete endpoint'}
+        title={t('webhooks.delete.title')}
+        confirmLabel={t(remove.isPending ? 'webhooks.delete.deleting' : 'webhooks.delete.submit')}
         busy={remove.isPending}
         onConfirm={() => remove.mutate()}
         onCancel={() => !remove.isPending && setDialog(null)}
       >
         <p>
-          Events stop going to <code>{endpoint.url}</code>. Its delivery log is deleted and deliveries not sent yet are dropped. This cannot be undone.
+          <FormattedMessage id="webhooks.delete.text" values={{ url: <code>{endpoint.url}</code> }} />
         </p>
         {remove.isError && <ErrorNotice error={remove.error} />}
       </ConfirmDialog>
       {/* After the dialogs: when a rotation closes its dialog, the new secret takes the focus last. */}
       {rotated && (
-        <SecretReveal title="New signing secret" secret={rotated.secret} onDone={() => setRotated(null)}>
+        <SecretReveal title={t('webhooks.rotate.newSecret')} secret={rotated.secret} onDone={() => setRotated(null)}>
           <p>
-            The old secret keeps signing until <Time iso={rotated.previous_secret_expires_at} seconds />. Put the new one in your receiver before then.
+            <FormattedMessage id="webhooks.rotate.oldUntil" values={{ time: <Time iso={rotated.previous_secret_expires_at} seconds /> }} />
           </p>
         </SecretReveal>
       )}

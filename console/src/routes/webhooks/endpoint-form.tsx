@@ -3,7 +3,9 @@ import { formErrorsOf } from '../../api/field-errors';
 import { WEBHOOK_EVENT_TYPES } from '../../api/vocabulary';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
 import { ErrorNotice } from '../../components/status';
-import { draftProblems, ENDPOINT_FIELDS, type EndpointDraft, type EndpointField, EVENT_WORDS, toggleType } from './webhook-model';
+import { FormattedMessage } from 'react-intl';
+import { useT } from '../../i18n/use-t';
+import { draftProblems, ENDPOINT_FIELDS, type EndpointDraft, type EndpointField, eventWords, toggleType } from './webhook-model';
 
 /**
  * The endpoint's URL, the events it gets (all, present and future, or the ones ticked from the
@@ -33,6 +35,7 @@ export function EndpointForm({
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState(initial);
+  const t = useT();
   const [problems, setProblems] = useState<Partial<Record<EndpointField, string>>>({});
   const api = formErrorsOf(error, ENDPOINT_FIELDS);
   useFocusFirstInvalid(error, api.first, idPrefix);
@@ -42,7 +45,7 @@ export function EndpointForm({
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = draftProblems(draft);
+    const found = draftProblems(draft, t);
     setProblems(found);
     const first = ENDPOINT_FIELDS.find((field) => found[field]);
     if (first) {
@@ -58,10 +61,10 @@ export function EndpointForm({
       {Boolean(error) && api.notice && <ErrorNotice error={error} />}
       <div className="field">
         <label className="field-label" htmlFor={id('url')}>
-          Endpoint URL
+          {t('webhooks.form.url')}
         </label>
         <span className="field-help" id={`${id('url')}-help`}>
-          Where your system receives events, e.g. <code>https://shop.example.com/checkout-events</code>. It must be https and reachable from the internet.
+          <FormattedMessage id="webhooks.form.urlHelp" values={{ code: (chunks) => <code>{chunks}</code> }} />
         </span>
         <input
           id={id('url')}
@@ -78,7 +81,7 @@ export function EndpointForm({
         <FieldError id={id('url')} message={message('url')} />
       </div>
       <fieldset aria-describedby={message('events') ? `${id('events')}-error` : undefined}>
-        <legend>Events to send</legend>
+        <legend>{t('webhooks.form.events')}</legend>
         <div className="choices">
           <label>
             <input
@@ -89,11 +92,11 @@ export function EndpointForm({
               onChange={() => setDraft({ ...draft, allEvents: true })}
               {...(message('events') ? { 'aria-invalid': true } : {})}
             />{' '}
-            All events, including kinds added later
+            {t('webhooks.form.allEvents')}
           </label>
           <label>
-            <input type="radio" name={`${idPrefix}-scope`} checked={!draft.allEvents} onChange={() => setDraft({ ...draft, allEvents: false })} /> Only the events I
-            choose
+            <input type="radio" name={`${idPrefix}-scope`} checked={!draft.allEvents} onChange={() => setDraft({ ...draft, allEvents: false })} />{' '}
+            {t('webhooks.form.someEvents')}
           </label>
         </div>
         {!draft.allEvents && (
@@ -103,7 +106,7 @@ export function EndpointForm({
                 <label className="check">
                   <input type="checkbox" checked={draft.types.includes(type)} onChange={(event) => setDraft(toggleType(draft, type, event.target.checked))} />
                   <span>
-                    {EVENT_WORDS[type]} <code>{type}</code>
+                    {eventWords(type, t)} <code>{type}</code>
                   </span>
                 </label>
               </li>
@@ -114,14 +117,14 @@ export function EndpointForm({
       </fieldset>
       <div className="field">
         <label className="field-label" htmlFor={id('description')}>
-          Description (optional)
+          {t('webhooks.form.description')}
         </label>
         <input
           id={id('description')}
           type="text"
           maxLength={255}
           value={draft.description}
-          placeholder="Order system"
+          placeholder={t('webhooks.form.descriptionExample')}
           onChange={(event) => setDraft({ ...draft, description: event.target.value })}
           {...invalid(message('description'), id('description'))}
         />
@@ -132,7 +135,7 @@ export function EndpointForm({
           {busy ? pendingLabel : submitLabel}
         </button>
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t('webhooks.form.cancel')}
         </button>
       </div>
     </form>

@@ -1,16 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { createWebhookEndpoint, lastDeliveryQuery, type WebhookEndpoint, type WebhookEndpointWithSecret, webhookEndpointKeys, webhookEndpointListQuery } from '../../api/webhook-endpoints';
 import { Page } from '../../components/page';
 import { Empty, QueryView, Success } from '../../components/status';
 import { Time } from '../../components/time';
+import { useT } from '../../i18n/use-t';
 import { EndpointForm } from './endpoint-form';
 import { SecretReveal } from './secret-reveal';
 import { createBody, deliveryOutcome, draftOf, eventsText } from './webhook-model';
 
 /** `/webhooks`: the endpoints events are sent to, each with its last delivery, and adding one. */
 export function EndpointListScreen() {
+  const t = useT();
   const queries = useQueryClient();
   const endpoints = useQuery(webhookEndpointListQuery);
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
@@ -27,7 +30,7 @@ export function EndpointListScreen() {
 
   return (
     <Page
-      title="Webhooks"
+      title={t('layout.nav.webhooks')}
       actions={
         !adding && (
           <button
@@ -39,31 +42,31 @@ export function EndpointListScreen() {
               setAdding(true);
             }}
           >
-            Add an endpoint
+            {t('webhooks.list.add')}
           </button>
         )
       }
     >
       <div className="stack">
-        <p className="muted">
-          Send events to your systems: when a payment completes or fails, or a subscription renews, fails to renew or is canceled, Checkout sends a signed JSON
-          event to each endpoint below, again and again until it answers (for up to 3 days). Your CRM, shop or automation tool no longer needs to ask.
-        </p>
+        <p className="muted">{t('webhooks.list.intro')}</p>
         {notice && !created && <Success>{notice}</Success>}
         {created && (
-          <SecretReveal title="Endpoint added: its signing secret" secret={created.secret} onDone={() => setCreated(null)}>
+          <SecretReveal title={t('webhooks.list.added')} secret={created.secret} onDone={() => setCreated(null)}>
             <p>
-              Events now go to <code>{created.url}</code>. <Link to={`/webhooks/${created.id}`}>Open its delivery log</Link>.
+              <FormattedMessage
+                id="webhooks.list.addedText"
+                values={{ url: <code>{created.url}</code>, link: (chunks) => <Link to={`/webhooks/${created.id}`}>{chunks}</Link> }}
+              />
             </p>
           </SecretReveal>
         )}
         {adding && (
           <EndpointForm
             idPrefix="new-endpoint"
-            title="Add an endpoint"
+            title={t('webhooks.list.add')}
             initial={draftOf()}
-            submitLabel="Add endpoint"
-            pendingLabel="Adding…"
+            submitLabel={t('webhooks.list.addSubmit')}
+            pendingLabel={t('webhooks.list.adding')}
             busy={create.isPending}
             error={create.error}
             onSubmit={(draft) => create.mutate(createBody(draft))}
@@ -74,11 +77,11 @@ export function EndpointListScreen() {
           {(list) =>
             list.length === 0 ? (
               <Empty>
-                <p>No endpoints yet.</p>
-                <p>Add one to have your systems told about payments as they happen.</p>
+                <p>{t('webhooks.list.empty')}</p>
+                <p>{t('webhooks.list.emptyHint')}</p>
               </Empty>
             ) : (
-              <ul className="endpoint-list" aria-label="Endpoints">
+              <ul className="endpoint-list" aria-label={t('webhooks.list.label')}>
                 {list.map((endpoint) => (
                   <EndpointCard key={endpoint.id} endpoint={endpoint} />
                 ))}
@@ -92,8 +95,9 @@ export function EndpointListScreen() {
 }
 
 function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const t = useT();
   const last = useQuery(lastDeliveryQuery(endpoint.id));
-  const outcome = last.data === undefined ? null : deliveryOutcome(last.data);
+  const outcome = last.data === undefined ? null : deliveryOutcome(last.data, t);
   return (
     <li className="card endpoint-card">
       <h2 className="endpoint-url">
@@ -101,18 +105,18 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
       </h2>
       {endpoint.description && <p className="endpoint-description">{endpoint.description}</p>}
       <dl className="facts">
-        <dt>Status</dt>
+        <dt>{t('webhooks.fact.status')}</dt>
         <dd>
           <EndpointStatus endpoint={endpoint} />
         </dd>
-        <dt>Events</dt>
-        <dd>{eventsText(endpoint.events)}</dd>
-        <dt>Last delivery</dt>
+        <dt>{t('webhooks.fact.events')}</dt>
+        <dd>{eventsText(endpoint.events, t)}</dd>
+        <dt>{t('webhooks.fact.lastDelivery')}</dt>
         <dd>
           {last.isError ? (
-            <span className="muted">Could not be read: {last.error.message}</span>
+            <span className="muted">{t('webhooks.list.unreadable', { error: last.error.message })}</span>
           ) : !outcome ? (
-            <span className="muted">Loading…</span>
+            <span className="muted">{t('webhooks.list.loading')}</span>
           ) : (
             <>
               <span className={`badge badge-delivery-${outcome.tone}`}>{outcome.text}</span>
@@ -131,5 +135,10 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 export function EndpointStatus({ endpoint }: { endpoint: WebhookEndpoint }) {
-  return endpoint.status === 'enabled' ? <span className="badge badge-enabled">Enabled</span> : <span className="badge badge-disabled">Disabled: nothing is sent</span>;
+  const t = useT();
+  return endpoint.status === 'enabled' ? (
+    <span className="badge badge-enabled">{t('webhooks.status.enabled')}</span>
+  ) : (
+    <span className="badge badge-disabled">{t('webhooks.status.disabled')}</span>
+  );
 }

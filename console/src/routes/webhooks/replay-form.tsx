@@ -26,7 +26,7 @@ export function ReplayForm({ endpoint }: { endpoint: WebhookEndpoint }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const instant = sinceInstant(since);
+    const instant = sinceInstant(since, t);
     if ('error' in instant) {
       setProblem(instant.error);
       document.getElementById('replay-since')?.focus();

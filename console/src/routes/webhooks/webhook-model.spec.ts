@@ -1,3 +1,4 @@
+import { englishT } from '../../i18n/english';
 import type { WebhookDelivery, WebhookEndpoint } from '../../api/webhook-endpoints';
 import { createBody, deliveryOutcome, draftOf, draftProblems, durationText, eventsText, localInputValue, sinceInstant, toggleType, updateBody } from './webhook-model';
 
@@ -46,8 +47,8 @@ describe('webhook endpoint form', () => {
   });
 
   it('asks for a URL and at least one event before sending', () => {
-    expect(draftProblems({ url: ' ', allEvents: false, types: [], description: '' })).toEqual({ url: expect.any(String), events: expect.any(String) });
-    expect(draftProblems({ url: 'https://a.example', allEvents: true, types: [], description: '' })).toEqual({});
+    expect(draftProblems({ url: ' ', allEvents: false, types: [], description: '' }, englishT)).toEqual({ url: expect.any(String), events: expect.any(String) });
+    expect(draftProblems({ url: 'https://a.example', allEvents: true, types: [], description: '' }, englishT)).toEqual({});
   });
 
   it('patches only what changed, null for nothing, and clears a description with null', () => {
@@ -57,24 +58,24 @@ describe('webhook endpoint form', () => {
   });
 
   it('names the events in words', () => {
-    expect(eventsText(['*'])).toBe('All events');
-    expect(eventsText(['payment.completed', 'payment.failed'])).toBe('payment.completed, payment.failed');
+    expect(eventsText(['*'], englishT)).toBe('All events');
+    expect(eventsText(['payment.completed', 'payment.failed'], englishT)).toBe('payment.completed, payment.failed');
   });
 });
 
 describe('webhook delivery outcome', () => {
   it('says delivered, failed, retrying or waiting, with the answer', () => {
-    expect(deliveryOutcome(null)).toEqual({ tone: 'none', text: 'Nothing sent yet' });
-    expect(deliveryOutcome(delivery({}))).toEqual({ tone: 'ok', text: 'Delivered (HTTP 200)' });
-    expect(deliveryOutcome(delivery({ status: 'failed', status_code: null, error: 'refused: 10.0.0.1 is private' }))).toEqual({ tone: 'problem', text: 'Failed (no answer)' });
-    expect(deliveryOutcome(delivery({ status: 'pending', attempts: 2, status_code: 500 }))).toEqual({ tone: 'waiting', text: 'Retrying after 2 attempts (HTTP 500)' });
-    expect(deliveryOutcome(delivery({ status: 'pending', attempts: 0, status_code: null, last_attempt_at: null }))).toEqual({ tone: 'waiting', text: 'Waiting to be sent' });
+    expect(deliveryOutcome(null, englishT)).toEqual({ tone: 'none', text: 'Nothing sent yet' });
+    expect(deliveryOutcome(delivery({}), englishT)).toEqual({ tone: 'ok', text: 'Delivered (HTTP 200)' });
+    expect(deliveryOutcome(delivery({ status: 'failed', status_code: null, error: 'refused: 10.0.0.1 is private' }), englishT)).toEqual({ tone: 'problem', text: 'Failed (no answer)' });
+    expect(deliveryOutcome(delivery({ status: 'pending', attempts: 2, status_code: 500 }), englishT)).toEqual({ tone: 'waiting', text: 'Retrying after 2 attempts (HTTP 500)' });
+    expect(deliveryOutcome(delivery({ status: 'pending', attempts: 0, status_code: null, last_attempt_at: null }), englishT)).toEqual({ tone: 'waiting', text: 'Waiting to be sent' });
   });
 
   it('writes durations short', () => {
-    expect(durationText(null)).toBe('—');
-    expect(durationText(340)).toBe('340 ms');
-    expect(durationText(2449)).toBe('2.4 s');
+    expect(durationText(null, englishT)).toBe('—');
+    expect(durationText(340, englishT)).toBe('340 ms');
+    expect(durationText(2449, englishT)).toBe('2.4 s');
   });
 });
 
@@ -82,15 +83,15 @@ describe('send events since', () => {
   const now = new Date(2026, 10, 28, 12, 0);
 
   it('reads the local date and time as an instant', () => {
-    const answer = sinceInstant('2026-11-27T09:30', now);
+    const answer = sinceInstant('2026-11-27T09:30', englishT, now);
     expect(answer).toEqual({ iso: new Date(2026, 10, 27, 9, 30).toISOString() });
     expect(localInputValue(new Date(2026, 10, 27, 9, 30))).toBe('2026-11-27T09:30');
   });
 
   it('refuses what is not a date and time, and a time still to come', () => {
-    expect(sinceInstant('', now)).toEqual({ error: 'Enter a date and a time.' });
-    expect(sinceInstant('2026-11-27', now)).toEqual({ error: 'Enter a date and a time.' });
-    expect(sinceInstant('2026-13-45T10:00', now)).toEqual({ error: 'Enter a date and a time.' });
-    expect(sinceInstant('2026-11-28T12:01', now)).toMatchObject({ error: expect.stringContaining('in the past') });
+    expect(sinceInstant('', englishT, now)).toEqual({ error: 'Enter a date and a time.' });
+    expect(sinceInstant('2026-11-27', englishT, now)).toEqual({ error: 'Enter a date and a time.' });
+    expect(sinceInstant('2026-13-45T10:00', englishT, now)).toEqual({ error: 'Enter a date and a time.' });
+    expect(sinceInstant('2026-11-28T12:01', englishT, now)).toMatchObject({ error: expect.stringContaining('in the past') });
   });
 });

@@ -1,19 +1,14 @@
 import type { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookDelivery, WebhookEndpoint } from '../../api/webhook-endpoints';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../api/vocabulary';
+import type { Translate } from '../../i18n/use-t';
 
 /** `*` in an endpoint's `events`: every type, present and future. */
 export const ALL_EVENTS = '*';
 
-/** What the merchant reads for each event type. */
-export const EVENT_WORDS: Record<WebhookEventType, string> = {
-  'payment.completed': 'A payment is completed',
-  'payment.failed': 'A payment fails',
-  'payment.refunded': 'A payment is refunded, in part or in full (one event per refund)',
-  'payment.disputed': 'A payer disputes a payment (a chargeback is opened)',
-  'subscription.renewed': 'A subscription renews (its next payment is made)',
-  'subscription.payment_failed': "A subscription's renewal payment fails",
-  'subscription.canceled': 'A subscription is canceled',
-};
+/** What the merchant reads for each event type (`webhooks.eventType.<type>`). */
+export function eventWords(type: WebhookEventType, t: Translate): string {
+  return t(`webhooks.eventType.${type}`);
+}
 
 /** The endpoint form's fields, in the form's order (the API's names). */
 export const ENDPOINT_FIELDS = ['url', 'events', 'description'] as const;
@@ -47,10 +42,10 @@ export function toggleType(draft: EndpointDraft, type: WebhookEventType, on: boo
 }
 
 /** What the form can tell before asking the API (the API checks the URL itself: https, no internal address). */
-export function draftProblems(draft: EndpointDraft): Partial<Record<EndpointField, string>> {
+export function draftProblems(draft: EndpointDraft, t: Translate): Partial<Record<EndpointField, string>> {
   const problems: Partial<Record<EndpointField, string>> = {};
-  if (!draft.url.trim()) problems.url = 'Enter the URL of your endpoint.';
-  if (!draft.allEvents && draft.types.length === 0) problems.events = 'Choose at least one event, or all events.';
+  if (!draft.url.trim()) problems.url = t('webhooks.form.urlMissing');
+  if (!draft.allEvents && draft.types.length === 0) problems.events = t('webhooks.form.eventsMissing');
   return problems;
 }
 
@@ -77,38 +72,39 @@ export function updateBody(endpoint: WebhookEndpoint, draft: EndpointDraft): Upd
 }
 
 /** An endpoint's events in words: "All events" or the types it gets. */
-export function eventsText(events: readonly string[]): string {
-  if (events.includes(ALL_EVENTS)) return 'All events';
+export function eventsText(events: readonly string[], t: Translate): string {
+  if (events.includes(ALL_EVENTS)) return t('webhooks.events.all');
   return events.join(', ');
 }
 
 export type Tone = 'ok' | 'problem' | 'waiting' | 'none';
 
 /** A delivery's outcome as the merchant reads it, and its tone (the badge's colour). */
-export function deliveryOutcome(delivery: WebhookDelivery | null): { tone: Tone; text: string } {
-  if (!delivery) return { tone: 'none', text: 'Nothing sent yet' };
-  const answer = delivery.status_code === null ? (delivery.error ? 'no answer' : null) : `HTTP ${delivery.status_code}`;
-  if (delivery.status === 'succeeded') return { tone: 'ok', text: `Delivered${answer ? ` (${answer})` : ''}` };
-  if (delivery.status === 'failed') return { tone: 'problem', text: `Failed${answer ? ` (${answer})` : ''}` };
-  if (delivery.attempts === 0) return { tone: 'waiting', text: 'Waiting to be sent' };
-  return { tone: 'waiting', text: `Retrying after ${delivery.attempts === 1 ? '1 attempt' : `${delivery.attempts} attempts`}${answer ? ` (${answer})` : ''}` };
+export function deliveryOutcome(delivery: WebhookDelivery | null, t: Translate): { tone: Tone; text: string } {
+  if (!delivery) return { tone: 'none', text: t('webhooks.delivery.none') };
+  const answer =
+    delivery.status_code === null ? (delivery.error ? t('webhooks.delivery.answer.none') : '') : t('webhooks.delivery.answer.http', { code: String(delivery.status_code) });
+  if (delivery.status === 'succeeded') return { tone: 'ok', text: t('webhooks.delivery.delivered', { answer, has: answer ? 'yes' : 'no' }) };
+  if (delivery.status === 'failed') return { tone: 'problem', text: t('webhooks.delivery.failed', { answer, has: answer ? 'yes' : 'no' }) };
+  if (delivery.attempts === 0) return { tone: 'waiting', text: t('webhooks.delivery.waiting') };
+  return { tone: 'waiting', text: t('webhooks.delivery.retrying', { attempts: delivery.attempts, answer, has: answer ? 'yes' : 'no' }) };
 }
 
-/** A duration in milliseconds as text ("340 ms", "2.4 s"). */
-export function durationText(ms: number | null): string {
+/** A duration in milliseconds as text ("340 ms", "2.4 s"; "2,4 s" in German): ICU number formats. */
+export function durationText(ms: number | null, t: Translate): string {
   if (ms === null) return '—';
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return ms < 1000 ? t('webhooks.duration.ms', { ms }) : t('webhooks.duration.s', { seconds: ms / 1000 });
 }
 
 /**
  * The value of a `datetime-local` input (the viewer's own time zone) as the instant the API takes,
  * or why it is not one. A time still to come is refused: there is nothing to send yet.
  */
-export function sinceInstant(local: string, now: Date = new Date()): { iso: string } | { error: string } {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(local.trim())) return { error: 'Enter a date and a time.' };
+export function sinceInstant(local: string, t: Translate, now: Date = new Date()): { iso: string } | { error: string } {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(local.trim())) return { error: t('webhooks.replay.noTime') };
   const date = new Date(local.trim());
-  if (Number.isNaN(date.getTime())) return { error: 'Enter a date and a time.' };
-  if (date.getTime() > now.getTime()) return { error: 'Choose a time in the past: there are no events after now yet.' };
+  if (Number.isNaN(date.getTime())) return { error: t('webhooks.replay.noTime') };
+  if (date.getTime() > now.getTime()) return { error: t('webhooks.replay.future') };
   return { iso: date.toISOString() };
 }
 

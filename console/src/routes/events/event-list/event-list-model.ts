@@ -11,13 +11,13 @@ export type WebhookEvent = components['schemas']['WebhookEventDto'];
 export const EVENT_FILTER_NAMES = ['gateway', 'mode', 'outcome', 'event_type', 'payment_id', 'received_from', 'received_to'] as const;
 export type EventFilterName = (typeof EVENT_FILTER_NAMES)[number];
 
-/** What each outcome means for the merchant (the service's own outcome words, explained). */
+/** The catalog id of what each outcome means for the merchant (the service's own outcome words, explained). */
 export const OUTCOME_MEANING: Record<EventOutcome, string> = {
-  processed: 'Applied to the payment it names (or it already was).',
-  ignored: 'Nothing to do: outside what this service acts on, not an object this installation created, an unknown payment or a late event.',
-  rejected: 'Not applied: it disagrees with the payment it names.',
-  failed: 'The last attempt failed; the provider delivers it again and it is applied then.',
-  pending: 'Being applied right now, or not attempted yet.',
+  processed: 'events.outcome.meaning.processed',
+  ignored: 'events.outcome.meaning.ignored',
+  rejected: 'events.outcome.meaning.rejected',
+  failed: 'events.outcome.meaning.failed',
+  pending: 'events.outcome.meaning.pending',
 };
 
 /** The section B generic webhook is a provider of its own (not a gateway): its events have no mode. */

@@ -14,42 +14,42 @@ import { Empty, QueryView } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
 import { label } from '../../../format';
 import { Time } from '../../../components/time';
+import { useT } from '../../../i18n/use-t';
 import { EVENT_FILTER_NAMES, eventQueryOf, filterFieldOfParam, GENERIC_PROVIDER, OUTCOME_MEANING, type WebhookEvent } from './event-list-model';
 
-const GENERIC_LABEL = 'Generic webhook';
-const OUTCOME_OPTIONS = EVENT_OUTCOMES.map((outcome) => [outcome, label(outcome)] as const);
 
 /**
  * The provider events this service received (`GET /administration/webhook-events`): what each
  * did to which payment, and why. Filters and page live in the address (the list kit).
  */
 export function EventsScreen() {
+  const t = useT();
   const list = useListState(EVENT_FILTER_NAMES);
   const gatewayLabels = useGatewayLabels();
-  const providerName = (id: string) => (id === GENERIC_PROVIDER ? GENERIC_LABEL : (gatewayLabels[id] ?? label(id)));
+  const genericLabel = t('events.provider.generic');
+  const outcomeOptions = EVENT_OUTCOMES.map((outcome) => [outcome, t('events.outcome.name', { outcome })] as const);
+  const providerName = (id: string) => (id === GENERIC_PROVIDER ? genericLabel : (gatewayLabels[id] ?? label(id)));
   const events = useQuery(webhookEventListQuery(eventQueryOf(list.values, list.page)));
   // A refused filter (400 naming it) is shown at its field too, and focus goes there.
   const errors = formErrorsOf(events.isError ? onScreenFields(events.error) : null, EVENT_FILTER_NAMES);
 
   return (
-    <Page title="Provider events" actions={list.filtered ? <Link to="/events">Clear filters</Link> : undefined}>
-      <p className="muted">
-        Every event a payment provider sent here, newest first: what it did and why. A redelivered event is listed once. Payloads are not kept.
-      </p>
-      <FilterForm list={list} label="Filter provider events" idPrefix="event-filter" errors={errors}>
-        <GatewayFilter label="Provider" extra={[[GENERIC_PROVIDER, GENERIC_LABEL]]} />
+    <Page title={t('layout.nav.events')} actions={list.filtered ? <Link to="/events">{t('events.clearFilters')}</Link> : undefined}>
+      <p className="muted">{t('events.intro')}</p>
+      <FilterForm list={list} label={t('events.filter.label')} idPrefix="event-filter" errors={errors}>
+        <GatewayFilter label={t('events.column.provider')} extra={[[GENERIC_PROVIDER, genericLabel]]} />
         <ModeFilter />
-        <FilterSelect name="outcome" label="Outcome" options={OUTCOME_OPTIONS} />
-        <FilterInput name="event_type" label="Event type" type="text" maxLength={255} spellCheck={false} placeholder="payment_intent.succeeded" />
-        <FilterInput name="payment_id" label="Payment id" type="text" inputMode="numeric" pattern="[0-9]*" />
-        <FilterInput name="received_from" label="Received from" type="date" />
-        <FilterInput name="received_to" label="Received until" type="date" help="This day included (UTC)" />
+        <FilterSelect name="outcome" label={t('events.column.outcome')} options={outcomeOptions} />
+        <FilterInput name="event_type" label={t('events.filter.eventType')} type="text" maxLength={255} spellCheck={false} placeholder={t('events.filter.eventTypeExample')} />
+        <FilterInput name="payment_id" label={t('events.filter.paymentId')} type="text" inputMode="numeric" pattern="[0-9]*" />
+        <FilterInput name="received_from" label={t('events.filter.receivedFrom')} type="date" />
+        <FilterInput name="received_to" label={t('events.filter.receivedTo')} type="date" help={t('events.filter.receivedToHelp')} />
       </FilterForm>
       <QueryView query={events} what="status.loading.providerEvents">
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>
-              {list.filtered ? 'No provider event matches these filters.' : 'No provider events yet. They appear here when a connected gateway sends its first webhook.'}
+              {t(list.filtered ? 'events.noMatch' : 'events.empty')}
             </Empty>
           ) : (
             <>
@@ -72,19 +72,20 @@ function onScreenFields(error: unknown): unknown {
 }
 
 function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName: (id: string) => string }) {
+  const t = useT();
   const [open, setOpen] = useState<number | null>(null);
   return (
-    <TableScroll label="Provider events">
+    <TableScroll label={t('layout.nav.events')}>
       <table className="card events-table list-table">
-        <caption className="visually-hidden">Provider events, newest first</caption>
+        <caption className="visually-hidden">{t('events.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Payment</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Received</th>
+            <th scope="col">{t('events.column.event')}</th>
+            <th scope="col">{t('events.column.outcome')}</th>
+            <th scope="col">{t('events.column.reason')}</th>
+            <th scope="col">{t('events.column.payment')}</th>
+            <th scope="col">{t('events.column.provider')}</th>
+            <th scope="col">{t('events.column.received')}</th>
           </tr>
         </thead>
         <tbody>
@@ -99,16 +100,16 @@ function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName
                       {event.event_type}
                     </button>
                   </th>
-                  <td data-label="Outcome">
-                    <span className={`badge badge-${event.outcome}`}>{event.outcome}</span>
+                  <td data-label={t('events.column.outcome')}>
+                    <span className={`badge badge-${event.outcome}`}>{t('events.outcome.badge', { outcome: event.outcome })}</span>
                   </td>
-                  <td data-label="Reason" className="reason">{event.reason ?? '—'}</td>
-                  <td data-label="Payment">{event.payment_id === null ? '—' : <Link to={`/payments/${event.payment_id}`}>#{event.payment_id}</Link>}</td>
-                  <td data-label="Provider">
+                  <td data-label={t('events.column.reason')} className="reason">{event.reason ?? '—'}</td>
+                  <td data-label={t('events.column.payment')}>{event.payment_id === null ? '—' : <Link to={`/payments/${event.payment_id}`}>#{event.payment_id}</Link>}</td>
+                  <td data-label={t('events.column.provider')}>
                     {providerName(event.gateway)}
-                    {event.mode && <span className={`badge badge-mode badge-${event.mode}`}> {event.mode}</span>}
+                    {event.mode && <span className={`badge badge-mode badge-${event.mode}`}> {t('events.modeBadge', { mode: event.mode })}</span>}
                   </td>
-                  <td data-label="Received"><Time iso={event.received_at} /></td>
+                  <td data-label={t('events.column.received')}><Time iso={event.received_at} /></td>
                 </tr>
                 <tr id={detailsId} hidden={!expanded} className="details-row">
                   <td colSpan={6}>{expanded && <EventDetails event={event} providerName={providerName} />}</td>
@@ -124,44 +125,44 @@ function EventTable({ rows, providerName }: { rows: WebhookEvent[]; providerName
 
 /** One event's facts: all the service keeps of it (no payload is stored). */
 function EventDetails({ event, providerName }: { event: WebhookEvent; providerName: (id: string) => string }) {
+  const t = useT();
   return (
-    <section className="event-details" aria-label={`Event ${event.event_id}`}>
+    <section className="event-details" aria-label={t('events.details.label', { id: event.event_id })}>
       <dl className="facts">
-        <dt>Outcome</dt>
+        <dt>{t('events.column.outcome')}</dt>
         <dd>
-          <strong>{label(event.outcome)}</strong>: {OUTCOME_MEANING[event.outcome]}
+          <strong>{t('events.outcome.name', { outcome: event.outcome })}</strong>: {t(OUTCOME_MEANING[event.outcome])}
         </dd>
-        <dt>Reason</dt>
-        <dd>{event.reason ?? 'None given'}</dd>
-        <dt>Provider's event id</dt>
+        <dt>{t('events.column.reason')}</dt>
+        <dd>{event.reason ?? t('events.details.noReason')}</dd>
+        <dt>{t('events.details.eventId')}</dt>
         <dd>
           <code>{event.event_id}</code>
         </dd>
-        <dt>Type</dt>
+        <dt>{t('events.details.type')}</dt>
         <dd>
           <code>{event.event_type}</code>
         </dd>
-        <dt>Provider</dt>
+        <dt>{t('events.column.provider')}</dt>
         <dd>
-          {providerName(event.gateway)}
-          {event.mode ? `, ${event.mode} mode endpoint` : ''}
+          {event.mode ? t('events.details.providerMode', { provider: providerName(event.gateway), mode: event.mode }) : providerName(event.gateway)}
         </dd>
-        <dt>Payment</dt>
+        <dt>{t('events.column.payment')}</dt>
         <dd>
           {event.payment_id === null ? (
-            'None found'
+            t('events.details.noPayment')
           ) : (
             <>
-              <Link to={`/payments/${event.payment_id}`}>Payment #{event.payment_id}</Link> ·{' '}
-              <Link to={`/events?payment_id=${event.payment_id}`}>all its events</Link>
+              <Link to={`/payments/${event.payment_id}`}>{t('payments.detail.title', { id: String(event.payment_id) })}</Link> ·{' '}
+              <Link to={`/events?payment_id=${event.payment_id}`}>{t('events.details.allEvents')}</Link>
             </>
           )}
         </dd>
-        <dt>Received</dt>
+        <dt>{t('events.column.received')}</dt>
         <dd><Time iso={event.received_at} /></dd>
-        <dt>Outcome stored</dt>
-        <dd>{event.processed_at ? <Time iso={event.processed_at} /> : 'Not yet'}</dd>
-        <dt>Local id</dt>
+        <dt>{t('events.details.processedAt')}</dt>
+        <dd>{event.processed_at ? <Time iso={event.processed_at} /> : t('events.details.notYet')}</dd>
+        <dt>{t('events.details.localId')}</dt>
         <dd>{event.id}</dd>
       </dl>
     </section>

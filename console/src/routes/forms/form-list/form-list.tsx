@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { unwrap } from '../../../api/api-error';
@@ -12,12 +13,14 @@ import { useListState } from '../../../components/list/use-list-state';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
 import { Time } from '../../../components/time';
+import { type Translate, useT } from '../../../i18n/use-t';
 import { priceText } from '../common/price-text';
 
 type PaymentForm = components['schemas']['PaymentFormDto'];
 
 /** The forms of the site, newest first, with their state and what can be done with each. */
 export function FormsScreen() {
+  const t = useT();
   const list = useListState([]);
   const queries = useQueryClient();
   const [toDelete, setToDelete] = useState<PaymentForm | null>(null);
@@ -30,7 +33,7 @@ export function FormsScreen() {
     mutationFn: async (form: PaymentForm) => unwrap(await api.DELETE('/administration/payment-forms/{id}', { params: { path: { id: form.id } } })),
     onSuccess: (answer) => {
       setToDelete(null);
-      setDeleted(`Deleted “${answer.previous.title}” (#${answer.previous.id}). Its payments are kept.`);
+      setDeleted(t('forms.list.deleted', { title: answer.previous.title, id: String(answer.previous.id) }));
       queries.removeQueries({ queryKey: formKeys.detail(answer.previous.id) });
       return queries.invalidateQueries({ queryKey: formKeys.lists });
     },
@@ -43,10 +46,10 @@ export function FormsScreen() {
 
   return (
     <Page
-      title="Forms"
+      title={t('forms.list.title')}
       actions={
         <Link className="button button-primary" to="/forms/new">
-          New form from a template
+          {t('forms.list.new')}
         </Link>
       }
     >
@@ -57,10 +60,9 @@ export function FormsScreen() {
         {({ rows, total, totalPages }) =>
           rows.length === 0 ? (
             <Empty>
-              <p>No forms yet.</p>
+              <p>{t('forms.list.empty')}</p>
               <p>
-                <Link to="/forms/new">Start from a template in the gallery</Link>: a simple payment, a donation, a subscription and more. You can change everything
-                afterwards.
+                <FormattedMessage id="forms.list.emptyGallery" values={{ link: (chunks) => <Link to="/forms/new">{chunks}</Link> }} />
               </p>
             </Empty>
           ) : (
@@ -73,14 +75,14 @@ export function FormsScreen() {
       </QueryView>
       <ConfirmDialog
         open={toDelete !== null}
-        title={toDelete ? `Delete “${toDelete.title}”?` : 'Delete the form?'}
-        confirmLabel="Delete form"
+        title={toDelete ? t('forms.list.delete.title', { title: toDelete.title }) : t('forms.list.delete.titleNone')}
+        confirmLabel={t('forms.list.delete.submit')}
         busy={remove.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={() => toDelete && remove.mutate(toDelete)}
       >
         <p>
-          Form #{toDelete?.id} and its settings are deleted for good; its page <code>/pay/{toDelete?.id}</code> stops working. Payments made with it are kept.
+          <FormattedMessage id="forms.list.delete.text" values={{ id: String(toDelete?.id ?? ''), code: (chunks) => <code>{chunks}</code> }} />
         </p>
         {remove.isError && <ErrorNotice error={remove.error} />}
       </ConfirmDialog>
@@ -89,19 +91,20 @@ export function FormsScreen() {
 }
 
 function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: PaymentForm) => void }) {
+  const t = useT();
   return (
-    <TableScroll label="Forms">
+    <TableScroll label={t('forms.list.title')}>
       <table className="card list-table">
-        <caption className="visually-hidden">Payment forms, newest first</caption>
+        <caption className="visually-hidden">{t('forms.list.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Form</th>
-            <th scope="col">Status</th>
-            <th scope="col">Price</th>
-            <th scope="col">Created</th>
-            <th scope="col">Updated</th>
+            <th scope="col">{t('forms.list.column.form')}</th>
+            <th scope="col">{t('forms.list.column.status')}</th>
+            <th scope="col">{t('forms.list.column.price')}</th>
+            <th scope="col">{t('forms.list.column.created')}</th>
+            <th scope="col">{t('forms.list.column.updated')}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('forms.list.column.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -113,26 +116,27 @@ function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: 
                 <br />
                 <span className="muted">#{form.id}</span>
               </th>
-              <td data-label="Status">
+              <td data-label={t('forms.list.column.status')}>
                 <StatusBadge status={form.status} />
               </td>
-              <td data-label="Price">{priceSummary(form)}</td>
-              <td data-label="Created"><Time iso={form.created_at} /></td>
-              <td data-label="Updated"><Time iso={form.updated_at} /></td>
+              <td data-label={t('forms.list.column.price')}>{priceSummary(form, t)}</td>
+              <td data-label={t('forms.list.column.created')}><Time iso={form.created_at} /></td>
+              <td data-label={t('forms.list.column.updated')}><Time iso={form.updated_at} /></td>
               <td>
                 <div className="row-actions">
-                  <Link to={`/forms/${form.id}`} aria-label={`Edit ${form.title}`}>
-                    Edit
+                  <Link to={`/forms/${form.id}`} aria-label={t('forms.list.editLabel', { title: form.title })}>
+                    {t('forms.list.edit')}
                   </Link>
                   {form.status === 'publish' ? (
                     <a href={hostedPageUrl(form.id)} target="_blank" rel="noopener">
-                      Open page<span className="visually-hidden"> of {form.title} (new tab)</span>
+                      {t('forms.list.openPage')}
+                      <span className="visually-hidden">{t('forms.list.openPageOf', { title: form.title })}</span>
                     </a>
                   ) : (
-                    <span className="muted">Not published</span>
+                    <span className="muted">{t('forms.list.notPublished')}</span>
                   )}
-                  <button type="button" className="button button-danger" onClick={() => onDelete(form)} aria-label={`Delete ${form.title}`}>
-                    Delete
+                  <button type="button" className="button button-danger" onClick={() => onDelete(form)} aria-label={t('forms.list.deleteLabel', { title: form.title })}>
+                    {t('forms.list.delete')}
                   </button>
                 </div>
               </td>
@@ -145,12 +149,13 @@ function FormsTable({ rows, onDelete }: { rows: PaymentForm[]; onDelete: (form: 
 }
 
 export function StatusBadge({ status }: { status: PaymentForm['status'] }) {
-  return status === 'publish' ? <span className="badge badge-completed">Published</span> : <span className="badge">Draft</span>;
+  const t = useT();
+  return status === 'publish' ? <span className="badge badge-completed">{t('forms.status.publish')}</span> : <span className="badge">{t('forms.status.draft')}</span>;
 }
 
 /** The first price of the form, and how many others it has. */
-function priceSummary(form: PaymentForm): string {
+function priceSummary(form: PaymentForm, t: Translate): string {
   const prices = form.settings.plans.flatMap((plan) => plan.prices);
   if (prices.length === 0) return '—';
-  return prices.length > 1 ? `${priceText(prices[0])} + ${prices.length - 1} more` : priceText(prices[0]);
+  return prices.length > 1 ? t('forms.list.priceMore', { price: priceText(prices[0], t), more: prices.length - 1 }) : priceText(prices[0], t);
 }

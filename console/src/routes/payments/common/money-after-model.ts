@@ -1,5 +1,6 @@
 import type { components } from '../../../../../clients/typescript/index';
 import { fromAmountInput, money, toAmountInput } from '../../../format';
+import type { Translate } from '../../../i18n/use-t';
 
 /**
  * Pure logic of what happens to a payment after it took the money (refunds, disputes, failure
@@ -12,50 +13,39 @@ type Dispute = components['schemas']['PaymentDisputeDto'];
 type FailureReason = components['schemas']['PaymentFailureReasonDto'];
 export type RefundReason = NonNullable<components['schemas']['CreateRefundDto']['reason']>;
 
-/** The refund reasons the API takes, in merchant words (`other` stays with us, the provider is not told). */
-export const REFUND_REASONS: ReadonlyArray<readonly [RefundReason, string]> = [
-  ['requested_by_customer', 'The customer asked for it'],
-  ['duplicate', 'Duplicate payment'],
-  ['fraudulent', 'Fraudulent payment'],
-  ['other', 'Another reason'],
-];
+/** The refund reasons the API takes (`other` stays with us, the provider is not told); their words are `payments.refund.reason.*`. */
+export const REFUND_REASONS: ReadonlyArray<RefundReason> = ['requested_by_customer', 'duplicate', 'fraudulent', 'other'];
 
-export function refundReasonWords(reason: Refund['reason']): string {
-  return REFUND_REASONS.find(([value]) => value === reason)?.[1] ?? '—';
+/** A refund's reason in merchant words ("The customer asked for it"); "—" for none. */
+export function refundReasonWords(reason: Refund['reason'], t: Translate): string {
+  return reason && REFUND_REASONS.includes(reason) ? t(`payments.refund.reason.${reason}`) : '—';
 }
 
-const REFUND_STATUS_WORDS: Record<Refund['status'], string> = {
-  pending: 'On its way',
-  succeeded: 'Refunded',
-  failed: 'Failed',
-  canceled: 'Canceled',
-};
+const REFUND_STATUSES: ReadonlyArray<Refund['status']> = ['pending', 'succeeded', 'failed', 'canceled'];
 
-export function refundStatusWords(status: Refund['status']): string {
-  return REFUND_STATUS_WORDS[status] ?? status;
+/** "On its way", "Refunded"…; a status the console does not know is shown as the API says it. */
+export function refundStatusWords(status: Refund['status'], t: Translate): string {
+  return REFUND_STATUSES.includes(status) ? t(`payments.refund.status.${status}`) : status;
 }
 
-const REFUND_SOURCE_WORDS: Record<Refund['source'], string> = {
-  console: 'This console',
-  api: 'An API client',
-  provider: "The provider's dashboard",
-};
+const REFUND_SOURCES: ReadonlyArray<Refund['source']> = ['console', 'api', 'provider'];
 
-export function refundSourceWords(source: Refund['source']): string {
-  return REFUND_SOURCE_WORDS[source] ?? source;
+/** Where a refund was made: "This console", "An API client", "The provider's dashboard". */
+export function refundSourceWords(source: Refund['source'], t: Translate): string {
+  return REFUND_SOURCES.includes(source) ? t(`payments.refund.source.${source}`) : source;
 }
 
-/** The badges a payment row or detail shows beside its status. */
-export type MoneyBadge = { kind: 'refunded' | 'partially-refunded' | 'disputed'; text: string };
+/** The badges a payment row or detail shows beside its status (their words: `payments.badge.<kind>`). */
+export type MoneyBadge = { kind: 'refunded' | 'partially-refunded' | 'disputed' };
 
 /** Refunded in full, in part, or not at all (from what was received, else the amount), and disputed. */
 export function moneyBadges(payment: { amount: number; amount_refunded: number; disputed: boolean; amount_received?: number | null }): MoneyBadge[] {
   const badges: MoneyBadge[] = [];
   const paid = payment.amount_received ?? payment.amount;
   if (payment.amount_refunded > 0) {
-    badges.push(payment.amount_refunded >= paid ? { kind: 'refunded', text: 'Refunded' } : { kind: 'partially-refunded', text: 'Partially refunded' });
+    badges.push({ kind: payment.amount_refunded >= paid ? 'refunded' : 'partially-refunded' });
   }
-  if (payment.disputed) badges.push({ kind: 'disputed', text: 'Disputed' });
+  if (payment.disputed) badges.push({ kind: 'disputed' });
   return badges;
 }
 
@@ -69,35 +59,27 @@ export function refundableInput(refundable: number, currency: string): string {
  * why it cannot be refunded. A value the currency cannot represent (1.5 JPY, 12.345 USD) is refused,
  * never rounded; the gateway's own limits (e.g. whole units of HUF at gateway B) are the API's to say.
  */
-export function parseRefundAmount(text: string, currency: string, refundable: number): { minor: number } | { error: string } {
+export function parseRefundAmount(text: string, currency: string, refundable: number, t: Translate): { minor: number } | { error: string } {
   // A comma is refused, not dropped: "1,50" means 1.50 to half the world and 150 to the other half.
   const trimmed = text.trim();
-  if (trimmed === '') return { error: 'Enter the amount to refund.' };
+  if (trimmed === '') return { error: t('payments.refund.amount.empty') };
   const parsed = fromAmountInput(trimmed, currency);
   if ('error' in parsed) {
-    if (/decimal places/.test(parsed.error)) return { error: `${currency.toUpperCase()} amounts cannot have that many decimals.` };
-    if (/multiple of/.test(parsed.error)) return { error: `${parsed.error}.` };
-    return { error: 'Enter an amount such as 12.50.' };
+    if (/decimal places/.test(parsed.error)) return { error: t('payments.refund.amount.decimals', { currency: currency.toUpperCase() }) };
+    const step = /multiple of ([\d.]+)/.exec(parsed.error);
+    if (step) return { error: t('payments.refund.amount.step', { currency: currency.toUpperCase(), step: step[1] }) };
+    return { error: t('payments.refund.amount.invalid') };
   }
-  if (parsed.minor < 1) return { error: 'Enter an amount above zero.' };
-  if (parsed.minor > refundable) return { error: `At most ${money(refundable, currency)} can be refunded.` };
+  if (parsed.minor < 1) return { error: t('payments.refund.amount.zero') };
+  if (parsed.minor > refundable) return { error: t('payments.refund.amount.tooMuch', { amount: money(refundable, currency) }) };
   return parsed;
 }
 
-const DISPUTE_WORDS: Record<string, string> = {
-  warning_needs_response: 'Inquiry opened: respond before it becomes a chargeback',
-  warning_under_review: 'Inquiry under review',
-  warning_closed: 'Inquiry closed',
-  needs_response: 'Chargeback: your response is needed',
-  under_review: 'Chargeback under review',
-  won: 'Chargeback won: the money stays with you',
-  lost: 'Chargeback lost: the money went back to the payer',
-  prevented: 'Chargeback prevented',
-};
+const DISPUTE_STATUSES = ['warning_needs_response', 'warning_under_review', 'warning_closed', 'needs_response', 'under_review', 'won', 'lost', 'prevented'];
 
 /** A dispute's status in merchant words; an unknown status keeps the provider's word, made readable. */
-export function disputeWords(status: string): string {
-  return DISPUTE_WORDS[status] ?? `Dispute: ${status.replace(/_/g, ' ')}`;
+export function disputeWords(status: string, t: Translate): string {
+  return DISPUTE_STATUSES.includes(status) ? t(`payments.dispute.status.${status}`) : t('payments.dispute.status.other', { status: status.replace(/_/g, ' ') });
 }
 
 /** Open disputes ask for something of the merchant; closed ones are history. */

@@ -1,3 +1,4 @@
+import { englishT } from '../../../i18n/english';
 import { cardBrandName, cardWords, type LogFacts, type LogLine, logSentence, userWords } from './payment-log-model';
 
 const refund = (id: number, amount: number, createdBy: number | null) => ({
@@ -31,6 +32,7 @@ const facts = (overrides: Partial<LogFacts['payment']> = {}, you: number | null 
   gatewayName: (gateway) => ({ gateway_a: 'Stripe', gateway_b: 'PayPal' })[gateway] ?? gateway,
   methodName: (_gateway, method) => ({ ccard: 'Card', device_wallet_1: 'Apple Pay', standard_checkout: 'PayPal' })[method] ?? method,
   you,
+  t: englishT,
 });
 
 const line = (event: string, context: LogLine['context'], message = 'the service’s message'): LogLine => ({ id: 1, level: 'info', event, message, context, created_at: '2026-11-28T10:00:00.000Z' });
@@ -38,7 +40,7 @@ const line = (event: string, context: LogLine['context'], message = 'the service
 describe('payment log sentences', () => {
   it('says what a failed renewal, its emails and a resent receipt did, in the merchant\'s words', () => {
     const failed = line('renewal_payment_failed', { renewal_id: 12, invoice: 'in_1', attempt: 2, next_attempt_at: '2026-12-03T10:00:00.000Z', amount: 999, currency: 'EUR' });
-    expect(logSentence(failed, facts())).toBe('The renewal payment of €9.99 failed (attempt 2); Stripe tries again on 2026-12-03.');
+    expect(logSentence(failed, facts())).toBe('The renewal payment of €9.99 failed (attempt 2); Stripe tries again on 3 Dec 2026.');
     expect(logSentence(line('renewal_payment_failed', { attempt: 4, next_attempt_at: null, amount: 999, currency: 'EUR' }), facts())).toBe(
       'The renewal payment of €9.99 failed (attempt 4); Stripe makes no further attempt.',
     );
@@ -60,7 +62,7 @@ describe('payment log sentences', () => {
     expect(logSentence(line('status_changed', { from: 'pending', to: 'completed', source: 'webhook:gateway_b' }), facts({ gateway: 'gateway_b', payment_method: 'standard_checkout' }))).toBe('Paid $25.00 with PayPal (reported by PayPal).');
     expect(cardBrandName('cartes_bancaires')).toBe('Cartes Bancaires');
     expect(cardBrandName('new_network')).toBe('New Network');
-    expect(cardWords({ brand: 'jcb', last4: '0000' })).toBe('JCB ending 0000');
+    expect(cardWords({ brand: 'jcb', last4: '0000' }, englishT)).toBe('JCB ending 0000');
   });
 
   it('says what was paid, how, and who reported it', () => {

@@ -1,5 +1,6 @@
 import type { components } from '../../../../../clients/typescript/index';
-import { label, money } from '../../../format';
+import { label, money, utcDay } from '../../../format';
+import type { Translate } from '../../../i18n/use-t';
 
 /** Pure logic of the payment log (no DOM, no React: unit-tested in payment-log-model.spec.ts). */
 
@@ -15,6 +16,8 @@ export interface LogFacts {
   methodName: (gateway: string, method: string) => string;
   /** The signed-in user's id: their own actions read "by you" */
   you: number | null;
+  /** The console's words (`useT()`; the English catalog in specs) */
+  t: Translate;
 }
 
 type Context = NonNullable<LogLine['context']>;
@@ -48,8 +51,9 @@ export function cardBrandName(brand: string): string | null {
 }
 
 /** "Visa ending 4242", or "card ending 4242" when the brand is unknown. */
-export function cardWords(card: Card): string {
-  return `${cardBrandName(card.brand) ?? 'card'} ending ${card.last4}`;
+export function cardWords(card: Card, t: Translate): string {
+  const brand = cardBrandName(card.brand);
+  return brand ? t('payments.log.card', { brand, last4: card.last4 }) : t('payments.log.cardUnknown', { last4: card.last4 });
 }
 
 /**
@@ -58,52 +62,56 @@ export function cardWords(card: Card): string {
  * provider's charge named them.
  */
 function withMethod(facts: LogFacts, gateway: string, method: string, card: Card | null = null): string {
-  const name = facts.methodName(gateway, method);
-  if (name.toLowerCase() === 'card') {
-    if (!card) return 'with a card';
+  const { t } = facts;
+  // The gateway catalog's method names are the API's (English): "Card" is a card at every gateway.
+  if (facts.methodName(gateway, method).toLowerCase() === 'card') {
+    if (!card) return t('payments.log.with.card');
     const brand = cardBrandName(card.brand);
-    return brand ? `with ${/^[AEIOU]/.test(brand) ? 'an' : 'a'} ${brand} card ending ${card.last4}` : `with a card ending ${card.last4}`;
+    return brand
+      ? t('payments.log.with.brandCard', { brand, last4: card.last4, vowel: /^[AEIOU]/.test(brand) ? 'yes' : 'no' })
+      : t('payments.log.with.cardEnding', { last4: card.last4 });
   }
-  return card ? `with ${name} (${cardWords(card)})` : `with ${name}`;
+  const name = facts.methodName(gateway, method);
+  return card ? t('payments.log.with.methodCard', { method: name, card: cardWords(card, t) }) : t('payments.log.with.method', { method: name });
 }
 
 /** A user the payment's detail names, as the reader knows them. */
-export function userWords(userId: number | null, facts: Pick<LogFacts, 'payment' | 'you'>): string | null {
+export function userWords(userId: number | null, facts: Pick<LogFacts, 'payment' | 'you' | 't'>): string | null {
   if (userId === null) return null;
-  if (userId === facts.you) return 'you';
-  return facts.payment.user_names[String(userId)] ?? 'a former teammate';
+  if (userId === facts.you) return facts.t('payments.log.user.you');
+  return facts.payment.user_names[String(userId)] ?? facts.t('payments.log.user.former');
 }
 
 /** Who reported a move, when it was not the payer's own browser: `webhook:gateway_a` → "reported by Stripe". */
 function sourceWords(source: string | null, facts: LogFacts): string {
   if (!source) return '';
   const [kind, gateway] = source.split(':');
-  if (kind === 'webhook' && gateway) return ` (reported by ${facts.gatewayName(gateway)})`;
-  if (kind === 'reconcile') return ' (read back from the provider)';
+  if (kind === 'webhook' && gateway) return facts.t('payments.log.source.webhook', { gateway: facts.gatewayName(gateway) });
+  if (kind === 'reconcile') return facts.t('payments.log.source.reconcile');
   return '';
 }
 
 function statusSentence(context: Context, facts: LogFacts): string | null {
   const to = str(context, 'to');
-  const { payment } = facts;
+  const { payment, t } = facts;
   const by = sourceWords(str(context, 'source'), facts);
   switch (to) {
     case 'completed':
-      return `Paid ${money(payment.amount_received ?? payment.amount, payment.currency)} ${withMethod(facts, payment.gateway, payment.payment_method, payment.card)}${by}.`;
+      return t('payments.log.paid', { amount: money(payment.amount_received ?? payment.amount, payment.currency), with: withMethod(facts, payment.gateway, payment.payment_method, payment.card), by });
     case 'failed': {
       const reason = str(context, 'reason');
-      return `The payment failed${reason ? `: ${reason}` : ''}${by}.`;
+      return reason ? t('payments.log.failedBecause', { reason, by }) : t('payments.log.failed', { by });
     }
     case 'processing':
-      return `The payment is being processed by ${facts.gatewayName(payment.gateway)}${by}.`;
+      return t('payments.log.processing', { gateway: facts.gatewayName(payment.gateway), by });
     case 'pending':
-      return str(context, 'from') === 'failed' ? 'The payer is trying again.' : `Waiting for the payer${by}.`;
+      return str(context, 'from') === 'failed' ? t('payments.log.tryingAgain') : t('payments.log.waiting', { by });
     case 'refunded':
-      return `Refunded in full${by}.`;
+      return t('payments.log.refundedInFull', { by });
     case null:
       return null;
     default:
-      return `The payment is now ${label(to).toLowerCase()}${by}.`;
+      return t('payments.log.statusNow', { status: t('vocabulary.paymentStatusBadge', { status: label(to).toLowerCase() }), by });
   }
 }
 
@@ -118,68 +126,82 @@ function refundById(facts: LogFacts, refundId: number | null) {
  */
 export function logSentence(line: LogLine, facts: LogFacts): string {
   const context: Context = line.context ?? {};
-  const { payment } = facts;
+  const { payment, t } = facts;
   const currency = str(context, 'currency') ?? payment.currency;
   const amount = num(context, 'amount');
+  const gateway = facts.gatewayName(payment.gateway);
   switch (line.event) {
     case 'payment_created': {
       const userId = num(context, 'user_id');
-      if (userId !== null && amount !== null) return `Charge of ${money(amount, currency)} started by ${userWords(userId, facts)}.`;
-      const gateway = str(context, 'gateway') ?? payment.gateway;
+      if (userId !== null && amount !== null) return t('payments.log.chargeStarted', { amount: money(amount, currency), who: userWords(userId, facts) });
+      const created = str(context, 'gateway') ?? payment.gateway;
       const method = str(context, 'payment_method') ?? payment.payment_method;
-      return amount === null ? 'Checkout started.' : `Checkout started: ${money(amount, currency)} ${withMethod(facts, gateway, method)}.`;
+      return amount === null ? t('payments.log.checkoutStarted') : t('payments.log.checkoutStartedAmount', { amount: money(amount, currency), with: withMethod(facts, created, method) });
     }
     case 'status_changed':
       return statusSentence(context, facts) ?? line.message;
     case 'refund_requested': {
       const refund = refundById(facts, num(context, 'refund_id'));
       const who = userWords(refund?.created_by ?? null, facts);
-      const through = str(context, 'source') === 'api' ? ' through the API' : '';
       if (amount === null) return line.message;
-      return `Refund of ${money(amount, currency)}${who ? ` by ${who}` : ''}${through}.`;
+      return t('payments.log.refundRequested', {
+        amount: money(amount, currency),
+        by: who ? t('payments.log.byUser', { who }) : '',
+        through: str(context, 'source') === 'api' ? t('payments.log.throughApi') : '',
+      });
     }
     case 'refund_recorded':
-      return amount === null ? line.message : `Refund of ${money(amount, currency)} made at ${facts.gatewayName(payment.gateway)}: ${str(context, 'status') ?? 'recorded'}.`;
+      return amount === null ? line.message : t('payments.log.refundRecorded', { amount: money(amount, currency), gateway, status: str(context, 'status') ?? 'recorded' });
     case 'refund_updated': {
       const refund = refundById(facts, num(context, 'refund_id'));
       const status = str(context, 'status');
       if (!refund || !status) return line.message;
-      return `The refund of ${money(refund.amount, refund.currency)} is ${status === 'succeeded' ? 'complete' : status}.`;
+      return t('payments.log.refundUpdated', { amount: money(refund.amount, refund.currency), status });
     }
     case 'refund_email_sent':
-      return 'Refund email sent to the payer.';
+      return t('payments.log.refundEmailSent');
     case 'emails_sent': {
       const kinds = Array.isArray(context.kinds) ? context.kinds : [];
-      const parts = [kinds.includes('payer') ? 'the receipt to the payer' : null, kinds.includes('admin') ? 'the notification to you' : null].filter(Boolean);
-      return parts.length > 0 ? `Emailed ${parts.join(' and ')}.` : line.message;
+      const payer = kinds.includes('payer');
+      const admin = kinds.includes('admin');
+      if (!payer && !admin) return line.message;
+      return t('payments.log.emailsSent', { to: payer && admin ? 'both' : payer ? 'payer' : 'admin' });
     }
     case 'renewal_created': {
       const parent = num(context, 'parent_payment_id');
       const status = str(context, 'status');
       if (amount === null || parent === null) return line.message;
-      return `Renewal of ${money(amount, currency)} for the subscription of payment #${parent}${status ? ` (${label(status).toLowerCase()})` : ''}.`;
+      const values = { amount: money(amount, currency), parent: String(parent) };
+      return status
+        ? t('payments.log.renewalCreatedStatus', { ...values, status: t('vocabulary.paymentStatusBadge', { status: label(status).toLowerCase() }) })
+        : t('payments.log.renewalCreated', values);
     }
     case 'receipt_requested':
       // "on request of you" reads oddly: the signed-in user is "you" as the subject.
-      return num(context, 'user_id') === facts.you ? 'You had the receipt sent again.' : `Receipt sent again on request of ${userWords(num(context, 'user_id'), facts) ?? 'a user'}.`;
+      return num(context, 'user_id') === facts.you
+        ? t('payments.log.receiptRequestedByYou')
+        : t('payments.log.receiptRequested', { who: userWords(num(context, 'user_id'), facts) ?? t('payments.log.user.someone') });
     case 'receipt_sent':
-      return 'Receipt emailed to the payer.';
+      return t('payments.log.receiptSent');
     case 'renewal_payment_failed': {
       const attempt = num(context, 'attempt');
-      const next = str(context, 'next_attempt_at');
-      const what = amount === null ? 'A renewal payment' : `The renewal payment of ${money(amount, currency)}`;
-      return `${what} failed${attempt === null ? '' : ` (attempt ${attempt})`}; ${next ? `${facts.gatewayName(payment.gateway)} tries again on ${next.slice(0, 10)}` : `${facts.gatewayName(payment.gateway)} makes no further attempt`}.`;
+      const nextAt = str(context, 'next_attempt_at');
+      const values = {
+        attempt: attempt === null ? '' : t('payments.log.attempt', { attempt }),
+        next: nextAt ? t('payments.log.retryOn', { gateway, day: utcDay(nextAt) }) : t('payments.log.noRetry', { gateway }),
+      };
+      return amount === null ? t('payments.log.renewalFailed', values) : t('payments.log.renewalFailedAmount', { ...values, amount: money(amount, currency) });
     }
     case 'renewal_given_up':
-      return `${facts.gatewayName(payment.gateway)} stopped trying to collect the renewal: the subscription is ${str(context, 'status') ?? 'ended'}.`;
+      return t('payments.log.renewalGivenUp', { gateway, status: str(context, 'status') ?? 'ended' });
     case 'renewal_email_sent':
-      return str(context, 'kind') === 'ended' ? 'Told the payer the subscription ended unpaid.' : 'Emailed the payer about the failed renewal, with a link to update their card.';
+      return str(context, 'kind') === 'ended' ? t('payments.log.renewalEndedEmail') : t('payments.log.renewalFailedEmail');
     case 'renewal_email_off':
-      return "No email to the payer about the failed renewal: the form's setting turns it off.";
+      return t('payments.log.renewalEmailOff');
     case 'checkout_changed':
-      return 'The payer changed their details before paying.';
+      return t('payments.log.checkoutChanged');
     case 'provider_details':
-      return `Details received from ${facts.gatewayName(payment.gateway)}.`;
+      return t('payments.log.providerDetails', { gateway });
     default:
       return line.message;
   }

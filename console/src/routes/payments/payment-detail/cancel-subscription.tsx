@@ -3,12 +3,14 @@ import { useId, useState } from 'react';
 import { cancelSubscription, paymentKeys } from '../../../api/payments';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/status';
+import { useT } from '../../../i18n/use-t';
 
 /**
  * Cancel subscription: at the end of the period already paid (the default) or now, after a
  * confirmation. Once an end at the period's end is scheduled, only "now" is offered.
  */
 export function CancelSubscriptionAction({ paymentId, endScheduled, onCanceled }: { paymentId: number; endScheduled: boolean; onCanceled: (atPeriodEnd: boolean) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const [open, setOpen] = useState(false);
   const [choice, setAtPeriodEnd] = useState(true);
@@ -33,27 +35,27 @@ export function CancelSubscriptionAction({ paymentId, endScheduled, onCanceled }
           setOpen(true);
         }}
       >
-        {endScheduled ? 'Cancel subscription now' : 'Cancel subscription'}
+        {t(endScheduled ? 'payments.subscription.cancelNow' : 'payments.subscription.cancel')}
       </button>
       <ConfirmDialog
         open={open}
-        title="Cancel the subscription?"
-        confirmLabel={cancel.isPending ? 'Canceling…' : 'Cancel subscription'}
-        cancelLabel="Keep it"
+        title={t('payments.subscription.title')}
+        confirmLabel={t(cancel.isPending ? 'payments.subscription.canceling' : 'payments.subscription.cancel')}
+        cancelLabel={t('payments.subscription.keep')}
         busy={cancel.isPending}
         onConfirm={() => cancel.mutate()}
         onCancel={() => !cancel.isPending && setOpen(false)}
       >
         {endScheduled ? (
-          <p>It is already set to end with the period paid. Canceling now ends it at once: the payer is not charged again.</p>
+          <p>{t('payments.subscription.scheduled')}</p>
         ) : (
           <fieldset className="choices">
-            <legend>When should it end?</legend>
+            <legend>{t('payments.subscription.when')}</legend>
             <label>
-              <input type="radio" name={name} checked={atPeriodEnd} onChange={() => setAtPeriodEnd(true)} /> At the end of the period already paid
+              <input type="radio" name={name} checked={atPeriodEnd} onChange={() => setAtPeriodEnd(true)} /> {t('payments.subscription.atPeriodEnd')}
             </label>
             <label>
-              <input type="radio" name={name} checked={!atPeriodEnd} onChange={() => setAtPeriodEnd(false)} /> Now: the payer is not charged again
+              <input type="radio" name={name} checked={!atPeriodEnd} onChange={() => setAtPeriodEnd(false)} /> {t('payments.subscription.now')}
             </label>
           </fieldset>
         )}

@@ -7,7 +7,8 @@ import { paymentKeys, refundPayment } from '../../../api/payments';
 import { FieldError, invalid } from '../../../components/fields';
 import { ErrorNotice } from '../../../components/status';
 import { money } from '../../../format';
-import { parseRefundAmount, REFUND_REASONS, type RefundReason, refundableInput } from '../common/money-after-model';
+import { useT } from '../../../i18n/use-t';
+import { parseRefundAmount, REFUND_REASONS, type RefundReason, refundableInput, refundReasonWords } from '../common/money-after-model';
 
 type Payment = components['schemas']['AdminPaymentDetailDto'];
 type Refund = components['schemas']['RefundDto'];
@@ -21,11 +22,12 @@ type Field = (typeof FIELDS)[number];
  * click or a retry of that confirmation refunds once.
  */
 export function RefundAction({ payment, onRefunded }: { payment: Payment; onRefunded: (refund: Refund) => void }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
-        Refund
+        {t('payments.refund.open')}
       </button>
       {open && (
         <RefundDialog
@@ -41,6 +43,7 @@ export function RefundAction({ payment, onRefunded }: { payment: Payment; onRefu
 }
 
 function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund?: Refund) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -103,7 +106,7 @@ function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund
 
   const review = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = parseRefundAmount(amount, payment.currency, payment.refundable_amount);
+    const parsed = parseRefundAmount(amount, payment.currency, payment.refundable_amount, t);
     if ('error' in parsed) {
       setAmountError(parsed.error);
       amountInput.current?.focus();
@@ -136,16 +139,17 @@ function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund
         close();
       }}
     >
-      <h2 id={titleId}>Refund payment #{payment.id}</h2>
+      <h2 id={titleId}>{t('payments.refund.title', { id: String(payment.id) })}</h2>
       {step === 'form' ? (
         <form onSubmit={review} noValidate>
           <p className="muted">
-            {money(payment.refundable_amount, payment.currency)} can be refunded
-            {payment.amount_refunded > 0 ? ` (${money(payment.amount_refunded, payment.currency)} already refunded)` : ''}.
+            {payment.amount_refunded > 0
+              ? t('payments.refund.refundableAlready', { amount: money(payment.refundable_amount, payment.currency), already: money(payment.amount_refunded, payment.currency) })
+              : t('payments.refund.refundable', { amount: money(payment.refundable_amount, payment.currency) })}
           </p>
           <div className="field">
             <label className="field-label" htmlFor={id('amount')}>
-              Amount to refund ({payment.currency.toUpperCase()})
+              {t('payments.refund.amountLabel', { currency: payment.currency.toUpperCase() })}
             </label>
             <input
               ref={amountInput}
@@ -162,13 +166,13 @@ function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund
           </div>
           <div className="field">
             <label className="field-label" htmlFor={id('reason')}>
-              Reason
+              {t('payments.refund.reason')}
             </label>
             <select id={id('reason')} name="reason" value={reason} onChange={(event) => setReason(event.target.value as RefundReason | '')} {...invalid(errors.fields.reason, id('reason'))}>
-              <option value="">No reason given</option>
-              {REFUND_REASONS.map(([value, text]) => (
+              <option value="">{t('payments.refund.noReason')}</option>
+              {REFUND_REASONS.map((value) => (
                 <option key={value} value={value}>
-                  {text}
+                  {refundReasonWords(value, t)}
                 </option>
               ))}
             </select>
@@ -176,10 +180,10 @@ function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund
           </div>
           <div className="field">
             <label className="field-label" htmlFor={id('note')}>
-              Internal note (optional)
+              {t('payments.refund.note')}
             </label>
             <span className="field-help" id={`${id('note')}-help`}>
-              For your team only: the payer never sees it.
+              {t('payments.refund.noteHelp')}
             </span>
             <textarea
               id={id('note')}
@@ -195,26 +199,26 @@ function RefundDialog({ payment, onClose }: { payment: Payment; onClose: (refund
           </div>
           <div className="dialog-actions">
             <button type="button" className="button" onClick={close}>
-              Cancel
+              {t('payments.refund.cancel')}
             </button>
             <button type="submit" className="button button-primary">
-              Continue
+              {t('payments.refund.continue')}
             </button>
           </div>
         </form>
       ) : (
         <div>
           <p ref={confirmHeading} tabIndex={-1} className="dialog-question">
-            Refund {shown} to the payer?
+            {t('payments.refund.question', { amount: shown })}
           </p>
-          <p className="muted">The money goes back to the payer's card or account; this cannot be undone.</p>
+          <p className="muted">{t('payments.refund.final')}</p>
           {otherError && <ErrorNotice error={otherError} />}
           <div className="dialog-actions">
             <button type="button" className="button" disabled={refund.isPending} onClick={() => setStep('form')}>
-              Back
+              {t('payments.refund.back')}
             </button>
             <button type="button" className="button button-danger" disabled={refund.isPending} onClick={send}>
-              {refund.isPending ? 'Refunding…' : `Refund ${shown}`}
+              {refund.isPending ? t('payments.refund.refunding') : t('payments.refund.submit', { amount: shown })}
             </button>
           </div>
         </div>

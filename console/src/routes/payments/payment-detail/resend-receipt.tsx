@@ -1,23 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { paymentKeys, resendReceipt } from '../../../api/payments';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ErrorNotice } from '../../../components/status';
+import { useT } from '../../../i18n/use-t';
 
 /**
  * Resend receipt: after a confirmation naming the address, the payer's receipt is queued again
- * (the API sends it once per double click). The answer's own words are shown above the payment.
+ * (the API sends it once per double click). Said above the payment in the console's words (the API's
+ * own message is English).
  */
 export function ResendReceiptAction({ paymentId, email, onSent }: { paymentId: number; email: string; onSent: (message: string) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const [open, setOpen] = useState(false);
   const resend = useMutation({
     mutationFn: () => resendReceipt(paymentId),
-    onSuccess: (answer) => {
+    onSuccess: () => {
       // The payment log gains a line.
       void queries.invalidateQueries({ queryKey: paymentKeys.detail(paymentId) });
       setOpen(false);
-      onSent(answer.message);
+      onSent(t('payments.detail.receiptSent', { email }));
     },
   });
   return (
@@ -30,19 +34,19 @@ export function ResendReceiptAction({ paymentId, email, onSent }: { paymentId: n
           setOpen(true);
         }}
       >
-        Resend receipt
+        {t('payments.receipt.open')}
       </button>
       <ConfirmDialog
         open={open}
-        title="Send the receipt again?"
-        confirmLabel={resend.isPending ? 'Sending…' : 'Send receipt'}
-        cancelLabel="Don’t send"
+        title={t('payments.receipt.title')}
+        confirmLabel={t(resend.isPending ? 'payments.receipt.sending' : 'payments.receipt.submit')}
+        cancelLabel={t('payments.receipt.keep')}
         busy={resend.isPending}
         onConfirm={() => resend.mutate()}
         onCancel={() => !resend.isPending && setOpen(false)}
       >
         <p>
-          The payer gets their receipt at <strong className="break-anywhere">{email}</strong>, with a link to see their payments. No money moves.
+          <FormattedMessage id="payments.receipt.text" values={{ email, strong: (text) => <strong className="break-anywhere">{text}</strong> }} />
         </p>
         {resend.isError && <ErrorNotice error={resend.error} />}
       </ConfirmDialog>

@@ -4,20 +4,22 @@ import { Link } from 'react-router';
 import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
 import { formErrorsOf } from '../../../api/field-errors';
-import { ROLE_SUMMARY, rolesQuery, type TeamRole, type TeamUser, teamKeys, teamQuery } from '../../../api/team';
+import { rolesQuery, type TeamRole, type TeamUser, teamKeys, teamQuery } from '../../../api/team';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../../components/fields';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView, Success } from '../../../components/status';
 import { TableScroll } from '../../../components/table-scroll';
 import { Time } from '../../../components/time';
-import { invitationText } from '../team-model';
+import { useT } from '../../../i18n/use-t';
+import { invitationText, roleName, roleSummary } from '../team-model';
 
 /** `/team`: who works in the console, with which role, when they last signed in, and who is still invited. */
 export function TeamScreen() {
+  const t = useT();
   const team = useQuery(teamQuery);
   const [done, setDone] = useState<string | null>(null);
   return (
-    <Page title="Team">
+    <Page title={t('team.title')}>
       {done && <Success>{done}</Success>}
       <div className="stack">
         <QueryView query={team} what="status.loading.team">
@@ -30,26 +32,24 @@ export function TeamScreen() {
 }
 
 function Members({ users }: { users: TeamUser[] }) {
+  const t = useT();
   const pending = users.filter((user) => user.invitation?.status === 'pending').length;
   return (
     <section className="card" aria-labelledby="members-title">
-      <h2 id="members-title">Members</h2>
-      <p>
-        {users.length} {users.length === 1 ? 'member' : 'members'}
-        {pending > 0 ? `, ${pending} ${pending === 1 ? 'invitation' : 'invitations'} not accepted yet` : ''}.
-      </p>
+      <h2 id="members-title">{t('team.members.title')}</h2>
+      <p>{t('team.members.count', { members: users.length, pending })}</p>
       {users.length === 0 ? (
-        <Empty>Nobody yet.</Empty>
+        <Empty>{t('team.members.empty')}</Empty>
       ) : (
-        <TableScroll label="Team members">
+        <TableScroll label={t('team.members.table')}>
           <table className="list-table">
-            <caption className="visually-hidden">Team members, oldest first</caption>
+            <caption className="visually-hidden">{t('team.members.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Invitation</th>
+                <th scope="col">{t('team.column.member')}</th>
+                <th scope="col">{t('team.column.role')}</th>
+                <th scope="col">{t('team.column.lastSignIn')}</th>
+                <th scope="col">{t('team.column.invitation')}</th>
               </tr>
             </thead>
             <tbody>
@@ -59,9 +59,9 @@ function Members({ users }: { users: TeamUser[] }) {
                     <Link to={`/team/${user.id}`}>{user.display_name}</Link>
                     <span className="muted"> {user.login}</span>
                   </th>
-                  <td data-label="Role">{user.role}</td>
-                  <td data-label="Last sign-in">{user.last_sign_in_at ? <Time iso={user.last_sign_in_at} /> : 'Never'}</td>
-                  <td data-label="Invitation">{invitationText(user.invitation)}</td>
+                  <td data-label={t('team.column.role')}>{roleName(user.role, t)}</td>
+                  <td data-label={t('team.column.lastSignIn')}>{user.last_sign_in_at ? <Time iso={user.last_sign_in_at} /> : t('team.never')}</td>
+                  <td data-label={t('team.column.invitation')}>{invitationText(user.invitation, t)}</td>
                 </tr>
               ))}
             </tbody>
@@ -75,6 +75,7 @@ function Members({ users }: { users: TeamUser[] }) {
 const INVITE_FIELDS = ['login', 'email', 'display_name', 'role'] as const;
 
 function InviteForm({ onDone }: { onDone: (message: string | null) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const roles = useQuery(rolesQuery);
   const [draft, setDraft] = useState({ login: '', email: '', display_name: '', role: 'support' as TeamRole });
@@ -87,7 +88,7 @@ function InviteForm({ onDone }: { onDone: (message: string | null) => void }) {
       ),
     onMutate: () => onDone(null),
     onSuccess: (user) => {
-      onDone(`Invited ${user.display_name} (${user.email}) as ${user.role}. The email’s link works for 7 days.`);
+      onDone(t('team.invite.done', { name: user.display_name, email: user.email, role: roleName(user.role, t) }));
       setDraft({ login: '', email: '', display_name: '', role: draft.role });
       return queries.invalidateQueries({ queryKey: teamKeys.users });
     },
@@ -103,21 +104,21 @@ function InviteForm({ onDone }: { onDone: (message: string | null) => void }) {
 
   return (
     <form className="card" aria-labelledby="invite-title" noValidate onSubmit={submit}>
-      <h2 id="invite-title">Invite a teammate</h2>
-      <p>They get an email with a link to choose their password.</p>
+      <h2 id="invite-title">{t('team.invite.title')}</h2>
+      <p>{t('team.invite.text')}</p>
       {errors.notice && invite.isError && <ErrorNotice error={invite.error} />}
       <label className="field">
-        <span className="field-label">Login</span>
+        <span className="field-label">{t('team.field.login')}</span>
         <input id="invite-login" value={draft.login} maxLength={60} autoComplete="off" onChange={(event) => setDraft({ ...draft, login: event.target.value })} {...invalid(errors.fields.login, 'invite-login')} />
         <FieldError id="invite-login" message={errors.fields.login} />
       </label>
       <label className="field">
-        <span className="field-label">Email</span>
+        <span className="field-label">{t('team.field.email')}</span>
         <input id="invite-email" type="email" value={draft.email} maxLength={100} autoComplete="off" onChange={(event) => setDraft({ ...draft, email: event.target.value })} {...invalid(errors.fields.email, 'invite-email')} />
         <FieldError id="invite-email" message={errors.fields.email} />
       </label>
       <label className="field">
-        <span className="field-label">Name (optional)</span>
+        <span className="field-label">{t('team.field.nameOptional')}</span>
         <input
           id="invite-display_name"
           value={draft.display_name}
@@ -130,7 +131,7 @@ function InviteForm({ onDone }: { onDone: (message: string | null) => void }) {
       </label>
       <RoleSelect id="invite-role" value={draft.role} roles={assignable.map((role) => role.name)} error={errors.fields.role} onChange={(role) => setDraft({ ...draft, role })} />
       <button type="submit" className="button button-primary" disabled={invite.isPending}>
-        {invite.isPending ? 'Inviting…' : 'Send invitation'}
+        {t(invite.isPending ? 'team.invite.sending' : 'team.invite.submit')}
       </button>
     </form>
   );
@@ -138,19 +139,20 @@ function InviteForm({ onDone }: { onDone: (message: string | null) => void }) {
 
 /** A role picker with what each role may do, for the invitation and the member's screen. */
 export function RoleSelect({ id, value, roles, error, onChange }: { id: string; value: string; roles: string[]; error?: string; onChange: (role: TeamRole) => void }) {
+  const t = useT();
   const options = roles.length > 0 ? roles : [value];
   return (
     <label className="field">
-      <span className="field-label">Role</span>
+      <span className="field-label">{t('team.column.role')}</span>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value as TeamRole)} aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}>
         {options.map((role) => (
           <option key={role} value={role}>
-            {role}
+            {roleName(role, t)}
           </option>
         ))}
       </select>
       <span className="field-help" id={`${id}-help`}>
-        {ROLE_SUMMARY[value] ?? ''}
+        {roleSummary(value, t)}
       </span>
       <FieldError id={id} message={error} />
     </label>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../../../api/api-error';
 import { api } from '../../../api/client';
@@ -15,7 +16,8 @@ import { Empty, ErrorNotice, QueryView, Success } from '../../../components/stat
 import { Time } from '../../../components/time';
 import { NotFound } from '../../not-found/not-found';
 import { RoleSelect } from '../team-list/team-list';
-import { invitationText } from '../team-model';
+import { useT } from '../../../i18n/use-t';
+import { invitationText, roleName } from '../team-model';
 
 /** `/team/{id}`: one member: name, email and role, their invitation, removal, and their application passwords. */
 export function TeamMemberScreen() {
@@ -25,12 +27,13 @@ export function TeamMemberScreen() {
 }
 
 function Member({ id }: { id: number }) {
+  const t = useT();
   const user = useQuery(teamUserQuery(id));
   const [done, setDone] = useState<string | null>(null);
   return (
-    <Page title={user.data ? user.data.display_name : 'Team member'}>
+    <Page title={user.data ? user.data.display_name : t('team.member.title')}>
       <p>
-        <Link to="/team">Back to the team</Link>
+        <Link to="/team">{t('team.member.back')}</Link>
       </p>
       {done && <Success>{done}</Success>}
       <QueryView query={user} what="status.loading.teamMember">
@@ -50,6 +53,7 @@ function Member({ id }: { id: number }) {
 const EDIT_FIELDS = ['display_name', 'email', 'role'] as const;
 
 function EditMember({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const session = useSession();
   const roles = useQuery(rolesQuery);
@@ -68,7 +72,7 @@ function EditMember({ member, onDone }: { member: TeamUser; onDone: (message: st
       setConfirming(false);
       // Your own new role ended your session too.
       if (user.role !== member.role && session.state.status === 'signed-in' && session.state.user.id === member.id) return session.expired();
-      onDone(user.role !== member.role ? `Saved. ${user.display_name} is now ${user.role}; their sessions ended and their application passwords were revoked.` : 'Saved.');
+      onDone(user.role !== member.role ? t('team.member.savedRole', { name: user.display_name, role: roleName(user.role, t) }) : t('team.member.saved'));
       return queries.invalidateQueries({ queryKey: teamKeys.all });
     },
     onError: () => setConfirming(false),
@@ -87,62 +91,73 @@ function EditMember({ member, onDone }: { member: TeamUser; onDone: (message: st
 
   return (
     <form className="card" aria-labelledby="member-title" noValidate onSubmit={submit}>
-      <h2 id="member-title">Details and role</h2>
+      <h2 id="member-title">{t('team.member.details')}</h2>
       <p>
-        Login <strong>{member.login}</strong>; member since <Time iso={member.created_at} />; last sign-in {member.last_sign_in_at ? <Time iso={member.last_sign_in_at} /> : 'never'}.
+        <FormattedMessage
+          id="team.member.facts"
+          values={{
+            login: member.login,
+            strong: (chunks) => <strong>{chunks}</strong>,
+            since: <Time iso={member.created_at} />,
+            signedIn: member.last_sign_in_at ? 'yes' : 'no',
+            lastSignIn: member.last_sign_in_at ? <Time iso={member.last_sign_in_at} /> : '',
+          }}
+        />
       </p>
       {errors.notice && save.isError && <ErrorNotice error={save.error} />}
       <label className="field">
-        <span className="field-label">Name</span>
+        <span className="field-label">{t('team.field.name')}</span>
         <input id="member-display_name" value={draft.display_name} maxLength={250} onChange={(event) => setDraft({ ...draft, display_name: event.target.value })} {...invalid(errors.fields.display_name, 'member-display_name')} />
         <FieldError id="member-display_name" message={errors.fields.display_name} />
       </label>
       <label className="field">
-        <span className="field-label">Email</span>
+        <span className="field-label">{t('team.field.email')}</span>
         <input id="member-email" type="email" value={draft.email} maxLength={100} onChange={(event) => setDraft({ ...draft, email: event.target.value })} {...invalid(errors.fields.email, 'member-email')} />
         <FieldError id="member-email" message={errors.fields.email} />
       </label>
       <RoleSelect id="member-role" value={draft.role} roles={assignable.includes(member.role) ? assignable : [member.role, ...assignable]} error={errors.fields.role} onChange={(role) => setDraft({ ...draft, role })} />
       <button type="submit" className="button button-primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save'}
+        {t(save.isPending ? 'common.saving' : 'team.member.save')}
       </button>
       <ConfirmDialog
         open={confirming}
-        title={`Make ${member.display_name} ${draft.role}?`}
-        confirmLabel="Change role"
+        title={t('team.member.roleConfirm', { name: member.display_name, role: roleName(draft.role, t) })}
+        confirmLabel={t('team.member.changeRole')}
         busy={save.isPending}
         onConfirm={() => save.mutate()}
         onCancel={() => setConfirming(false)}
       >
-        <p>They are signed out everywhere and their application passwords stop working; they sign in again with new ones.</p>
+        <p>{t('team.member.roleConsequence')}</p>
       </ConfirmDialog>
     </form>
   );
 }
 
 function Invitation({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const resend = useMutation({
     mutationFn: async () => unwrap(await api.POST('/administration/users/{id}/invitation', { params: { path: { id: member.id } } })),
     onMutate: () => onDone(null),
     onSuccess: (user) => {
-      onDone(`A new invitation is on its way to ${user.email}; the earlier link no longer works.`);
+      onDone(t('team.invitation.resent', { email: user.email }));
       return queries.invalidateQueries({ queryKey: teamKeys.all });
     },
   });
   return (
     <section className="card" aria-labelledby="invitation-title">
-      <h2 id="invitation-title">Invitation</h2>
-      <p>{member.invitation ? invitationText(member.invitation) : 'No invitation waiting.'}</p>
+      <h2 id="invitation-title">{t('team.column.invitation')}</h2>
+      <p>{member.invitation ? invitationText(member.invitation, t) : t('team.invitation.none')}</p>
       {resend.isError && <ErrorNotice error={resend.error} />}
       <button type="button" className="button" disabled={resend.isPending} onClick={() => resend.mutate()}>
-        {resend.isPending ? 'Sending…' : member.invitation ? 'Send a new invitation' : 'Send an invitation (to set a password)'}
+        {t(resend.isPending ? 'team.invitation.sending' : member.invitation ? 'team.invitation.sendNew' : 'team.invitation.send')}
       </button>
     </section>
   );
 }
 
 function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (message: string | null) => void }) {
+  const t = useT();
   const queries = useQueryClient();
   const passwords = useQuery(applicationPasswordsQuery(member.id));
   const [name, setName] = useState('');
@@ -166,7 +181,7 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
     onMutate: () => onDone(null),
     onSuccess: (answer) => {
       setRevoking(null);
-      onDone(`Application password “${answer.previous.name}” revoked: it, and the sessions opened with it, no longer work.`);
+      onDone(t('account.applicationPasswords.revoked', { name: answer.previous.name }));
     },
     onError: () => setRevoking(null),
     onSettled: () => queries.invalidateQueries({ queryKey: teamKeys.passwords(member.id) }),
@@ -174,13 +189,13 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
 
   return (
     <section className="card" aria-labelledby="passwords-title">
-      <h2 id="passwords-title">Application passwords</h2>
-      <p>For scripts and API clients (HTTP Basic with the login {member.login}), and for signing in to this console.</p>
+      <h2 id="passwords-title">{t('team.passwords.title')}</h2>
+      <p>{t('team.passwords.intro', { login: member.login })}</p>
       {created && (
         <div className="notice notice-success" role="status">
-          <p className="notice-title">New application password “{created.name}”</p>
+          <p className="notice-title">{t('team.passwords.new', { name: created.name })}</p>
           <p>
-            Copy it now: it is not shown again. <code className="secret">{created.password}</code>
+            {t('team.passwords.copyNow')} <code className="secret">{created.password}</code>
           </p>
         </div>
       )}
@@ -188,18 +203,18 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
       <QueryView query={passwords} what="status.loading.applicationPasswords">
         {(list) =>
           list.length === 0 ? (
-            <Empty>No application passwords.</Empty>
+            <Empty>{t('team.passwords.empty')}</Empty>
           ) : (
             <ApplicationPasswordsTable
               passwords={list}
-              caption={`Application passwords of ${member.display_name}`}
-              label="Application passwords"
+              caption={t('team.passwords.caption', { name: member.display_name })}
+              label={t('team.passwords.title')}
               revoking={revoking}
               busy={revoke.isPending}
               onAskRevoke={setRevoking}
               onConfirmRevoke={(password) => revoke.mutate(password)}
               onCancelRevoke={() => setRevoking(null)}
-              consequence="Scripts using it stop working at once, and console sessions opened with it end."
+              consequence={t('team.passwords.consequence')}
             />
           )
         }
@@ -207,23 +222,24 @@ function ApplicationPasswords({ member, onDone }: { member: TeamUser; onDone: (m
       <NameForm
         prefix="password"
         field="name"
-        title="Create an application password"
+        title={t('team.passwords.create')}
         level={3}
-        label="What it is for"
+        label={t('team.passwords.purpose')}
         maxLength={100}
         value={name}
         onChange={setName}
         onSubmit={() => create.mutate()}
         error={create.error}
         pending={create.isPending}
-        submitLabel="Create password"
-        pendingLabel="Creating…"
+        submitLabel={t('team.passwords.submit')}
+        pendingLabel={t('team.passwords.creating')}
       />
     </section>
   );
 }
 
 function RemoveMember({ member }: { member: TeamUser }) {
+  const t = useT();
   const queries = useQueryClient();
   const navigate = useNavigate();
   const session = useSession();
@@ -241,21 +257,21 @@ function RemoveMember({ member }: { member: TeamUser }) {
   });
   return (
     <section className="card" aria-labelledby="remove-title">
-      <h2 id="remove-title">Remove from the team</h2>
-      <p>{self ? 'This is you: removing yourself signs you out.' : `${member.display_name} loses access at once. Forms they wrote stay.`}</p>
+      <h2 id="remove-title">{t('team.remove.title')}</h2>
+      <p>{self ? t('team.remove.self') : t('team.remove.other', { name: member.display_name })}</p>
       {remove.isError && <ErrorNotice error={remove.error} />}
       <button type="button" className="button button-danger" disabled={remove.isPending} onClick={() => setConfirming(true)}>
-        Remove {member.display_name}
+        {t('team.remove.button', { name: member.display_name })}
       </button>
       <ConfirmDialog
         open={confirming}
-        title={`Remove ${member.display_name}?`}
-        confirmLabel="Remove"
+        title={t('team.remove.confirm', { name: member.display_name })}
+        confirmLabel={t('team.remove.submit')}
         busy={remove.isPending}
         onConfirm={() => remove.mutate()}
         onCancel={() => setConfirming(false)}
       >
-        <p>Their sessions end and their application passwords stop working. This cannot be undone; you can invite them again.</p>
+        <p>{t('team.remove.consequence')}</p>
       </ConfirmDialog>
     </section>
   );
