@@ -142,7 +142,7 @@ export function renderFormPage(form: PayerForm, options: FormPageOptions): strin
     '</form>',
     '</main>',
     // The page script's language: its texts (the catalog's `js.*`) and the locale it writes amounts in, as data attributes like the form's own settings (no inline script).
-    ...(preview ? [] : [`<div id="page-messages" hidden data-locale="${escapeHtml(t.locale)}" data-messages="${escapeHtml(JSON.stringify(t.browserMessages()))}"></div>`]),
+    ...(preview ? [] : [pageMessagesElement(t)]),
     ...(preview ? [] : [`<noscript><p class="notice">${escapeHtml(t.t('page.noscript'))}</p></noscript>`]),
     '</body>',
     '</html>',
@@ -299,4 +299,13 @@ export function describePayerPrice(price: FormPrice, t: PayerTranslator): string
  */
 export function payLabel(form: PayerForm, price: FormPrice, t: PayerTranslator = payerTranslator('en')): string {
   return payTemplate(form, price, t).replace('{amount}', amountText(price, t.money(price.amount, price.currency), t));
+}
+
+/**
+ * `#page-messages`: a payer page script's texts (the catalog's `js.*`) and its language as data
+ * attributes (no inline script), read by common/browser-driver/page-messages.ts. The hosted page
+ * and the manage page's card page carry it.
+ */
+export function pageMessagesElement(t: PayerTranslator): string {
+  return `<div id="page-messages" hidden data-locale="${escapeHtml(t.locale)}" data-messages="${escapeHtml(JSON.stringify(t.browserMessages()))}"></div>`;
 }

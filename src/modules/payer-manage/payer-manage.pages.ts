@@ -1,6 +1,6 @@
 import { escapeHtml } from '../../common/html/index.js';
 import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
-import { FORM_STYLESHEET_PATH } from '../form-view/index.js';
+import { FORM_STYLESHEET_PATH, pageMessagesElement } from '../form-view/index.js';
 import { PAYER_MANAGE_PATH } from '../payer-links/index.js';
 import type { PayerPaymentView, PayerSession } from './payer-manage.service.js';
 
@@ -182,8 +182,8 @@ export function cardPage(
       scripts.container,
       `<button type="submit" id="card-submit" disabled>${escapeHtml(t.t('manage.card.save'))}</button>`,
       '<p id="status" role="status" aria-live="polite"></p></form>',
-      // The card script's and the driver's texts in the payer's language (common/browser-driver/page-messages.ts).
-      `<div id="page-messages" hidden data-locale="${escapeHtml(t.locale)}" data-messages="${escapeHtml(JSON.stringify(t.browserMessages()))}"></div>`,
+      // The card script's and the driver's texts in the payer's language.
+      pageMessagesElement(t),
       `<p><a href="${base}">${escapeHtml(t.t('manage.back'))}</a></p>`,
     ].join(''),
     [`<script src="${escapeHtml(scripts.pageScript)}" nonce="${escapeHtml(scripts.nonce)}" defer></script>`],
