@@ -50,7 +50,7 @@ async function call(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${instance.url}${path}`, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
   const text = await res.text();
-  let parsed: Record<string, unknown> = {};
+  let parsed: Record<string, unknown>;
   try {
     parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
@@ -408,7 +408,7 @@ describe('three instances on a three-node MariaDB Galera cluster, one per node',
     const disruptedAt = Date.now();
     await disrupt();
     let recovered = false;
-    let notReadyAfterMs = 0;
+    let notReadyAfterMs: number;
     try {
       // The balancer's view: readiness of the failed node's instance goes 503 within a probe.
       const notReady = await eventually('readyz 503', async () => (await call(instances[failed - 1], 'GET', '/readyz', { timeoutMs: 15_000 }).catch(() => ({ status: 0 }) as Answer)).status, (status) => status === 503, 30_000);

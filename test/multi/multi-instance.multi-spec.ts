@@ -60,7 +60,7 @@ async function call(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${instance.url}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
-  let parsed: Record<string, unknown> = {};
+  let parsed: Record<string, unknown>;
   try {
     parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {

@@ -131,7 +131,7 @@ export class SecretRotationService {
   private resealCanary(text: string, where: string, report: RotationReport): string | null {
     const stored = JSON.parse(text) as { sealed?: unknown; hmac?: unknown };
     const fresh = this.canary.freshCanary();
-    let sealedCurrent = false;
+    let sealedCurrent: boolean;
     try {
       sealedCurrent = typeof stored.sealed === 'string' && this.crypto.openSealed(stored.sealed).current;
     } catch {

@@ -100,7 +100,7 @@ export class FeaturesApiForwarder implements OnModuleInit, OutboxHandler<Feature
       const cause = (error as { cause?: { code?: unknown } }).cause?.code;
       const code = typeof cause === 'string' ? cause : undefined;
       this.logger.warn({ area: interest.area, reason, code, attempt: delivery.attempt, duration_ms: Date.now() - started }, 'feature interest not forwarded');
-      throw new Error(`features API ${reason}${code ? ` (${code})` : ''}`);
+      throw new Error(`features API ${reason}${code ? ` (${code})` : ''}`, { cause: error });
     }
     await response.body?.cancel().catch(() => undefined);
     const fields = { area: interest.area, status: response.status, attempt: delivery.attempt, duration_ms: Date.now() - started };

@@ -33,11 +33,10 @@ export function renderFormTemplatePreview(template: BundledFormTemplate): string
   const { settings } = template;
   const accent = safeColor(settings.display.primary_color, '#2563eb');
   const parts: string[] = [];
-  let y = 0;
 
   parts.push(`<rect x="0" y="0" width="${WIDTH}" height="56" fill="${accent}"/>`);
   parts.push(text(PAD, 35, clip(template.name, 30), `font-size="18" font-weight="700" fill="#ffffff"`));
-  y = 80;
+  let y = 80;
   parts.push(text(PAD, y, clip(template.description, 52), `font-size="12" fill="#475569"`));
   y += 16;
 
