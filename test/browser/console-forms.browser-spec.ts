@@ -146,7 +146,7 @@ describe('admin console: forms', () => {
     await section.getByLabel('Language').selectOption('de');
     await section.getByRole('button', { name: 'Add texts in this language' }).click();
     const german = section.getByRole('group', { name: 'Deutsch' });
-    await german.getByRole('textbox', { name: 'Title' }).fill('Spende für den Verein');
+    await german.getByRole('textbox', { name: 'Title', exact: true }).fill('Spende für den Verein');
     await german.getByRole('textbox', { name: 'Pay button label' }).fill('Jetzt spenden');
     // A text filled, then emptied, is left out: the payer sees the form's own.
     await german.getByRole('textbox', { name: 'Message after payment' }).fill('Danke');
