@@ -1900,7 +1900,7 @@ export interface paths {
         };
         /**
          * A published form as a checkout draws it: prices, payer fields, methods and the gateways' public browser values
-         * @description What a custom checkout needs to draw a published form and pay it through `POST /payment/sync-details`: title and description, every plan and price (minor units with the currency and its exponent, the interval of a recurring price, the setup fee, the bounds of a customer-entered amount), the payer fields, the message after paying, and for each gateway that can take payments now (connected in its current mode, not paused) its mode, the methods of the form that the site has active and the public values its browser library takes (publishable key, client id; never a secret). The hosted payment page `/pay/{form_id}` is drawn from the same read. No login; rate limited like the other public payment routes; cacheable for 30 seconds with a strong ETag (`If-None-Match` answers 304). A draft or unknown form is 404 `checkout_not_found`.
+         * @description What a custom checkout needs to draw a published form and pay it through `POST /payment/sync-details`: title and description, every plan and price (minor units with the currency and its exponent, the interval of a recurring price, the setup fee, the bounds of a customer-entered amount), the payer fields, the message after paying, and for each gateway that can take payments now (connected in its current mode, not paused) its mode, the methods of the form that the site has active and the public values its browser library takes (publishable key, client id; never a secret). The texts are in the payer's language (`locale`: the form's fixed language, else `Accept-Language`, else the site's default), with the form's own versions of that language (title, description, field labels, plan titles, button label, success message) where it has them. The hosted payment page `/pay/{form_id}` is drawn from the same read. No login; rate limited like the other public payment routes; cacheable for 30 seconds with a strong ETag (`If-None-Match` answers 304). A draft or unknown form is 404 `checkout_not_found`.
          */
         get: operations["paymentFormRead"];
         put?: never;
@@ -2108,11 +2108,11 @@ export interface components {
             gateway_b?: "standard_checkout"[];
         };
         FormFieldDto: {
+            label: string;
             /** @description Field key, lower snake_case */
             name: string;
             /** @enum {string} */
             type: "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "phone";
-            label: string;
             required: boolean;
             /** @description Choices of a `select` field */
             options?: string[];
@@ -2150,6 +2150,16 @@ export interface components {
             /** @description Short text under the title */
             description?: string;
         };
+        FormFieldTranslationDto: {
+            label: string;
+            /** @description The field's `name` (one of the form's `fields`) */
+            name: string;
+        };
+        FormPlanTranslationDto: {
+            title: string;
+            /** @description The plan's position in `plans`, from 0: the `plan_index` of the public form and of `POST /payment/sync-details` */
+            plan_index: number;
+        };
         FormTranslationDto: {
             /**
              * @description The payer language these texts are for (required: the entry is chosen by it)
@@ -2160,6 +2170,10 @@ export interface components {
             description?: string;
             button_label?: string;
             success_message?: string;
+            /** @description Labels of the form's fields in this language, by field `name` (each field at most once) */
+            fields?: components["schemas"]["FormFieldTranslationDto"][];
+            /** @description Titles of the form's plans in this language, by `plan_index` (each plan at most once) */
+            plans?: components["schemas"]["FormPlanTranslationDto"][];
         };
         PaymentFormSettingsDto: {
             plans: components["schemas"]["FormPlanDto"][];
@@ -2177,7 +2191,7 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
-            /** @description The form's own texts in other payer languages: at most one entry per language */
+            /** @description The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
             translations?: components["schemas"]["FormTranslationDto"][];
         };
         PaymentFormDto: {
@@ -3726,7 +3740,7 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
-            /** @description The form's own texts in other payer languages: at most one entry per language */
+            /** @description The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
             translations?: components["schemas"]["FormTranslationDto"][];
         };
         LivePreviewDto: {
@@ -4548,6 +4562,13 @@ export interface components {
             supports_recurring: boolean;
         };
         PublicFormDto: {
+            /**
+             * @description The payer language the form's texts are in (the form's fixed language, else the best match of
+             *     `Accept-Language`, else the site's default): the form's own versions of that language where it
+             *     has them; send it as `locale` to `POST /payment/sync-details`
+             * @enum {string}
+             */
+            locale: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
             description: string | null;
             plans: components["schemas"]["PublicPlanDto"][];
             /** @description The payer fields; `email_address` is always among them and required */
@@ -21757,6 +21778,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The payer's languages: the form's texts come in the best match among the payer languages (unless the form fixes one) */
+                "Accept-Language"?: string;
                 /** @description The ETag of an earlier answer: 304 while it is still current */
                 "If-None-Match"?: string;
             };

@@ -146,17 +146,35 @@ describe('admin console: forms', () => {
     await section.getByLabel('Language').selectOption('de');
     await section.getByRole('button', { name: 'Add texts in this language' }).click();
     const german = section.getByRole('group', { name: 'Deutsch' });
-    await german.getByRole('textbox', { name: 'Title' }).fill('Spende für den Verein');
+    await german.getByRole('textbox', { name: 'Title', exact: true }).fill('Spende für den Verein');
     await german.getByRole('textbox', { name: 'Pay button label' }).fill('Jetzt spenden');
     // A text filled, then emptied, is left out: the payer sees the form's own.
     await german.getByRole('textbox', { name: 'Message after payment' }).fill('Danke');
     await german.getByRole('textbox', { name: 'Message after payment' }).fill('');
+    // Each field's label and each plan's title, with the form's own beside it.
+    const labels = german.getByRole('group', { name: 'Field labels' });
+    const dedication = labels.getByRole('textbox', { name: 'Label of the field dedication' });
+    await labels.getByText('Original: Dedicate this gift (optional)').waitFor();
+    await dedication.fill('Widmung (optional)');
+    await labels.getByRole('textbox', { name: 'Label of the field first_name' }).fill('Vorname');
+    await labels.getByRole('textbox', { name: 'Label of the field first_name' }).fill('');
+    const titles = german.getByRole('group', { name: 'Plan titles' });
+    await titles.getByText('Original: Donation').waitFor();
+    await titles.getByRole('textbox', { name: 'Title of plan 1' }).fill('Spende');
     // German is taken: the next language offered is another.
     expect(await section.getByLabel('Language').inputValue()).not.toBe('de');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.', { exact: true }).waitFor();
-    expect(JSON.parse((await formRow(id))!.settings).translations).toEqual([{ locale: 'de', title: 'Spende für den Verein', button_label: 'Jetzt spenden' }]);
+    expect(JSON.parse((await formRow(id))!.settings).translations).toEqual([
+      {
+        locale: 'de',
+        title: 'Spende für den Verein',
+        button_label: 'Jetzt spenden',
+        fields: [{ name: 'dedication', label: 'Widmung (optional)' }],
+        plans: [{ plan_index: 0, title: 'Spende' }],
+      },
+    ]);
 
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await overflowsHorizontally(page)).toBe(false);

@@ -4,6 +4,7 @@ import { GatewayStateService } from '../../src/modules/gateways/index.js';
 import { OptionsService, SettingsService } from '../../src/modules/settings/index.js';
 import { connectGateway, createPaymentForm, formSettings } from '../support/payment-fixtures.js';
 import { connectThroughProxy, type GatewayATestBed, startGatewayATestBed } from '../support/gateway-a.js';
+import { expectWpError } from '../support/http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Every `<script …>` tag of a page, and whether each one is an inline script (no src). */
@@ -168,6 +169,63 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(translatedGerman.text).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
       const translatedEnglish = await request(t.http).get(`/pay/${translated.id}`).set('Accept-Language', 'en');
       expect(translatedEnglish.text).toContain('<h1 id="form-title">Checkout test form</h1>');
+    });
+
+    it('shows the form’s German field labels and plan titles to a German payer: the page, the embed and the public form', async () => {
+      const translations = [{ locale: 'de' as const, fields: [{ name: 'company', label: 'Firma' }], plans: [{ plan_index: 1, title: 'Spende' }] }];
+      const created = await request(t.http)
+        .post(`${t.base}/administration/payment-forms`)
+        .set('Authorization', t.admin.auth)
+        .send({ title: 'Overrides', status: 'publish', settings: formSettings({ success_message: 'Thanks', translations }) });
+      expect(created.status).toBe(201);
+      expect(created.body.settings.translations).toEqual(translations);
+      const id: number = created.body.id;
+
+      for (const path of [`/pay/${id}`, `/pay/${id}?embed=1`]) {
+        const german = await request(t.http).get(path).set('Accept-Language', 'de-DE');
+        expect(german.status).toBe(200);
+        expect(german.text).toContain('<label for="field-company">Firma</label>');
+        expect(german.text).toContain('<span class="plan-title">Spende</span>');
+        // What the form has no version of is shown as written.
+        expect(german.text).toContain('<span class="plan-title">Payment</span>');
+        expect(german.text).toContain('<label for="field-size">Size</label>');
+        expect(german.text).not.toContain('<span class="plan-title">Donation</span>');
+      }
+      const english = await request(t.http).get(`/pay/${id}`).set('Accept-Language', 'en');
+      expect(english.text).toContain('<label for="field-company">Company</label>');
+      expect(english.text).toContain('<span class="plan-title">Donation</span>');
+
+      const read = await request(t.http).get(`${t.base}/payment/form/${id}`).set('Accept-Language', 'de');
+      expect(read.status).toBe(200);
+      expect(read.headers.vary).toMatch(/Accept-Language/i);
+      expect(read.body.locale).toBe('de');
+      expect(read.body.plans.map((plan: { title: string }) => plan.title)).toEqual(['Payment', 'Spende', 'Yen']);
+      expect(read.body.fields.find((field: { name: string }) => field.name === 'company').label).toBe('Firma');
+      const readEnglish = await request(t.http).get(`${t.base}/payment/form/${id}`).set('Accept-Language', 'en');
+      expect(readEnglish.body.locale).toBe('en');
+      expect(readEnglish.body.plans[1].title).toBe('Donation');
+      expect(readEnglish.headers.etag).not.toBe(read.headers.etag);
+    });
+
+    it('refuses versions of fields and plans the form does not have, and over-long ones, naming them; nothing is written', async () => {
+      const post = (translations: unknown) =>
+        request(t.http).post(`${t.base}/administration/payment-forms`).set('Authorization', t.admin.auth).send({ title: 'Refused', settings: { ...formSettings({ success_message: 'Thanks' }), translations } });
+      // As for the texts themselves: an emptied one is a missing parameter, anything else an invalid one.
+      const cases: Array<[unknown, string, RegExp, string]> = [
+        [[{ locale: 'de', fields: [{ name: 'nickname', label: 'Spitzname' }] }], 'settings.translations', /translations\.0\.fields\.0\.name must name a field of this form/, 'rest_invalid_param'],
+        [[{ locale: 'de', plans: [{ plan_index: 3, title: 'Vierter' }] }], 'settings.translations', /translations\.0\.plans\.0\.plan_index must name a plan of this form/, 'rest_invalid_param'],
+        [[{ locale: 'de', fields: [{ name: 'company', label: 'x'.repeat(101) }] }], 'settings.translations.0.fields.0.label', /label must be shorter than or equal to 100 characters/, 'rest_invalid_param'],
+        [[{ locale: 'de', plans: [{ plan_index: 0, title: 'a' }, { plan_index: 0, title: 'b' }] }], 'settings.translations.0.plans', /must not repeat a plan_index/, 'rest_invalid_param'],
+        [[{ locale: 'de', plans: [{ plan_index: 0, title: ' ' }] }], 'settings.translations.0.plans.0.title', /title should not be empty/, 'rest_missing_callback_param'],
+      ];
+      for (const [translations, param, message, code] of cases) {
+        const res = await post(translations);
+        expect({ param, status: res.status }).toEqual({ param, status: 400 });
+        const body = expectWpError(res.body, code, 400);
+        expect(body.data.params).toEqual({ [param]: expect.stringMatching(message) });
+      }
+      const rows: Array<{ n: number }> = await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${t.config.tablePrefix}checkout_forms WHERE title = 'Refused'`);
+      expect(Number(rows[0].n)).toBe(0);
     });
 
     it('escapes merchant text', async () => {

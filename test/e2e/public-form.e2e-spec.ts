@@ -106,6 +106,7 @@ describe('public form read (GET /payment/form/{form_id})', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({
       form_id: form.id,
+      locale: 'en',
       title: 'Support <us>',
       show_title: false,
       description: 'Every gift helps.',

@@ -232,9 +232,45 @@ describe('localizePayerForm', () => {
       settings({ success_message: 'Thanks', display: { button_label: 'Pay now' }, translations: [{ locale: 'de', title: 'Kurs', button_label: 'Jetzt zahlen', success_message: 'Danke' }] }),
     );
     expect(localizePayerForm(form, 'de')).toMatchObject({ title: 'Kurs', buttonLabel: 'Jetzt zahlen', successMessage: 'Danke', description: null });
-    expect(localizePayerForm(form, 'fr')).toBe(form);
+    expect(localizePayerForm(form, 'fr')).toEqual(form);
     const html = renderFormPage(localizePayerForm(form, 'de'), { purpose: 'payment', methods: card, translator: payerTranslator('de') });
     expect(html).toContain('<h1 id="form-title">Kurs</h1>');
     expect(html).toContain('class="pay-button">Jetzt zahlen 10,00\u00a0$</button>');
+  });
+
+  it('puts field labels (by name) and plan titles (by plan_index) of the payer’s language in the page; the rest as written', () => {
+    const plans = [
+      { title: 'Basic', prices: [{ amount: 1000, currency: 'USD', frequency: 'one-time' as const }] },
+      { title: 'Gold', prices: [{ amount: 2000, currency: 'USD', frequency: 'one-time' as const }] },
+    ];
+    const fields = [
+      { name: 'email_address', type: 'email' as const, label: 'Email', required: true },
+      { name: 'company', type: 'text' as const, label: 'Company', required: false },
+      { name: 'size', type: 'select' as const, label: 'Size', required: false, options: ['S', 'M'] },
+    ];
+    const form = toPayerForm(
+      7,
+      'Course',
+      settings({
+        plans,
+        fields,
+        submit_actions: [],
+        translations: [{ locale: 'de', fields: [{ name: 'company', label: 'Firma' }], plans: [{ plan_index: 1, title: 'Gold (DE)' }], success_message: 'Danke' }],
+      }),
+    );
+    const german = localizePayerForm(form, 'de');
+    expect(german.fields.map((field) => field.label)).toEqual(['Email', 'Firma', 'Size']);
+    expect(german.plans.map((plan) => plan.title)).toEqual(['Basic', 'Gold (DE)']);
+    // Prices and the fields' other properties are the form's own.
+    expect(german.plans[1].prices).toBe(plans[1].prices);
+    expect(german.fields[2]).toEqual({ ...fields[2], label: 'Size' });
+    // No message of the merchant's own (the message action is off): the service's default stays, in the payer's language.
+    expect(german.successMessage).toBe(form.successMessage);
+    const html = renderFormPage(german, { purpose: 'payment', methods: card, translator: payerTranslator('de') });
+    expect(html).toContain('<span class="plan-title">Gold (DE)</span>');
+    expect(html).toContain('<span class="plan-title">Basic</span>');
+    expect(html).toContain('<label for="field-company">Firma</label>');
+    expect(html).not.toContain('>Danke<');
+    expect(localizePayerForm(form, 'fr').plans.map((plan) => plan.title)).toEqual(['Basic', 'Gold']);
   });
 });

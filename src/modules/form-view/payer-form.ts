@@ -1,4 +1,4 @@
-import type { FormField, FormPlan, FormTranslation, Frequency, PaymentFormSettings } from '../forms/index.js';
+import { type FormField, type FormPlan, type FormTranslation, formTextsIn, type Frequency, type PaymentFormSettings } from '../forms/index.js';
 
 /** What the hosted page shows after a payment when the form has no message of its own. */
 export const DEFAULT_SUCCESS_MESSAGE = 'Thank you: your payment is complete.';
@@ -36,18 +36,21 @@ export interface PayerForm {
 
 /**
  * The form as payers of `locale` read it: the merchant's texts of that language where the form has
- * them (title, description, button label, success message), the texts as written otherwise.
+ * them (title, description, button label, success message, field labels, plan titles), the texts
+ * as written otherwise (the rule is forms' `formTextsIn`).
  */
 export function localizePayerForm(form: PayerForm, locale: string): PayerForm {
-  const entry = form.translations.find((translation) => translation.locale === locale);
-  if (!entry) return form;
+  const texts = formTextsIn(form.translations, locale);
+  // The default message is the service's, not the merchant's: no version of the form replaces it.
+  const own = form.successMessage === DEFAULT_SUCCESS_MESSAGE ? null : form.successMessage;
   return {
     ...form,
-    title: entry.title ?? form.title,
-    description: entry.description ?? form.description,
-    buttonLabel: entry.button_label ?? form.buttonLabel,
-    // Only in place of a message of the merchant's own (the `message` action on).
-    successMessage: entry.success_message && form.successMessage !== DEFAULT_SUCCESS_MESSAGE ? entry.success_message : form.successMessage,
+    title: texts.title(form.title),
+    description: texts.description(form.description),
+    buttonLabel: texts.buttonLabel(form.buttonLabel),
+    successMessage: texts.successMessage(own) ?? form.successMessage,
+    fields: form.fields.map((field) => ({ ...field, label: texts.fieldLabel(field) })),
+    plans: form.plans.map((plan, planIndex) => ({ ...plan, title: texts.planTitle(plan, planIndex) })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PAYER_LOCALES, type PayerLocale } from '../../common/i18n/index.js';
 import { FIELD_TYPES, FREQUENCIES } from '../forms/index.js';
 import { CHECKOUT_GATEWAYS, type CheckoutGateway, GATEWAY_MODES, type GatewayMode, PAYMENT_METHOD_IDS } from '../gateways/index.js';
 import { INTERVAL_UNITS, type IntervalUnit } from './payer-form.js';
@@ -132,6 +133,14 @@ export class PublicGatewayDto {
 /** GET /payment/form/{form_id}: what a checkout needs to draw a published form and start paying it */
 export class PublicFormDto {
   form_id: number;
+
+  /**
+   * The payer language the form's texts are in (the form's fixed language, else the best match of
+   * `Accept-Language`, else the site's default): the form's own versions of that language where it
+   * has them; send it as `locale` to `POST /payment/sync-details`
+   */
+  @ApiProperty({ enum: PAYER_LOCALES, type: 'string' })
+  locale: PayerLocale;
 
   title: string;
 

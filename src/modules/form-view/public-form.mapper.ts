@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PayerLocale } from '../../common/i18n/index.js';
 import { currencyRule } from '../../common/money/index.js';
 import { describePrice } from '../forms/index.js';
 import type { PublicFormView } from './form-view.service.js';
@@ -6,9 +7,10 @@ import { frequencyInterval } from './payer-form.js';
 import type { PublicFormDto } from './public-form.dto.js';
 
 /** The public read of a form: the read model as JSON, public values only (the read model holds no secret). */
-export function toPublicFormDto({ form, gateways }: PublicFormView): PublicFormDto {
+export function toPublicFormDto({ form, gateways }: PublicFormView, locale: PayerLocale): PublicFormDto {
   return {
     form_id: form.id,
+    locale,
     title: form.title,
     show_title: form.showTitle,
     description: form.description,

@@ -35,6 +35,8 @@ export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings
     settings.translations = dto.translations.map((entry) => {
       const out: NonNullable<PaymentFormSettings['translations']>[number] = { locale: entry.locale };
       for (const key of ['title', 'description', 'button_label', 'success_message'] as const) if (entry[key] !== undefined) out[key] = entry[key];
+      if (entry.fields !== undefined) out.fields = entry.fields.map((field) => ({ name: field.name, label: field.label }));
+      if (entry.plans !== undefined) out.plans = entry.plans.map((plan) => ({ plan_index: plan.plan_index, title: plan.title }));
       return out;
     });
   }

@@ -81,6 +81,20 @@ export interface FormTranslation {
   description?: string;
   button_label?: string;
   success_message?: string;
+  /** Field labels in this language, by the field's `name` */
+  fields?: FormFieldTranslation[];
+  /** Plan titles in this language, by the plan's position (`plan_index`, the key payments and the public form use) */
+  plans?: FormPlanTranslation[];
+}
+
+export interface FormFieldTranslation {
+  name: string;
+  label: string;
+}
+
+export interface FormPlanTranslation {
+  plan_index: number;
+  title: string;
 }
 
 export type FormStatus = 'draft' | 'publish';

@@ -28,4 +28,28 @@ describe('form settings: the payer language and translations of the merchant’s
     expect(checkFormSettings({ ...base, translations: [{ locale: 'de', title: 'a' }, { locale: 'de', title: 'b' }] })).not.toBeNull();
     expect(checkFormSettings({ ...base, translations: [{ locale: 'de', button_label: 'x'.repeat(41) }] })).not.toBeNull();
   });
+
+  it('keeps field labels by name and plan titles by plan_index', () => {
+    const settings = parseFormSettings({
+      ...base,
+      translations: [{ locale: 'de', fields: [{ name: 'email_address', label: ' E-Mail ' }], plans: [{ plan_index: 0, title: 'Tarif' }] }],
+    });
+    expect(settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'email_address', label: 'E-Mail' }], plans: [{ plan_index: 0, title: 'Tarif' }] }]);
+  });
+
+  it('refuses a label of no field of the form, a title of no plan, a repeated one, and texts the originals’ rules refuse', () => {
+    const check = (entry: object) => checkFormSettings({ ...base, translations: [{ locale: 'de', ...entry }] });
+    expect(check({ fields: [{ name: 'nickname', label: 'Spitzname' }] })).toEqual({
+      translations: 'translations.0.fields.0.name must name a field of this form (no field nickname)',
+    });
+    expect(check({ plans: [{ plan_index: 1, title: 'Gold' }] })).toEqual({ translations: 'translations.0.plans.0.plan_index must name a plan of this form (it has 1)' });
+    expect(check({ fields: [{ name: 'email_address', label: 'a' }, { name: 'email_address', label: 'b' }] })).toHaveProperty(['translations.0.fields']);
+    expect(check({ plans: [{ plan_index: 0, title: 'a' }, { plan_index: 0, title: 'b' }] })).toHaveProperty(['translations.0.plans']);
+    expect(check({ fields: [{ name: 'email_address', label: 'x'.repeat(101) }] })).toHaveProperty(['translations.0.fields.0.label']);
+    expect(check({ fields: [{ name: 'email_address', label: '  ' }] })).toHaveProperty(['translations.0.fields.0.label']);
+    expect(check({ plans: [{ plan_index: 0, title: 'x'.repeat(101) }] })).toHaveProperty(['translations.0.plans.0.title']);
+    expect(check({ plans: [{ plan_index: -1, title: 'a' }] })).toHaveProperty(['translations.0.plans.0.plan_index']);
+    expect(check({ plans: [{ plan_index: 0 }] })).toHaveProperty(['translations.0.plans.0.title']);
+    expect(check({ fields: [{ name: 'email_address', label: 'x'.repeat(100) }], plans: [{ plan_index: 0, title: 'x'.repeat(100) }] })).toBeNull();
+  });
 });

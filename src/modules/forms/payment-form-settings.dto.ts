@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PAYER_LOCALES } from '../../common/i18n/index.js';
 import { Type } from 'class-transformer';
@@ -43,6 +44,7 @@ import {
   IsChargeableIn,
   IsWithinCustomAmount,
   MatchesCoreFieldType,
+  NamesFieldsAndPlansOfForm,
 } from './settings-validators.js';
 
 // class-validator runs a property's decorators bottom-up and the pipe reports the first failure,
@@ -51,6 +53,12 @@ import {
 /** Largest amount a form may ask for, in minor units (the card gateway's eight-digit limit). */
 export const MAX_FORM_AMOUNT = 99_999_999;
 const SINGLE_LINE = /^[^\r\n]*$/;
+// A plan's title and a field's label: their rules once, for the text and for its versions in other
+// payer languages (translations). Applied in this order, as stacked decorators are bottom-up (the
+// type check first). `ApiProperty` repeats the length for OpenAPI: the swagger plugin reads only
+// decorators written on the property itself.
+const planTitleRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(100), Trim(), ApiProperty({ type: String, maxLength: 100 }));
+const fieldLabelRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(100), Trim(), ApiProperty({ type: String, maxLength: 100 }));
 const CORE_FIELD_TYPES: Record<(typeof CORE_FIELDS)[number], FormField['type']> = { email_address: 'email', first_name: 'text', last_name: 'text' };
 
 /** Bounds of a customer-entered amount, in minor units */
@@ -101,10 +109,7 @@ export class FormPriceDto {
 }
 
 export class FormPlanDto {
-  @Trim()
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @planTitleRules()
   title: string;
 
   @Type(() => FormPriceDto)
@@ -151,10 +156,7 @@ export class FormFieldDto {
   @IsIn(FIELD_TYPES)
   type: FormField['type'];
 
-  @Trim()
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @fieldLabelRules()
   label: string;
 
   @IsBoolean()
@@ -251,6 +253,29 @@ export class FormDisplaySettingsDto {
   locale?: (typeof FORM_LOCALES)[number];
 }
 
+/** A payer field's label in one payer language */
+export class FormFieldTranslationDto {
+  /** The field's `name` (one of the form's `fields`) */
+  @MaxLength(40)
+  @IsString()
+  name: string;
+
+  @fieldLabelRules()
+  label: string;
+}
+
+/** A plan's title in one payer language */
+export class FormPlanTranslationDto {
+  /** The plan's position in `plans`, from 0: the `plan_index` of the public form and of `POST /payment/sync-details` */
+  @Max(19)
+  @Min(0)
+  @IsInt()
+  plan_index: number;
+
+  @planTitleRules()
+  title: string;
+}
+
 /** The form's own texts in one payer language (issue 32); a text left out is shown as written in the settings. */
 export class FormTranslationDto {
   /** The payer language these texts are for (required: the entry is chosen by it) */
@@ -284,6 +309,24 @@ export class FormTranslationDto {
   @IsNotEmpty()
   @IsString()
   success_message?: string;
+
+  /** Labels of the form's fields in this language, by field `name` (each field at most once) */
+  @IsOmittable()
+  @Type(() => FormFieldTranslationDto)
+  @ValidateNested({ each: true })
+  @IsUniqueBy('name')
+  @ArrayMaxSize(30)
+  @IsArray()
+  fields?: FormFieldTranslationDto[];
+
+  /** Titles of the form's plans in this language, by `plan_index` (each plan at most once) */
+  @IsOmittable()
+  @Type(() => FormPlanTranslationDto)
+  @ValidateNested({ each: true })
+  @IsUniqueBy('plan_index')
+  @ArrayMaxSize(20)
+  @IsArray()
+  plans?: FormPlanTranslationDto[];
 }
 
 /** The settings of a payment form (docs/decisions.md §11). Amounts are integer minor units. */
@@ -344,10 +387,11 @@ export class PaymentFormSettingsDto {
   @IsString()
   success_message?: string;
 
-  /** The form's own texts in other payer languages: at most one entry per language */
+  /** The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
   @IsOmittable()
   @Type(() => FormTranslationDto)
   @ValidateNested({ each: true })
+  @NamesFieldsAndPlansOfForm()
   @ArrayUnique((translation: FormTranslationDto) => translation.locale, { message: 'translations must name each language once' })
   @ArrayMaxSize(PAYER_LOCALES.length)
   @IsArray()

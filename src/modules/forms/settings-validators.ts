@@ -127,3 +127,35 @@ export function IsChargeableIn(currencyField: string, options?: ValidationOption
     options,
   );
 }
+
+/**
+ * On `translations`: every field label names a field of the form (by `name`) and every plan title a
+ * plan (by `plan_index`), so no version is kept for something the form does not have. The first
+ * that does not is named in the message; malformed entries are left to their own rules.
+ */
+export function NamesFieldsAndPlansOfForm(options?: ValidationOptions): PropertyDecorator {
+  const strayOf = (value: unknown, args: ValidationArguments): string | null => {
+    if (!Array.isArray(value)) return null;
+    const settings = record(args);
+    const names = new Set(Array.isArray(settings.fields) ? settings.fields.map((field) => (field && typeof field === 'object' ? (field as Record<string, unknown>).name : undefined)) : []);
+    const planCount = Array.isArray(settings.plans) ? settings.plans.length : 0;
+    for (const [at, entry] of value.entries()) {
+      if (!entry || typeof entry !== 'object') continue;
+      const { fields, plans } = entry as Record<string, unknown>;
+      if (Array.isArray(fields)) {
+        for (const [i, field] of fields.entries()) {
+          const name = field && typeof field === 'object' ? (field as Record<string, unknown>).name : undefined;
+          if (typeof name === 'string' && !names.has(name)) return `translations.${at}.fields.${i}.name must name a field of this form (no field ${name})`;
+        }
+      }
+      if (Array.isArray(plans)) {
+        for (const [i, plan] of plans.entries()) {
+          const index = plan && typeof plan === 'object' ? (plan as Record<string, unknown>).plan_index : undefined;
+          if (isInt(index) && index >= planCount) return `translations.${at}.plans.${i}.plan_index must name a plan of this form (it has ${planCount})`;
+        }
+      }
+    }
+    return null;
+  };
+  return rule('namesFieldsAndPlansOfForm', (value, args) => strayOf(value, args) === null, (args) => strayOf(args.value, args) ?? 'translations must name fields and plans of this form', options);
+}

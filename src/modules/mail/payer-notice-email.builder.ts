@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../common/html/index.js';
 import type { PayerTranslator } from '../../common/payer-language/index.js';
 import type { Frequency, PaymentForm } from '../forms/index.js';
-import { emailAmount, emailMoment, type EmailBuildOptions, type EmailMessage, fillSubject, payerEmailTranslator } from './payment-email.builder.js';
+import { emailAmount, emailMoment, type EmailBuildOptions, type EmailMessage, fillSubject, payerEmailTranslator, payerFormTexts } from './payment-email.builder.js';
 
 type NoticeForm = Pick<PaymentForm, 'title' | 'settings'>;
 
@@ -62,10 +62,11 @@ export interface RenewalEndedEmailFacts {
 export function buildReceiptEmail(form: NoticeForm, receipt: ReceiptEmailFacts, options: EmailBuildOptions): EmailMessage {
   const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
+  const title = payerFormTexts(form, t).title(form.title);
   const amount = emailAmount(t, receipt.amount, receipt.currency, receipt.frequency);
   const rows: Array<[string, string]> = [
     [t.t('mail.row.merchant'), merchant],
-    [t.t('mail.row.form'), form.title],
+    [t.t('mail.row.form'), title],
     [t.t('mail.row.amount'), amount],
   ];
   if (receipt.amount_refunded > 0) rows.push([t.t('mail.row.refunded'), t.money(receipt.amount_refunded, receipt.currency)]);
@@ -75,7 +76,7 @@ export function buildReceiptEmail(form: NoticeForm, receipt: ReceiptEmailFacts, 
     [t.t('mail.row.date'), emailMoment(t, receipt.paid_at)],
   );
   return message(form, receipt.email_address, options, t, {
-    subject: t.t('mail.receipt.subject', { merchant, form: form.title }),
+    subject: t.t('mail.receipt.subject', { merchant, form: title }),
     heading: t.t('mail.receipt.heading'),
     lines: [greeting(t, receipt.first_name), t.t('mail.receipt.line', { amount, merchant })],
     rows,
@@ -87,17 +88,18 @@ export function buildReceiptEmail(form: NoticeForm, receipt: ReceiptEmailFacts, 
 export function buildRenewalFailedEmail(form: NoticeForm, failure: RenewalFailedEmailFacts, options: EmailBuildOptions): EmailMessage {
   const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
+  const title = payerFormTexts(form, t).title(form.title);
   const amount = t.money(failure.amount, failure.currency);
   // English keeps its ISO dates; the other languages write the date their way.
   const nextDate = failure.next_attempt_at ? (t.locale === 'en' ? failure.next_attempt_at.slice(0, 10) : t.date(failure.next_attempt_at)) : null;
   const next = nextDate ? t.t('mail.failed.next', { date: nextDate }) : t.t('mail.failed.noNext');
   return message(form, failure.email_address, options, t, {
-    subject: t.t('mail.failed.subject', { amount, form: form.title }),
+    subject: t.t('mail.failed.subject', { amount, form: title }),
     heading: t.t('mail.failed.heading'),
-    lines: [greeting(t, failure.first_name), t.t('mail.failed.line', { amount, form: form.title, merchant }), next],
+    lines: [greeting(t, failure.first_name), t.t('mail.failed.line', { amount, form: title, merchant }), next],
     rows: [
       [t.t('mail.row.merchant'), merchant],
-      [t.t('mail.row.form'), form.title],
+      [t.t('mail.row.form'), title],
       [t.t('mail.row.amount'), amount],
       [t.t('mail.row.subscription'), emailAmount(t, failure.amount, failure.currency, failure.frequency)],
       [t.t('mail.row.paymentReference'), String(failure.payment_id)],
@@ -113,14 +115,15 @@ export function buildRenewalFailedEmail(form: NoticeForm, failure: RenewalFailed
 export function buildRenewalEndedEmail(form: NoticeForm, ended: RenewalEndedEmailFacts, options: EmailBuildOptions): EmailMessage {
   const t = payerEmailTranslator(options);
   const merchant = form.settings.email.from_name;
+  const title = payerFormTexts(form, t).title(form.title);
   const status = ended.status === 'unpaid' ? 'unpaid' : 'canceled';
   return message(form, ended.email_address, options, t, {
-    subject: t.t('mail.ended.subject', { status, form: form.title }),
+    subject: t.t('mail.ended.subject', { status, form: title }),
     heading: t.t('mail.ended.heading'),
-    lines: [greeting(t, ended.first_name), t.t('mail.ended.line', { status, form: form.title, merchant }), t.t('mail.ended.remains')],
+    lines: [greeting(t, ended.first_name), t.t('mail.ended.line', { status, form: title, merchant }), t.t('mail.ended.remains')],
     rows: [
       [t.t('mail.row.merchant'), merchant],
-      [t.t('mail.row.form'), form.title],
+      [t.t('mail.row.form'), title],
       [t.t('mail.row.subscription'), emailAmount(t, ended.amount, ended.currency, ended.frequency)],
       [t.t('mail.row.paymentReference'), String(ended.payment_id)],
       [t.t('mail.row.status'), ended.status],

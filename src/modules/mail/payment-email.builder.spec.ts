@@ -106,6 +106,63 @@ describe("the payer's manage link", () => {
   });
 });
 
+describe("the form's own texts in the payer's language (settings.translations)", () => {
+  const translated = {
+    ...form,
+    settings: {
+      ...form.settings,
+      translations: [
+        {
+          locale: 'de',
+          title: 'Kuchenverkauf',
+          success_message: 'Bis Samstag.',
+          fields: [{ name: 'flavour', label: 'Geschmack' }],
+          plans: [{ plan_index: 0, title: 'Kuchen' }],
+        },
+      ],
+    },
+  };
+  const paid = { ...payment, plan_index: 0 };
+
+  it('gives the German payer the German success message, title, plan title and field label; the merchant keeps the texts as written', () => {
+    const [admin, payer] = buildPaymentEmails(translated, paid, { fromAddress: 'shop@example.test', locale: 'de' });
+    expect(payer.text).toContain('Bis Samstag.');
+    expect(payer.text).not.toContain('See you Saturday.');
+    expect(payer.text).toContain('für „Kuchenverkauf“');
+    expect(payer.subject).toBe('Thanks for Kuchenverkauf');
+    expect(payer.text).toContain('Formular: Kuchenverkauf');
+    expect(payer.text).toContain('Tarif: Kuchen');
+    expect(payer.text).toContain('Geschmack: Lemon');
+    expect(payer.html).toContain('<p>Bis Samstag.</p>');
+    expect(admin.text).toContain('Plan: Cake');
+    expect(admin.text).toContain('Flavour: Lemon');
+    expect(admin.text).not.toMatch(/Kuchen|Samstag|Geschmack/);
+  });
+
+  it('keeps the texts as written for a language the form has no versions of', () => {
+    const [, payer] = buildPaymentEmails(translated, paid, { fromAddress: 'shop@example.test', locale: 'fr' });
+    expect(payer.text).toContain('See you Saturday.');
+    expect(payer.text).toContain('Flavour: Lemon');
+    expect(payer.text).toContain('Cake');
+  });
+
+  it('puts no version in place of a message the form does not have', () => {
+    const quiet = { ...translated, settings: { ...translated.settings, success_message: undefined } };
+    const [, payer] = buildPaymentEmails(quiet, paid, { fromAddress: 'shop@example.test', locale: 'de' });
+    expect(payer.text).not.toContain('Bis Samstag.');
+  });
+
+  it('names the form by its German title in the German refund email', () => {
+    const refund = buildRefundEmail(
+      translated,
+      { payment_id: 42, refund_amount: 500, currency: 'USD', email_address: 'payer@example.test', full: false, refunded_at: '2026-11-26T10:00:00.000Z' },
+      { fromAddress: 'shop@example.test', locale: 'de' },
+    );
+    expect(refund.text).toContain('„Kuchenverkauf“');
+    expect(refund.text).not.toContain('Bake');
+  });
+});
+
 describe('samplePaymentFacts', () => {
   it('pretends the first plan and price were paid, with sample custom values', () => {
     const facts = samplePaymentFacts(form, 'me@example.test', new Date('2026-11-25T10:00:00Z'));

@@ -1,6 +1,6 @@
 import { isPayerLocale } from '../../common/i18n/index.js';
 import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
-import { CORE_FIELDS, type Frequency, methodLabel, type PaymentForm } from '../forms/index.js';
+import { CORE_FIELDS, type FormTexts, formTextsIn, type Frequency, methodLabel, type PaymentForm } from '../forms/index.js';
 import { CHECKOUT_GATEWAYS, gatewayMethods } from '../../common/gateway-catalog/index.js';
 import { escapeHtml } from '../../common/html/index.js';
 
@@ -11,7 +11,10 @@ export interface PaymentEmailFacts {
   amount: number;
   currency: string;
   frequency: Frequency;
+  /** The plan's title as written (the merchant's notification) */
   plan_title?: string | null;
+  /** The plan's position in the form's plans: the payer's email shows its title in the payer's language */
+  plan_index?: number | null;
   gateway: string;
   payment_method: string;
   mode: 'test' | 'live';
@@ -73,6 +76,18 @@ export function emailAmount(t: PayerTranslator, amount: number, currency: string
 
 type EmailForm = Pick<PaymentForm, 'id' | 'title' | 'settings'>;
 
+/** The form's own texts in the language of a payer's email (the rule of the hosted page: forms' `formTextsIn`). */
+export function payerFormTexts(form: Pick<PaymentForm, 'settings'>, t: PayerTranslator): FormTexts {
+  return formTextsIn(form.settings.translations, t.locale);
+}
+
+/** The texts of a form a payment email shows: the title, the paid plan's title and the fields' labels. */
+interface EmailTexts {
+  title: string;
+  planTitle: string | null | undefined;
+  fieldLabel: (field: PaymentForm['settings']['fields'][number]) => string;
+}
+
 /**
  * Builds the emails a completed payment of a form sends: always the site owner's notification
  * (to `email.email_to`), and the payer's confirmation when the form's submit actions include
@@ -92,7 +107,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
   };
   const from = { name: settings.email.from_name, address: options.fromAddress };
   const prefix = options.subjectPrefix ?? '';
-  const details = detailRows(form, payment, amount, payerName, en, false);
+  const details = detailRows(form, payment, { title: form.title, planTitle: payment.plan_title, fieldLabel: (field) => field.label }, amount, payerName, en, false);
 
   const messages: EmailMessage[] = [
     {
@@ -105,18 +120,27 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
     },
   ];
   if (settings.submit_actions.includes('email')) {
-    // The payer's confirmation in the payer's language; the merchant's own texts (subject, success message) as written.
+    // The payer's confirmation in the payer's language, with the form's own texts of that language where it has them.
     const t = payerEmailTranslator(options);
+    const texts = payerFormTexts(form, t);
+    const planIndex = payment.plan_index ?? null;
+    const plan = planIndex === null ? undefined : settings.plans[planIndex];
+    const payerTexts: EmailTexts = {
+      title: texts.title(form.title),
+      planTitle: plan && planIndex !== null ? texts.planTitle(plan, planIndex) : payment.plan_title,
+      fieldLabel: (field) => texts.fieldLabel(field),
+    };
     const payerAmount = emailAmount(t, payment.amount, payment.currency, payment.frequency);
-    const lines = [greeting(t, payment.first_name), t.t('mail.confirmation.thanks', { amount: payerAmount, form: form.title })];
-    if (settings.success_message) lines.push(settings.success_message);
+    const lines = [greeting(t, payment.first_name), t.t('mail.confirmation.thanks', { amount: payerAmount, form: payerTexts.title })];
+    const successMessage = texts.successMessage(settings.success_message ?? null);
+    if (successMessage) lines.push(successMessage);
     messages.push({
       kind: 'payer',
       from,
       to: payment.email_address,
       replyTo: settings.email.email_to,
-      subject: prefix + fillSubject(settings.email.payer_subject, { ...placeholders, amount: payerAmount }),
-      ...body(t.t('mail.confirmation.heading'), lines, detailRows(form, payment, payerAmount, payerName, t, true), t, options.manageUrl),
+      subject: prefix + fillSubject(settings.email.payer_subject, { ...placeholders, form_title: payerTexts.title, amount: payerAmount }),
+      ...body(t.t('mail.confirmation.heading'), lines, detailRows(form, payment, payerTexts, payerAmount, payerName, t, true), t, options.manageUrl),
     });
   }
   return messages;
@@ -142,19 +166,20 @@ export interface RefundEmailFacts {
  */
 export function buildRefundEmail(form: Pick<PaymentForm, 'title' | 'settings'>, refund: RefundEmailFacts, options: EmailBuildOptions): EmailMessage {
   const t = payerEmailTranslator(options);
+  const title = payerFormTexts(form, t).title(form.title);
   const amount = t.money(refund.refund_amount, refund.currency);
-  const lines = [greeting(t, refund.first_name), t.t('mail.refund.line', { amount, form: form.title, full: refund.full ? 'yes' : 'no' }), t.t('mail.refund.delay')];
+  const lines = [greeting(t, refund.first_name), t.t('mail.refund.line', { amount, form: title, full: refund.full ? 'yes' : 'no' }), t.t('mail.refund.delay')];
   return {
     kind: 'payer',
     from: { name: form.settings.email.from_name, address: options.fromAddress },
     to: refund.email_address,
     replyTo: form.settings.email.email_to,
-    subject: (options.subjectPrefix ?? '') + fillSubject(t.t('mail.refund.subject', { amount, form: form.title }), {}),
+    subject: (options.subjectPrefix ?? '') + fillSubject(t.t('mail.refund.subject', { amount, form: title }), {}),
     ...body(
       t.t('mail.refund.heading'),
       lines,
       [
-        [t.t('mail.row.form'), form.title],
+        [t.t('mail.row.form'), title],
         [t.t('mail.row.paymentId'), String(refund.payment_id)],
         [t.t('mail.row.refunded'), amount],
         [t.t('mail.row.date'), emailMoment(t, refund.refunded_at)],
@@ -177,19 +202,19 @@ function greeting(t: PayerTranslator, firstName: string | null | undefined): str
 }
 
 /** The rows of a completed payment; the payer's (`forPayer`) leave out the mode and the payer's own email. */
-function detailRows(form: EmailForm, payment: PaymentEmailFacts, amount: string, payerName: string, t: PayerTranslator, forPayer: boolean): Array<[string, string]> {
+function detailRows(form: EmailForm, payment: PaymentEmailFacts, texts: EmailTexts, amount: string, payerName: string, t: PayerTranslator, forPayer: boolean): Array<[string, string]> {
   const rows: Array<[string, string]> = [
-    [t.t('mail.row.form'), form.title],
+    [t.t('mail.row.form'), texts.title],
     [t.t('mail.row.paymentId'), String(payment.payment_id)],
   ];
-  if (payment.plan_title) rows.push([t.t('mail.row.plan'), payment.plan_title]);
+  if (texts.planTitle) rows.push([t.t('mail.row.plan'), texts.planTitle]);
   rows.push([t.t('mail.row.amount'), amount], [t.t('mail.row.payer'), payerName]);
   if (!forPayer) rows.push(['Payer email', payment.email_address]);
   rows.push([t.t('mail.row.paymentMethod'), t.methodLabel(payment.payment_method, methodLabel(payment.payment_method))]);
   const core: readonly string[] = CORE_FIELDS;
   for (const field of form.settings.fields) {
     const value = payment.custom_fields?.[field.name];
-    if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([field.label, value]);
+    if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([texts.fieldLabel(field), value]);
   }
   if (!forPayer) rows.push(['Mode', payment.mode]);
   rows.push([t.t('mail.row.date'), emailMoment(t, payment.completed_at)]);
@@ -243,6 +268,7 @@ export function samplePaymentFacts(form: EmailForm, payerEmail: string, now: Dat
     currency: price.currency,
     frequency: price.frequency,
     plan_title: plan.title,
+    plan_index: 0,
     gateway,
     payment_method: methods![0],
     mode: 'test',

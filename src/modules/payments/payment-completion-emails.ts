@@ -80,6 +80,7 @@ export class PaymentCompletionEmails implements OnModuleInit, OutboxHandler<Paym
         currency: payment.currency,
         frequency: payment.frequency as Frequency,
         plan_title: plan?.title ?? null,
+        plan_index: plan ? payment.plan_index : null,
         gateway: payment.gateway,
         payment_method: payment.payment_method,
         mode: payment.mode,

@@ -1,6 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { BuilderRules } from './builder-rules';
-import { draftFingerprint, draftFromForm, draftReducer, type FormDraft, isPlaceholderAddress, missingCoreFields, type PaymentForm, toFormBody, withTranslatedText } from './form-draft';
+import {
+  draftFingerprint,
+  draftFromForm,
+  draftReducer,
+  type FormDraft,
+  isPlaceholderAddress,
+  missingCoreFields,
+  type PaymentForm,
+  toFormBody,
+  translatedFieldLabel,
+  translatedPlanTitle,
+  withTranslatedFieldLabel,
+  withTranslatedPlanTitle,
+  withTranslatedText,
+} from './form-draft';
 
 const GATEWAY = 'card_gateway';
 const WALLET = 'wallet_gateway';
@@ -234,5 +248,45 @@ describe('withTranslatedText (the builder’s Translations section)', () => {
     expect(withTranslatedText(entry, 'title', '   ')).toEqual({ locale: 'de', button_label: 'Jetzt zahlen' });
     // The entry it was given is not changed.
     expect(entry.title).toBe('Kurs');
+  });
+});
+
+describe('field labels and plan titles in other languages (the builder’s Translations section)', () => {
+  it('keeps a label by field name and a title by plan position; an emptied one is left out, and an emptied list too', () => {
+    let entry = withTranslatedFieldLabel({ locale: 'de' }, 'topic', 'Thema');
+    entry = withTranslatedPlanTitle(entry, 0, 'Zahlung');
+    expect(entry).toEqual({ locale: 'de', fields: [{ name: 'topic', label: 'Thema' }], plans: [{ plan_index: 0, title: 'Zahlung' }] });
+    expect(translatedFieldLabel(entry, 'topic')).toBe('Thema');
+    expect(translatedFieldLabel(entry, 'first_name')).toBe('');
+    expect(translatedPlanTitle(entry, 0)).toBe('Zahlung');
+    // Changed in place: still one version per field.
+    expect(withTranslatedFieldLabel(entry, 'topic', 'Betreff').fields).toEqual([{ name: 'topic', label: 'Betreff' }]);
+    expect(withTranslatedPlanTitle(withTranslatedFieldLabel(entry, 'topic', ' '), 0, '')).toEqual({ locale: 'de' });
+    expect(entry.fields).toHaveLength(1);
+  });
+
+  it('sends them as stored, and they follow a renamed or removed field and a removed plan', () => {
+    const base = savedForm();
+    const twoPlans = { ...base.settings, plans: [...base.settings.plans, { title: 'Gold', prices: [{ amount: 2000, currency: 'USD' as const, frequency: 'one-time' as const }] }] };
+    const translations = [
+      { locale: 'de' as const, fields: [{ name: 'topic', label: 'Thema' }, { name: 'first_name', label: 'Vorname' }], plans: [{ plan_index: 0, title: 'Zahlung' }, { plan_index: 1, title: 'Gold (DE)' }] },
+    ];
+    const start = draftFromForm({ ...base, settings: { ...twoPlans, translations } });
+    expect(toFormBody(start, rules).body?.settings.translations).toEqual(translations);
+
+    const topic = start.fields.find((field) => field.name === 'topic')!;
+    const renamed = edit(start, { type: 'field', field: topic.id, patch: { name: 'subject' } });
+    expect(renamed.translations[0].fields).toEqual([{ name: 'subject', label: 'Thema' }, { name: 'first_name', label: 'Vorname' }]);
+    const relabelled = edit(renamed, { type: 'field', field: topic.id, patch: { label: 'Subject' } });
+    expect(relabelled.translations).toBe(renamed.translations);
+
+    const firstName = start.fields.find((field) => field.name === 'first_name')!;
+    const removedField = edit(renamed, { type: 'remove-field', field: firstName.id });
+    expect(removedField.translations[0].fields).toEqual([{ name: 'subject', label: 'Thema' }]);
+
+    const removedPlan = edit(start, { type: 'remove-plan', plan: start.plans[0].id });
+    expect(removedPlan.translations[0].plans).toEqual([{ plan_index: 0, title: 'Gold (DE)' }]);
+    const onlyPlan = edit(removedPlan, { type: 'remove-plan', plan: removedPlan.plans[0].id });
+    expect(onlyPlan).toBe(removedPlan);
   });
 });

@@ -76,8 +76,8 @@ export interface FormDraft {
 }
 
 type Translation = FormDraft['translations'][number];
-/** The texts a translation may carry (settings.translations[]), beside its `locale`. */
-export type TranslatedText = Exclude<keyof Translation, 'locale'>;
+/** The form-wide texts a translation may carry (settings.translations[]), beside its `locale` and its field labels and plan titles. */
+export type TranslatedText = Exclude<keyof Translation, 'locale' | 'fields' | 'plans'>;
 
 /** A translation with `text` set to `value`; an emptied text is left out (the payer then sees the form's own). */
 export function withTranslatedText(entry: Translation, text: TranslatedText, value: string): Translation {
@@ -85,6 +85,57 @@ export function withTranslatedText(entry: Translation, text: TranslatedText, val
   if (value.trim() === '') delete next[text];
   else next[text] = value;
   return next;
+}
+
+/** A translation with the label of the field named `name` set to `value`; an emptied one is left out, like a text. */
+export function withTranslatedFieldLabel(entry: Translation, name: string, value: string): Translation {
+  const others = (entry.fields ?? []).filter((field) => field.name !== name);
+  return withList(entry, 'fields', value.trim() === '' ? others : [...others, { name, label: value }]);
+}
+
+/** A translation with the title of the plan at `planIndex` (its position, the API's key) set to `value`; an emptied one is left out. */
+export function withTranslatedPlanTitle(entry: Translation, planIndex: number, value: string): Translation {
+  const others = (entry.plans ?? []).filter((plan) => plan.plan_index !== planIndex);
+  return withList(entry, 'plans', value.trim() === '' ? others : [...others, { plan_index: planIndex, title: value }]);
+}
+
+/** The translation's version of a field's label or a plan's title, or '' when it has none. */
+export function translatedFieldLabel(entry: Translation, name: string): string {
+  return entry.fields?.find((field) => field.name === name)?.label ?? '';
+}
+export function translatedPlanTitle(entry: Translation, planIndex: number): string {
+  return entry.plans?.find((plan) => plan.plan_index === planIndex)?.title ?? '';
+}
+
+function withList<K extends 'fields' | 'plans'>(entry: Translation, key: K, list: NonNullable<Translation[K]>): Translation {
+  const next: Translation = { ...entry };
+  if (list.length === 0) delete next[key];
+  else next[key] = list;
+  return next;
+}
+
+/**
+ * The translations after a change of the form's fields or plans, so that every version still
+ * belongs to what it was written for (the API refuses one of no field or plan of the form): a
+ * field's labels follow its `name` (`rename` old → new, `drop` a removed field's), a plan's titles
+ * its position (the plan at `removedPlan` is gone, the later ones move up).
+ */
+function followItems(translations: Translation[], change: { rename?: [string, string]; drop?: string; removedPlan?: number }): Translation[] {
+  return translations.map((entry) => {
+    let next = entry;
+    if (entry.fields && (change.rename || change.drop !== undefined)) {
+      const fields = entry.fields
+        .filter((field) => field.name !== change.drop)
+        .map((field) => (change.rename && field.name === change.rename[0] ? { ...field, name: change.rename[1] } : field));
+      next = withList(next, 'fields', fields);
+    }
+    const removed = change.removedPlan;
+    if (entry.plans && removed !== undefined) {
+      const plans = entry.plans.filter((plan) => plan.plan_index !== removed).map((plan) => (plan.plan_index > removed ? { ...plan, plan_index: plan.plan_index - 1 } : plan));
+      next = withList(next, 'plans', plans);
+    }
+    return next;
+  });
 }
 
 /** The draft of a saved form. */
@@ -177,9 +228,11 @@ export function draftReducer(draft: FormDraft, action: DraftAction): FormDraft {
       const plan: PlanDraft = { id: draft.nextId, title: action.defaults.planTitle, prices: [newPrice(draft.nextId + 1, currency, action.defaults.amount)] };
       return { ...draft, plans: [...draft.plans, plan], nextId: draft.nextId + 2 };
     }
-    case 'remove-plan':
-      if (draft.plans.length <= 1) return draft;
-      return { ...draft, plans: draft.plans.filter((plan) => plan.id !== action.plan) };
+    case 'remove-plan': {
+      const removedPlan = draft.plans.findIndex((plan) => plan.id === action.plan);
+      if (draft.plans.length <= 1 || removedPlan < 0) return draft;
+      return { ...draft, plans: draft.plans.filter((plan) => plan.id !== action.plan), translations: followItems(draft.translations, { removedPlan }) };
+    }
     case 'add-price':
       return {
         ...mapPlan(draft, action.plan, (plan) => {
@@ -206,8 +259,14 @@ export function draftReducer(draft: FormDraft, action: DraftAction): FormDraft {
       const field: FieldDraft = { id: draft.nextId, name, type: coreFieldType(name) ?? 'text', label: fieldLabel(name), required: false, options: '' };
       return { ...draft, fields: [...draft.fields, field], nextId: draft.nextId + 1 };
     }
-    case 'remove-field':
-      return { ...draft, fields: draft.fields.filter((field) => field.id !== action.field || field.name === REQUIRED_FIELD) };
+    case 'remove-field': {
+      const removed = draft.fields.find((field) => field.id === action.field && field.name !== REQUIRED_FIELD);
+      if (!removed) return draft;
+      // Another field of the same name keeps the labels written for that name.
+      const named = draft.fields.filter((field) => field.name === removed.name).length;
+      const translations = named > 1 ? draft.translations : followItems(draft.translations, { drop: removed.name });
+      return { ...draft, fields: draft.fields.filter((field) => field !== removed), translations };
+    }
     case 'move-field': {
       const index = draft.fields.findIndex((field) => field.id === action.field);
       const target = index + action.by;
@@ -216,8 +275,13 @@ export function draftReducer(draft: FormDraft, action: DraftAction): FormDraft {
       [fields[index], fields[target]] = [fields[target], fields[index]];
       return { ...draft, fields };
     }
-    case 'field':
-      return { ...draft, fields: draft.fields.map((field) => (field.id === action.field ? { ...field, ...action.patch } : field)) };
+    case 'field': {
+      const before = draft.fields.find((field) => field.id === action.field);
+      const fields = draft.fields.map((field) => (field.id === action.field ? { ...field, ...action.patch } : field));
+      const name = action.patch.name;
+      const renamed = before && name !== undefined && name !== before.name;
+      return { ...draft, fields, translations: renamed ? followItems(draft.translations, { rename: [before.name, name] }) : draft.translations };
+    }
     case 'action': {
       const current = new Set(draft.submitActions);
       if (action.enabled) current.add(action.action);

@@ -2,7 +2,16 @@ import { type Dispatch, useState } from 'react';
 import { useT } from '../../../i18n/use-t';
 import { PAYER_LANGUAGES, type PayerLanguage } from '../../../payer-languages';
 import { type BuilderRules, RULE_KEYS } from '../common/builder-rules';
-import { type DraftAction, type FormDraft, type TranslatedText, withTranslatedText } from '../common/form-draft';
+import {
+  type DraftAction,
+  type FormDraft,
+  type TranslatedText,
+  translatedFieldLabel,
+  translatedPlanTitle,
+  withTranslatedFieldLabel,
+  withTranslatedPlanTitle,
+  withTranslatedText,
+} from '../common/form-draft';
 import { Group, SelectInput, TextInput } from './inputs';
 
 type Translation = FormDraft['translations'][number];
@@ -15,7 +24,8 @@ interface TranslationsProps {
 
 /**
  * The form's own texts in other payer languages (`settings.translations`, docs/languages.md): one
- * entry per language, each text optional; payers of that language see them on the hosted page.
+ * entry per language, each text optional (the form-wide texts, each field's label, each plan's
+ * title); payers of that language see them on the hosted page and in their emails.
  */
 export function TranslationsSection({ draft, dispatch, rules }: TranslationsProps) {
   const t = useT();
@@ -25,6 +35,8 @@ export function TranslationsSection({ draft, dispatch, rules }: TranslationsProp
   // The language the Add button adds: the one picked, while it is still free; else the first free one.
   const chosen: PayerLanguage | undefined = adding !== '' && !present.has(adding) ? adding : available.at(0)?.value;
   const set = (translations: Translation[]) => dispatch({ type: 'update', patch: { translations } });
+  const change = (index: number, next: (entry: Translation) => Translation) => set(draft.translations.map((other, at) => (at === index ? next(other) : other)));
+  const original = (text: string) => (text.trim() === '' ? undefined : t('forms.builder.translations.original', { text }));
   const nameOf = (locale: string) => PAYER_LANGUAGES.find((language) => language.value === locale)?.label ?? locale;
 
   const texts: Array<{ text: TranslatedText; label: string; original: string; maxLength: number | undefined; multiline?: boolean }> = [
@@ -40,18 +52,51 @@ export function TranslationsSection({ draft, dispatch, rules }: TranslationsProp
       <p className="muted">{t('forms.builder.translations.intro')}</p>
       {draft.translations.map((entry, index) => (
         <Group key={entry.locale} path={`settings.translations.${index}`} legend={nameOf(entry.locale)} className="plan">
-          {texts.map(({ text, label, original, maxLength, multiline }) => (
+          {texts.map(({ text, label, original: own, maxLength, multiline }) => (
             <TextInput
               key={text}
               path={`settings.translations.${index}.${text}`}
               label={label}
-              help={original.trim() === '' ? undefined : t('forms.builder.translations.original', { text: original })}
+              help={original(own)}
               multiline={multiline}
               maxLength={maxLength}
               value={entry[text] ?? ''}
-              onChange={(value) => set(draft.translations.map((other, at) => (at === index ? withTranslatedText(other, text, value) : other)))}
+              onChange={(value) => change(index, (other) => withTranslatedText(other, text, value))}
             />
           ))}
+          <Group path={`settings.translations.${index}.fields`} legend={t('forms.builder.translations.fieldLabels')} className="plain">
+            {draft.fields.map((field) => {
+              // The server names a version by its place in the list it was sent.
+              const at = entry.fields?.findIndex((version) => version.name === field.name) ?? -1;
+              return (
+                <TextInput
+                  key={field.id}
+                  path={at >= 0 ? `settings.translations.${index}.fields.${at}.label` : `settings.translations.${index}.fields.${field.name}`}
+                  label={t('forms.builder.translations.fieldLabel', { name: field.name })}
+                  help={original(field.label)}
+                  maxLength={rules.maxLength(RULE_KEYS.fieldLabel)}
+                  value={translatedFieldLabel(entry, field.name)}
+                  onChange={(value) => change(index, (other) => withTranslatedFieldLabel(other, field.name, value))}
+                />
+              );
+            })}
+          </Group>
+          <Group path={`settings.translations.${index}.plans`} legend={t('forms.builder.translations.planTitles')} className="plain">
+            {draft.plans.map((plan, planIndex) => {
+              const at = entry.plans?.findIndex((version) => version.plan_index === planIndex) ?? -1;
+              return (
+                <TextInput
+                  key={plan.id}
+                  path={at >= 0 ? `settings.translations.${index}.plans.${at}.title` : `settings.translations.${index}.plans.new-${planIndex}`}
+                  label={t('forms.builder.translations.planTitle', { number: planIndex + 1 })}
+                  help={original(plan.title)}
+                  maxLength={rules.maxLength(RULE_KEYS.planTitle)}
+                  value={translatedPlanTitle(entry, planIndex)}
+                  onChange={(value) => change(index, (other) => withTranslatedPlanTitle(other, planIndex, value))}
+                />
+              );
+            })}
+          </Group>
           <button type="button" className="button button-quiet" onClick={() => set(draft.translations.filter((_, at) => at !== index))}>
             {t('forms.builder.translations.remove', { language: nameOf(entry.locale) })}
           </button>
