@@ -76,8 +76,8 @@ describe("the payer's manage page", () => {
   });
 
   /** A completed gateway-A payment of `email` (a subscription for plan 0, one-time for plan 1). */
-  async function paid(email: string, planIndex = 0, locale?: string): Promise<{ id: number; subscription: string | null }> {
-    const record = await createRecord(t(), form, { plan_index: planIndex, price_index: 0, email_address: email, ...(locale ? { locale } : {}) });
+  async function paid(email: string, planIndex = 0, locale?: string, on: PaymentForm = form): Promise<{ id: number; subscription: string | null }> {
+    const record = await createRecord(t(), on, { plan_index: planIndex, price_index: 0, email_address: email, ...(locale ? { locale } : {}) });
     const intent = await createIntent(t(), record);
     const client = await gatewayClient(t());
     if (planIndex === 0) await client.setupIntents.confirm(intent.body.intent_id, { payment_method: 'pm_card_visa' });
@@ -137,6 +137,26 @@ describe("the payer's manage page", () => {
     expect(receipt.text).toContain('<h1>領収書</h1>');
     const englishPage = await get(japaneseLink).set('Accept-Language', 'en-GB');
     expect(englishPage.text).toContain('<h1>Your payments</h1>');
+  });
+
+  it("shows the form's title in the page's language where the form has a version of it, as written otherwise (issue 32)", async () => {
+    const translated = await createPaymentForm(bed.t, {
+      submit_actions: ['email', 'message'],
+      plans: [{ title: 'Monthly', prices: [{ amount: 999, currency: 'EUR', frequency: 'm_1' }] }, { title: 'Once', prices: [{ amount: 500, currency: 'EUR', frequency: 'one-time' }] }],
+      translations: [{ locale: 'de', title: 'Prüfformular' }],
+    });
+    clearEmails();
+    const payment = await paid('greta.i18n@example.test', 1, 'de', translated);
+    await t().app.get(OutboxWorker).drain();
+    const link = /\/pay\/manage\/([A-Za-z0-9_-]+)/.exec(emails().filter((eml) => eml.includes('To: greta.i18n@example.test')).join('\n'))![0];
+    const german = await get(link).set('Accept-Language', 'de');
+    expect(german.text).toContain('Prüfformular');
+    expect(german.text).not.toContain('Checkout test form');
+    const receipt = await get(`${link}/receipts/${payment.id}`).set('Accept-Language', 'de');
+    expect(receipt.text).toContain('<td>Prüfformular</td>');
+    const french = await get(link).set('Accept-Language', 'fr');
+    expect(french.text).toContain('Checkout test form');
+    expect(french.text).not.toContain('Prüfformular');
   });
 
   it("the payer's confirmation email carries the link; it lists the payer's payments with the page's headers and prints receipts", async () => {

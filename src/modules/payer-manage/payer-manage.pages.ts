@@ -1,8 +1,19 @@
 import { escapeHtml } from '../../common/html/index.js';
 import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
+import { formTextsIn } from '../forms/index.js';
 import { FORM_STYLESHEET_PATH, pageMessagesElement } from '../form-view/index.js';
 import { PAYER_MANAGE_PATH } from '../payer-links/index.js';
 import type { PayerPaymentView, PayerSession } from './payer-manage.service.js';
+
+/** What the payment was for, in the page's language: the form's version of its title, as written, or the page's word for a payment. */
+function formTitle(view: PayerPaymentView, t: PayerTranslator): string {
+  return view.formTitle === null ? t.t('manage.untitledPayment') : formTextsIn(view.formTranslations, t.locale).title(view.formTitle);
+}
+
+/** Who was paid: the form's sender name, else its title (in the page's language), else the page's word for the merchant. */
+function merchantName(view: PayerPaymentView, t: PayerTranslator): string {
+  return view.fromName ?? (view.formTitle === null ? t.t('manage.unnamedMerchant') : formTitle(view, t));
+}
 
 /** The page's chrome: the form stylesheet (no inline style, the hosted page's CSP), a main landmark, one h1. */
 function page(t: PayerTranslator, title: string, content: string, head: string[] = []): string {
@@ -90,7 +101,7 @@ export function paymentsPage(session: PayerSession, views: PayerPaymentView[], n
     return [
       `<tr id="payment-${payment.id}">`,
       `<td>${escapeHtml(date(t, payment.created_at))}</td>`,
-      `<td>${escapeHtml(view.formTitle)}${note ? `<br><small>${escapeHtml(note)}</small>` : ''}</td>`,
+      `<td>${escapeHtml(formTitle(view, t))}${note ? `<br><small>${escapeHtml(note)}</small>` : ''}</td>`,
       `<td>${escapeHtml(t.money(payment.amount, payment.currency))}</td>`,
       `<td>${escapeHtml(statusLabel(t, payment.status))}</td>`,
       `<td>${payment.amount_refunded > 0 ? escapeHtml(t.money(payment.amount_refunded, payment.currency)) : '—'}</td>`,
@@ -123,8 +134,8 @@ function providerReference(view: PayerPaymentView): string {
 export function receiptPage(session: PayerSession, view: PayerPaymentView, t: PayerTranslator = payerTranslator('en')): string {
   const { payment } = view;
   const rows: Array<[string, string]> = [
-    [t.t('mail.row.merchant'), view.merchantName],
-    [t.t('mail.row.form'), view.formTitle],
+    [t.t('mail.row.merchant'), merchantName(view, t)],
+    [t.t('mail.row.form'), formTitle(view, t)],
     [t.t('mail.row.amount'), t.money(payment.amount, payment.currency)],
     [t.t('mail.row.status'), statusLabel(t, payment.status)],
     [t.t('mail.row.date'), t.locale === 'en' ? payment.created_at.replace('T', ' ').slice(0, 16) + ' UTC' : t.dateTime(payment.created_at)],
@@ -146,7 +157,7 @@ export function cancelConfirmPage(session: PayerSession, view: PayerPaymentView,
     t,
     t.t('manage.cancel.title'),
     [
-      `<p>${escapeHtml(t.t('manage.cancel.text', { form: view.formTitle, amount: t.money(payment.amount, payment.currency) }))}</p>`,
+      `<p>${escapeHtml(t.t('manage.cancel.text', { form: formTitle(view, t), amount: t.money(payment.amount, payment.currency) }))}</p>`,
       `<form method="post" action="${base}/subscriptions/${payment.id}/cancel">`,
       `<input type="hidden" name="csrf_token" value="${escapeHtml(session.csrf)}">`,
       `<button type="submit">${escapeHtml(t.t('manage.cancel.button'))}</button></form>`,
@@ -177,7 +188,7 @@ export function cardPage(
     t,
     t.t('manage.card.title'),
     [
-      `<p>${escapeHtml(t.t('manage.card.text', { form: view.formTitle, due: view.payment.subscription_status === 'past_due' ? 'yes' : 'no' }))}</p>`,
+      `<p>${escapeHtml(t.t('manage.card.text', { form: formTitle(view, t), due: view.payment.subscription_status === 'past_due' ? 'yes' : 'no' }))}</p>`,
       `<form id="card-form" class="form-page" data-setup-url="${base}/subscriptions/${view.payment.id}/card/setup" data-card-url="${base}/subscriptions/${view.payment.id}/card" data-done-url="${base}" data-csrf-token="${escapeHtml(session.csrf)}">`,
       scripts.container,
       `<button type="submit" id="card-submit" disabled>${escapeHtml(t.t('manage.card.save'))}</button>`,

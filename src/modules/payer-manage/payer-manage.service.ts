@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CryptoService } from '../../common/crypto/index.js';
-import { FormsService, type PaymentForm } from '../forms/index.js';
+import { type FormTranslation, FormsService, type PaymentForm } from '../forms/index.js';
 import { GatewayRegistry, type HostedCheckout } from '../gateways/index.js';
 import { escapeHtml } from '../../common/html/index.js';
 import { PageBundles } from '../hosted-page/index.js';
@@ -25,8 +25,12 @@ export interface PayerSession {
 /** One payment as the manage page shows it, with what the payer may do with it. */
 export interface PayerPaymentView {
   payment: PaymentRecord;
-  formTitle: string;
-  merchantName: string;
+  /** The form's title as written; null when the payment has no form. The page shows it in its own language (payer-manage.pages.ts) */
+  formTitle: string | null;
+  /** The form's email sender name, when it names one */
+  fromName: string | null;
+  /** The form's own texts per payer language (`settings.translations`) */
+  formTranslations: readonly FormTranslation[];
   /** A gateway-A-style subscription (first payment) the gateway can cancel now at the period's end */
   cancelable: boolean;
   /** Its card can be changed here (the gateway offers it and the subscription has not ended) */
@@ -111,8 +115,9 @@ export class PayerManageService {
       payment.parent_payment_id === null && payment.frequency !== 'one-time' && payment.provider_subscription_ref !== null && payment.status === 'completed' && !ENDED_SUBSCRIPTION.has(payment.subscription_status ?? '');
     return {
       payment,
-      formTitle: form?.title ?? 'Payment',
-      merchantName: form?.settings.email.from_name || form?.title || 'The merchant',
+      formTitle: form?.title ?? null,
+      fromName: form?.settings.email.from_name || null,
+      formTranslations: form?.settings.translations ?? [],
       cancelable: subscription && adapter?.subscriptionCancellation !== undefined && !payment.subscription_cancel_at_period_end,
       cardUpdatable: subscription && adapter?.subscriptionCardUpdate !== undefined,
     };
