@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type CsvCell, csvLine } from '../../common/csv/index.js';
+import { type CsvCell, csvCell, csvLine } from '../../common/csv/index.js';
 import { toDecimalString } from '../../common/money/index.js';
 import { applicationFeeKept, type FailureReason, netAmount, type PaymentExport, type PaymentExportRow } from '../payments/index.js';
 
@@ -100,9 +100,17 @@ export function paymentCsvColumns(customFieldKeys: readonly string[]): Column[] 
  */
 export async function* paymentCsvChunks(exported: PaymentExport): AsyncGenerator<string> {
   const columns = paymentCsvColumns(exported.customFieldKeys);
+  const cells = columns.map(([, cell]) => cell);
   yield CSV_BOM + csvLine(columns.map(([header]) => header));
   for await (const rows of exported.batches()) {
-    yield rows.map((row) => csvLine(columns.map(([, cell]) => cell(row)))).join('');
+    // csvLine's record, written cell by cell: no array per row (a million rows make garbage enough).
+    let chunk = '';
+    for (const row of rows) {
+      let line = csvCell(cells[0](row));
+      for (let index = 1; index < cells.length; index++) line += `,${csvCell(cells[index](row))}`;
+      chunk += `${line}\r\n`;
+    }
+    yield chunk;
     await nextTurn();
   }
 }
