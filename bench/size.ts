@@ -305,7 +305,8 @@ async function explainer(db: 'mysql' | 'sqlite', url: string, file: string): Pro
       forms: Number((await one(`SELECT COUNT(*) AS n FROM ${PREFIX}checkout_forms`)).n),
     }),
     deepCursor: async (offset) => {
-      const row = await one(`SELECT id, created_at FROM ${PREFIX}checkout_payments ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ${offset}`);
+      // Past the end with fewer payments (a smaller seed): the oldest, as on SQLite.
+      const row = (await one(`SELECT id, created_at FROM ${PREFIX}checkout_payments ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ${offset}`)) ?? (await one(`SELECT id, created_at FROM ${PREFIX}checkout_payments ORDER BY created_at ASC LIMIT 1`));
       return cursorOf(new Date(`${String(row.created_at).replace(' ', 'T')}Z`), Number(row.id));
     },
     deepEventCursor: async (offset) => {

@@ -77,6 +77,15 @@ describe('EntityTable', () => {
     expect(readBack.code).toBe('HELL');
   });
 
+  it('reads a projection of some columns as hydrate reads them (transformers and datetimes included)', async () => {
+    const entity = Object.assign(new ThingEntity(), { someCount: 4, label: null, code: 'wxyz', seenAt: new Date('2026-11-29T08:00:00.001Z'), createdAt: new Date('2026-11-29T08:00:00.002Z') });
+    const { insertId } = await runStatement(dataSource.manager, table.insertSql, table.insertValues(entity));
+    const [row] = await selectRows<Record<string, unknown>>(dataSource.manager, 'SELECT `id`, `code`, `seen_at` FROM `p_things` WHERE `id` = ?', [insertId]);
+    const read = table.projection(['id', 'code', 'seenAt']);
+    expect(read(row)).toStrictEqual({ id: insertId, code: 'WXYZ', seenAt: entity.seenAt });
+    expect(() => table.projection(['id', 'nothing' as keyof ThingEntity & string])).toThrow(/no column for the property nothing/);
+  });
+
   it('refuses at boot a column type whose hydration it does not know', () => {
     expect(() => new EntityTable(dataSource.getMetadata(FlagEntity))).toThrow(/FlagEntity\.on: EntityTable does not know how TypeORM hydrates the column type boolean/);
   });

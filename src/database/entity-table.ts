@@ -66,6 +66,25 @@ export class EntityTable<E extends object> {
     return entity as E;
   }
 
+  /**
+   * `hydrate` for a statement that selects only the columns of `properties` (each by `column(property)`):
+   * a reader of those, each read exactly as `hydrate` reads it. For wide reads of many rows, where
+   * every column the driver turns into a property costs (better-sqlite3 builds each row object
+   * property by property: 38 columns took twice the time of the 21 the CSV export needs).
+   */
+  projection<K extends keyof E & string>(properties: readonly K[]): (row: Record<string, unknown>) => Pick<E, K> {
+    const reads = properties.map((property) => {
+      const read = this.reads.find((each) => each.property === property);
+      if (!read) throw new Error(`${this.table} has no column for the property ${property}`);
+      return read;
+    });
+    return (row) => {
+      const picked: Record<string, unknown> = {};
+      for (const { property, column, read } of reads) picked[property] = read(row[column]);
+      return picked as Pick<E, K>;
+    };
+  }
+
   /** The values of `insertSql` for `entity`, in its column order (a transformer applied as TypeORM's insert applies it). */
   insertValues(entity: E): unknown[] {
     const source = entity as Record<string, unknown>;

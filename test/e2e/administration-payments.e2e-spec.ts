@@ -563,6 +563,32 @@ describe('admin payments: list, one payment, CSV export', () => {
       }
     });
 
+    it('writes the same bytes whatever the batch size: records, form titles, refund and dispute sums cut across batch boundaries', async () => {
+      const limits = { ...PAYMENT_EXPORT_LIMITS };
+      try {
+        for (const query of [{}, { form_id: forms.donation }, { gateway: 'gateway_b' }] as Array<Record<string, string | number>>) {
+          const whole = (await exportCsv(query)).body as string;
+          expect(parseCsv(whole).length).toBeGreaterThan(2);
+          for (const batchSize of [1, 2, 3]) {
+            PAYMENT_EXPORT_LIMITS.batchSize = batchSize;
+            expect({ query, batchSize, text: (await exportCsv(query)).body as string }).toEqual({ query, batchSize, text: whole });
+          }
+          Object.assign(PAYMENT_EXPORT_LIMITS, limits);
+        }
+        // The file of the first test, byte for byte, read one row per batch: p1's line carries the
+        // form title, the fee its succeeded refund gave back (not the pending one's), the lost dispute
+        // and the custom fields.
+        PAYMENT_EXPORT_LIMITS.batchSize = 1;
+        const p1 = ((await exportCsv()).body as string).split('\r\n').find((line) => line.startsWith(`${ids.p1},`));
+        expect(p1?.replace(/^(\d+,[^,]+),[^,]+Z,/, '$1,<updated_at>,')).toBe(
+          `${ids.p1},2026-01-10T10:00:00.000Z,<updated_at>,completed,1000,USD,10.00,gateway_a,ccard,test,ada@example.com,Ada,Lovelace,${forms.donation},Donation drive,,` +
+            '300,3.00,20,586,pi_export_1,,true,company=Analytical\\; Engines\\=Ltd; size=M; gone_field=x\\\\y',
+        );
+      } finally {
+        Object.assign(PAYMENT_EXPORT_LIMITS, limits);
+      }
+    });
+
     it('lets other requests through while it streams: a payment read started after the first bytes is answered before the file ends', async () => {
       // better-sqlite3 answers synchronously: without a turn of the event loop between batches, a
       // long export held every other request until its last row (2.3 s for 50,000 rows).

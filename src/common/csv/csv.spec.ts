@@ -32,6 +32,19 @@ describe('csvCell (RFC 4180 quoting, OWASP formula neutralisation)', () => {
     expect(csvCell(value)).toBe(expected);
   });
 
+  it('writes every text as the two passes (neutralise each piece, then quote) write it, whatever the plain text shortcut takes', () => {
+    const slow = (text: string) => {
+      const neutral = text.replace(/(^|[;\t\r\n])(?=[=+\-@\t\r])/g, "$1'");
+      return /[",\r\n]/.test(neutral) ? `"${neutral.replace(/"/g, '""')}"` : neutral;
+    };
+    // Every string of up to 3 characters over the characters either pass looks at, and a letter.
+    const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', ';', '"', ',', "'", ' ', 'a'];
+    let texts = [''];
+    for (let length = 1; length <= 3; length++) texts = [...texts, ...texts.filter((text) => text.length === length - 1).flatMap((text) => alphabet.map((char) => text + char))];
+    expect(texts.length).toBe(1 + 13 + 13 ** 2 + 13 ** 3);
+    for (const text of texts) expect([text, csvCell(text)]).toEqual([text, slow(text)]);
+  });
+
   it('writes numbers (negative ones too: they are ours, not text) and booleans as they are, null and undefined empty', () => {
     expect(csvCell(1999)).toBe('1999');
     expect(csvCell(-5)).toBe('-5');

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { InvalidParamsError, NotFoundError } from '../../common/errors/index.js';
 import { decodeKeysetCursor, type KeysetPosition } from '../../common/http/index.js';
 import { fromMinorUnits } from '../../common/money/index.js';
@@ -19,14 +18,13 @@ import {
 } from './admin-payments.dto.js';
 import type { CustomFields } from './custom-fields.js';
 import { PaymentAftermathService } from './payment-aftermath.service.js';
-import { RefundEntity } from './refunds/refund.entity.js';
 import { PaymentEntity } from './payment.entity.js';
 import type { PaymentLogEntity } from './payment-log.entity.js';
 import { type PaymentLogLevel, PaymentLogRepository } from './payment-log.repository.js';
-import { type PaymentRecord, toPaymentRecord } from './payment-record.js';
+import { customFieldsOf, type PaymentRecord, toPaymentRecord } from './payment-record.js';
 import type { PaymentStatus } from './payment-status.js';
 import type { PaymentStatusResponseDto, TransactionStatusDto } from './payment-status.dto.js';
-import { type LedgerSums, type PaymentListFilter, PaymentRepository, type PaymentSweepCursor } from './payment.repository.js';
+import { type AdminPaymentColumns, type LedgerSums, type PaymentExportBatchRow, type PaymentListFilter, PaymentRepository, type PaymentSweepCursor } from './payment.repository.js';
 import { netAmount } from './provider-aftermath.js';
 import { type RefundDto, toRefundDto } from './refunds/refund.dto.js';
 import { RefundRepository } from './refunds/refund.repository.js';
@@ -79,7 +77,6 @@ export class PaymentQueriesService {
     private readonly logs: PaymentLogRepository,
     private readonly forms: FormsService,
     private readonly aftermath: PaymentAftermathService,
-    @InjectRepository(RefundEntity) private readonly refundEntities: Repository<RefundEntity>,
     private readonly refunds: RefundRepository,
   ) {}
 
@@ -211,7 +208,9 @@ export class PaymentQueriesService {
   /**
    * The filtered list for a CSV export: the rows that exist when it starts (a payment created
    * meanwhile is not in it), at most `limit`, read `batchSize` at a time after the previous batch's
-   * last (created_at, id), so neither the set nor the file is ever held in memory.
+   * last (created_at, id), so neither the set nor the file is ever held in memory. One statement
+   * per batch (the rows with their refunds' and disputes' sums); a form's title is read once per
+   * export, when a batch first names the form.
    */
   async adminExport(filter: AdminPaymentsFilterDto, limit: number, batchSize: number): Promise<PaymentExport> {
     const listFilter = toListFilter(filter);
@@ -221,28 +220,8 @@ export class PaymentQueriesService {
     const { total, capped } = await this.payments.countUpTo(listFilter, limit);
     const form = filter.form_id === undefined ? null : await this.forms.findById(filter.form_id);
     const customFieldKeys = form ? form.settings.fields.map((field) => field.name).filter((name) => !(CORE_FIELDS as readonly string[]).includes(name)) : [];
-    const payments = this.payments;
-    const withTitles = async (rows: PaymentEntity[]): Promise<PaymentExportRow[]> => {
-      const listed = await this.withFormTitles(rows);
-      const ids = rows.map((row) => row.id);
-      // One query each per batch: the fee refunds gave back, and what lost disputes took.
-      const feesRefunded = await this.feesRefunded(ids);
-      const disputes = await this.aftermath.disputesOf(ids);
-      return rows.map((row, index) => {
-        const record = toPaymentRecord(row);
-        return {
-          ...listed[index],
-          amount_received: record.amount_received,
-          application_fee_amount: record.application_fee_amount,
-          provider_payment_reference: record.provider_payment_ref,
-          custom_fields: record.custom_fields,
-          amount_refunded: record.amount_refunded,
-          application_fee_refunded: feesRefunded.get(row.id) ?? 0,
-          lost_disputes: disputes.get(row.id)?.lost ?? 0,
-          disputed: record.dispute !== null,
-        };
-      });
-    };
+    const { payments, forms } = this;
+    const titles = new Map<number, string | null>();
     return {
       total,
       truncated: capped,
@@ -252,29 +231,20 @@ export class PaymentQueriesService {
         let written = 0;
         let cursor: { createdAt: Date; id: number } | null = null;
         while (written < limit) {
-          const rows = await payments.listAfter(bounded, cursor, Math.min(batchSize, limit - written));
+          const rows = await payments.exportBatch(bounded, cursor, Math.min(batchSize, limit - written));
           if (rows.length === 0) return;
           written += rows.length;
-          const last = rows[rows.length - 1];
+          const last = rows[rows.length - 1].payment;
           cursor = { createdAt: last.createdAt, id: last.id };
-          yield await withTitles(rows);
+          const unnamed = [...new Set(rows.flatMap(({ payment }) => (payment.formId === null || titles.has(payment.formId) ? [] : [payment.formId])))];
+          if (unnamed.length > 0) {
+            const found = await forms.titlesOf(unnamed);
+            for (const id of unnamed) titles.set(id, found.get(id) ?? null);
+          }
+          yield rows.map((row) => toExportRow(row, row.payment.formId === null ? null : (titles.get(row.payment.formId) ?? null)));
         }
       },
     };
-  }
-
-  /** Per payment, the application fee its succeeded refunds gave back (minor units). */
-  private async feesRefunded(paymentIds: number[]): Promise<Map<number, number>> {
-    if (paymentIds.length === 0) return new Map();
-    const rows = await this.refundEntities
-      .createQueryBuilder('refund')
-      .select('refund.paymentId', 'payment_id')
-      .addSelect('SUM(COALESCE(refund.applicationFeeRefunded, 0))', 'fee')
-      .where('refund.paymentId IN (:...ids)', { ids: paymentIds })
-      .andWhere("refund.status = 'succeeded'")
-      .groupBy('refund.paymentId')
-      .getRawMany<{ payment_id: number | string; fee: number | string | null }>();
-    return new Map(rows.map((row) => [Number(row.payment_id), Number(row.fee ?? 0)]));
   }
 
   private async withFormTitles(rows: PaymentEntity[]): Promise<AdminPaymentDto[]> {
@@ -445,7 +415,7 @@ function toListFilter(query: AdminPaymentsFilterDto): PaymentListFilter {
   };
 }
 
-function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaymentDto {
+function toAdminPayment(row: AdminPaymentColumns, formTitle: string | null): AdminPaymentDto {
   return {
     id: row.id,
     status: row.status as PaymentStatus,
@@ -466,6 +436,18 @@ function toAdminPayment(row: PaymentEntity, formTitle: string | null): AdminPaym
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** A payment of the export: the list's fields, then the ledger's and the provider's facts the file's columns need. */
+function toExportRow({ payment: row, feeRefunded, lostDisputes }: PaymentExportBatchRow, formTitle: string | null): PaymentExportRow {
+  const exported = toAdminPayment(row, formTitle) as PaymentExportRow;
+  exported.amount_received = row.amountReceived;
+  exported.application_fee_amount = row.applicationFeeAmount;
+  exported.provider_payment_reference = row.providerPaymentRef;
+  exported.custom_fields = customFieldsOf(row);
+  exported.application_fee_refunded = feeRefunded;
+  exported.lost_disputes = lostDisputes;
+  return exported;
 }
 
 /** What the admin detail has that an outgoing event's `data.payment` has not: the log and the users' names. */

@@ -78,6 +78,11 @@ export const PATCHABLE_FIELDS = [
  */
 export type PaymentPatch = Partial<Pick<PaymentEntity, (typeof PATCHABLE_FIELDS)[number]>>;
 
+/** The payer's custom fields as stored (JSON text), `{}` when none were. */
+export function customFieldsOf(row: Pick<PaymentEntity, 'customFields'>): CustomFields {
+  return row.customFields ? (JSON.parse(row.customFields) as CustomFields) : {};
+}
+
 export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
   return {
     id: row.id,
@@ -98,7 +103,7 @@ export function toPaymentRecord(row: PaymentEntity): PaymentRecord {
     email_address: row.emailAddress,
     first_name: row.firstName,
     last_name: row.lastName,
-    custom_fields: row.customFields ? (JSON.parse(row.customFields) as CustomFields) : {},
+    custom_fields: customFieldsOf(row),
     provider_payment_ref: row.providerPaymentRef,
     provider_customer_ref: row.providerCustomerRef,
     provider_subscription_ref: row.providerSubscriptionRef,
