@@ -70,7 +70,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
   // On a narrow screen the form and its preview take turns (styles.css shows one pane there).
   const [pane, setPane] = useState<'form' | 'preview'>('form');
   const dirty = draftFingerprint(draft) !== savedFingerprint;
-  const current = useMemo(() => toFormBody(draft, rules), [draft, rules]);
+  const current = useMemo(() => toFormBody(draft, rules, t), [draft, rules, t]);
 
   const save = useMutation({
     mutationFn: async (request: SaveRequest) =>
@@ -86,7 +86,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     onError: (error) => {
       setPane('form');
       setNotice(null);
-      if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, gatewayLabels));
+      if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, t, gatewayLabels));
       else setErrors({ byPath: {}, summary: [] });
     },
   });
@@ -94,11 +94,11 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
   /** Saves the draft (optionally with a new status); problems the editor finds itself stop it before any request. */
   function submit(status?: FormStatus) {
     save.reset();
-    const result = toFormBody(draft, rules);
+    const result = toFormBody(draft, rules, t);
     if (result.problems) {
       setPane('form'); // what the summary points at is in the form
       setNotice(null);
-      setErrors(placeErrors(result.problems, draft, gatewayLabels));
+      setErrors(placeErrors(result.problems, draft, t, gatewayLabels));
       return;
     }
     save.mutate({ body: result.body, status, fingerprint: draftFingerprint(draft) });
