@@ -1,4 +1,4 @@
-import type { Translate } from '../../../i18n/use-t';
+import type { Translate } from '../../../i18n/translate';
 import { type FormDraft, ONE_TIME } from './form-draft';
 
 /**

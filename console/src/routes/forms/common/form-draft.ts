@@ -1,7 +1,7 @@
 import type { components } from '../../../../../clients/typescript/index';
 import { CORE_FIELDS, type CoreField } from '../../../api/vocabulary';
 import { fromAmountInput, money, toAmountInput } from '../../../format';
-import type { Translate } from '../../../i18n/use-t';
+import type { Translate } from '../../../i18n/translate';
 import { type BuilderRules, RULE_KEYS } from './builder-rules';
 
 export type PaymentForm = components['schemas']['PaymentFormDto'];
