@@ -273,7 +273,7 @@ describe('field labels and plan titles in other languages (the builder’s Trans
       { locale: 'de' as const, fields: [{ name: 'topic', label: 'Thema' }, { name: 'first_name', label: 'Vorname' }], plans: [{ plan_index: 0, title: 'Zahlung' }, { plan_index: 1, title: 'Gold (DE)' }] },
     ];
     const start = draftFromForm({ ...base, settings: { ...twoPlans, translations } });
-    expect(toFormBody(start, rules).body?.settings.translations).toEqual(translations);
+    expect(toFormBody(start, rules, englishT).body?.settings.translations).toEqual(translations);
 
     const topic = start.fields.find((field) => field.name === 'topic')!;
     const renamed = edit(start, { type: 'field', field: topic.id, patch: { name: 'subject' } });
