@@ -124,6 +124,22 @@ export function utcDay(iso: string | null | undefined, locale: ConsoleLocale = d
   return format.format(date);
 }
 
+const currencyNames = new Map<ConsoleLocale, Intl.DisplayNames>();
+
+/** A currency's name in the console's language ("US Dollar", "US-Dollar"); the code itself when `Intl` has no name for it. */
+export function currencyName(code: string, locale: ConsoleLocale = displayLocale): string {
+  let names = currencyNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames(INTL_LOCALES[locale].money, { type: 'currency' });
+    currencyNames.set(locale, names);
+  }
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** An id of the API made readable (`requested_by_customer` → "Requested by customer"): for words the API has no name for. Gateways and methods take the catalog's names. */
 export function label(id: string): string {
   return id.replace(/[_-]+/g, ' ').replace(/^\w/, (first) => first.toUpperCase());

@@ -9,7 +9,8 @@ import { openConsole, openMenu, overflowsHorizontally, seriousA11yViolations, us
  * The console in German (issue 32): a browser whose language is German gets the German console
  * with German money and dates; the user switches to English (stored on the account, so a reload in
  * the same German browser stays English) and back to the browser's language; a payment's detail
- * and its Refund dialog in German; axe-clean at 1280 and 375 px.
+ * and its Refund dialog in German; the form gallery and builder in German (the template's own
+ * name stays as the service gives it); axe-clean at 1280 and 375 px.
  */
 describe('admin console: German', () => {
   const suite = useConsoleSuite();
@@ -131,6 +132,34 @@ describe('admin console: German', () => {
     await dialog.getByRole('button', { name: 'Zurück' }).click();
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
     expect(await dialog.isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('builds a form in German: the gallery, the builder’s choices named by their values, German amounts in the error summary', async () => {
+    await suite.app.t.dataSource.getRepository(UserEntity).update({ login: 'admin' }, { consoleLocale: null });
+    const { page, context, errors } = await openConsole(suite.browser, suite.app, 1280, GERMAN);
+    await signInGerman(page);
+    await page.goto(`${suite.app.origin}/admin/forms/new`);
+    await page.getByRole('heading', { level: 1, name: 'Neues Formular' }).waitFor();
+    await page.getByRole('img', { name: 'Vorschau des Formulars „Simple payment“' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: '„Simple payment“ verwenden' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Formular #\d+ bearbeiten$/ }).waitFor();
+    await page.getByText('Aus der Vorlage als Entwurf erstellt.').waitFor();
+    // The server labels its choices in English; the console names them by their values.
+    const billing = page.getByLabel('Abrechnung');
+    expect(await billing.locator('option[value="one-time"]').textContent()).toBe('Einmalig');
+    expect(await billing.locator('option[value="m_3"]').textContent()).toBe('Alle 3 Monate');
+    expect(await page.getByLabel('Währung').locator('option[value="USD"]').textContent()).toBe('USD (US-Dollar)');
+    await page.getByText('Eingebautes Feld: E-Mail-Adresse.', { exact: false }).waitFor();
+
+    await page.getByLabel('Betrag (USD)').fill('0');
+    await page.getByRole('button', { name: 'Änderungen speichern' }).click();
+    await page.getByRole('heading', { name: 'Das Formular wurde nicht gespeichert: eine Angabe ist zu korrigieren' }).waitFor();
+    await page.getByRole('link', { name: 'Tarif 1, Preis 1: Betrag' }).waitFor();
+    await page.getByText('Geben Sie mindestens 0,01 $ ein.').first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

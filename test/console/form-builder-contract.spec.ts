@@ -1,3 +1,4 @@
+import { englishT } from '../../console/src/i18n/english';
 import { BuilderRules, RULE_KEYS } from '../../console/src/routes/forms/common/builder-rules';
 import { draftFromForm, draftReducer, type PaymentForm as ConsoleForm, toFormBody } from '../../console/src/routes/forms/common/form-draft';
 import { buildFormBuilderData } from '../../src/modules/administration/form-builder-schema';
@@ -29,7 +30,7 @@ describe('console form builder ↔ server rules', () => {
 
   it.each(BUNDLED_FORM_TEMPLATES.map((t) => [t.slug, t] as const))('sends the %s template back as it was, and the server accepts it', (_slug, bundled) => {
     const saved = { title: bundled.name, settings: bundled.settings as unknown as ConsoleForm['settings'] };
-    const result = toFormBody(draftFromForm(saved), rules);
+    const result = toFormBody(draftFromForm(saved), rules, englishT);
     expect(result.problems).toBeUndefined();
     // `show_title` defaults to true; the editor always says it.
     expect(result.body).toEqual({ title: bundled.name, settings: { ...bundled.settings, display: { show_title: true, ...bundled.settings.display } } });
@@ -40,7 +41,7 @@ describe('console form builder ↔ server rules', () => {
     const draft = draftFromForm({ title: form.title, settings: form.settings as unknown as ConsoleForm['settings'] });
     const [plan] = draft.plans;
     const changed = draftReducer(draft, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch: { amount: '12.50', frequency: 'm_1', setupFee: '4.99' } });
-    const body = toFormBody(changed, rules).body!;
+    const body = toFormBody(changed, rules, englishT).body!;
     expect(body.settings.plans[0].prices[0]).toMatchObject({ amount: 1250, frequency: 'm_1', setup_amount: 499 });
     expect(checkFormSettings(body.settings)).toBeNull();
   });

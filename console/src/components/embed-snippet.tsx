@@ -1,5 +1,6 @@
 import { embedIframeSnippet, embedSnippet } from '../../../clients/typescript/index';
 import { hostedPageUrl } from '../api/forms';
+import { useT } from '../i18n/use-t';
 import { CopyField } from './copy-field';
 import { ForOperator } from './for-operator';
 
@@ -10,32 +11,28 @@ import { ForOperator } from './for-operator';
  * so its origin is the one payers reach.
  */
 export function EmbedSnippet({ formId, published }: { formId: number; published: boolean }) {
+  const t = useT();
   const origin = window.location.origin;
   const url = hostedPageUrl(formId, origin);
   return (
     <section className="card" aria-labelledby="share-title">
-      <h2 id="share-title">Share</h2>
+      <h2 id="share-title">{t('embedSnippet.title')}</h2>
       {published ? (
         <p>
           <a href={url} target="_blank" rel="noopener">
-            Open the payment page<span className="visually-hidden"> (new tab)</span>
+            {t('embedSnippet.openPage')}
+            <span className="visually-hidden">{t('embedSnippet.newTab')}</span>
           </a>
         </p>
       ) : (
-        <p className="muted">The link and the snippets work once the form is published; until then the page answers “not found”.</p>
+        <p className="muted">{t('embedSnippet.notPublished')}</p>
       )}
-      <CopyField id="share-link" label="Link to the payment page" value={url} />
-      <CopyField
-        id="share-embed"
-        label="Embed on your site"
-        help="Paste where the form should appear on your site. It shows only on sites this service allows (below)."
-        value={embedSnippet({ origin, formId })}
-        multiline
-      />
+      <CopyField id="share-link" label={t('embedSnippet.link')} value={url} />
+      <CopyField id="share-embed" label={t('embedSnippet.embed')} help={t('embedSnippet.embedHelp')} value={embedSnippet({ origin, formId })} multiline />
       <ForOperator setting="EMBED_ORIGINS" />
       <details>
-        <summary>Without a script (fixed height)</summary>
-        <CopyField id="share-iframe" label="Embed as a plain iframe" value={embedIframeSnippet({ origin, formId })} multiline />
+        <summary>{t('embedSnippet.withoutScript')}</summary>
+        <CopyField id="share-iframe" label={t('embedSnippet.iframe')} value={embedIframeSnippet({ origin, formId })} multiline />
       </details>
     </section>
   );

@@ -1,7 +1,7 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import de from './de.json';
 import en from './en.json';
-import type { Translate } from './use-t';
+import type { Translate } from './translate';
 
 /**
  * A catalog as a `Translate`, outside React: for the unit specs of pure screen logic that takes

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { checkSetPasswordLink, linkToken, setPasswordWithLink } from '../../api/account';
+import { FormattedMessage } from 'react-intl';
 import { ApiError } from '../../api/api-error';
 import { useSession } from '../../api/session';
+import { useT } from '../../i18n/use-t';
 import { Card } from '../session/sign-in';
 import { NewPasswordFields, useNewPassword } from './password-fields';
-
-const TITLES = { setup: 'Create your account', invite: 'Welcome to Checkout', reset: 'Choose a new password' } as const;
 
 /**
  * `/admin/set-password#token=…`: the screen of a set-password link — the first administrator's
@@ -15,6 +15,7 @@ const TITLES = { setup: 'Create your account', invite: 'Welcome to Checkout', re
  * address), then signs in with it.
  */
 export function SetPasswordLinkScreen() {
+  const t = useT();
   const session = useSession();
   const token = linkToken();
   const link = useQuery({ queryKey: ['set-password-link', token], queryFn: () => checkSetPasswordLink(token!), enabled: token !== null, retry: false, staleTime: Infinity });
@@ -26,18 +27,18 @@ export function SetPasswordLinkScreen() {
 
   if (!token || link.isError) {
     return (
-      <Card title="This link does not work" error={null} onSubmit={(event) => event.preventDefault()}>
-        <p>{link.error instanceof ApiError ? link.error.message : 'The link is incomplete. Open it from the email again, or ask for a new one.'}</p>
+      <Card title={t('setPassword.broken.title')} error={null} onSubmit={(event) => event.preventDefault()}>
+        <p>{link.error instanceof ApiError ? link.error.message : t('setPassword.broken.incomplete')}</p>
         <a className="button" href="/admin/">
-          Go to sign-in
+          {t('setPassword.broken.signIn')}
         </a>
       </Card>
     );
   }
   if (!link.data) {
     return (
-      <Card title="Checking the link…" error={null} onSubmit={(event) => event.preventDefault()}>
-        <p role="status">One moment.</p>
+      <Card title={t('setPassword.checking.title')} error={null} onSubmit={(event) => event.preventDefault()}>
+        <p role="status">{t('setPassword.checking.text')}</p>
       </Card>
     );
   }
@@ -62,39 +63,34 @@ export function SetPasswordLinkScreen() {
       await session.signIn(done.login, password).catch(() => null);
       window.location.replace('/admin/');
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The service could not be reached.');
+      setError(failure instanceof ApiError ? failure.message : t('setPassword.unreachable'));
       setBusy(false);
     }
   }
 
   return (
-    <Card title={TITLES[info.purpose]} error={error} onSubmit={submit}>
+    <Card title={t('setPassword.title', { purpose: info.purpose })} error={error} onSubmit={submit}>
       <p>
-        {info.purpose === 'setup'
-          ? 'You are the first administrator of this Checkout. Choose the password you will sign in with.'
-          : info.purpose === 'invite'
-            ? 'You were invited to this Checkout. Choose the password you will sign in with.'
-            : 'Choose a new password for your account.'}{' '}
-        Your login is <strong>{info.login}</strong>.
+        <FormattedMessage id="setPassword.intro" values={{ purpose: info.purpose, login: info.login, strong: (chunks) => <strong>{chunks}</strong> }} />
       </p>
       {newAccount && (
         <>
           <label className="field">
-            <span className="field-label">Your name</span>
+            <span className="field-label">{t('setPassword.name')}</span>
             <input name="display-name" autoComplete="name" value={displayName} placeholder={info.display_name} onChange={(event) => setDisplayName(event.target.value)} />
           </label>
           <label className="field">
-            <span className="field-label">Email address</span>
+            <span className="field-label">{t('setPassword.email')}</span>
             <input name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} aria-describedby="email-help" />
             <span className="field-help" id="email-help">
-              Where a link goes when you forget your password.
+              {t('setPassword.emailHelp')}
             </span>
           </label>
         </>
       )}
-      <NewPasswordFields {...newPassword.fields} label="Password" />
+      <NewPasswordFields {...newPassword.fields} label={t('setPassword.password')} />
       <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Saving…' : newAccount ? 'Create my account' : 'Save the new password'}
+        {busy ? t('common.saving') : newAccount ? t('setPassword.submit.create') : t('setPassword.submit.save')}
       </button>
     </Card>
   );

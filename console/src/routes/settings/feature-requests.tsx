@@ -2,12 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { unwrap } from '../../api/api-error';
 import { api } from '../../api/client';
+import { FormattedMessage } from 'react-intl';
 import { formErrorsOf } from '../../api/field-errors';
 import { type AreaSlug, tagKeys, taggingAreaQuery } from '../../api/tags';
 import { Time } from '../../components/time';
 import { FieldError, invalid, useFocusFirstInvalid } from '../../components/fields';
 import { Page } from '../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../components/status';
+import { useT } from '../../i18n/use-t';
 import { answerOf, type TaggingArea } from './settings-model';
 import { SettingsNav } from './settings-nav';
 
@@ -24,10 +26,11 @@ const ANSWER_FIELDS = ['tags', 'email_address', 'first_name', 'last_name'] as co
  * what they would use and saves the answer (`POST /tagging/apply`), which replaces their earlier one.
  */
 export function FeatureRequestsScreen() {
+  const t = useT();
   return (
-    <Page title="Feature requests">
+    <Page title={t('settings.features.title')}>
       <SettingsNav />
-      <p className="muted">Tell us which upcoming features you would use. Each answer replaces your earlier one for that area.</p>
+      <p className="muted">{t('settings.features.intro')}</p>
       <div className="stack">
         {AREAS.map((slug) => (
           <FeatureArea key={slug} slug={slug} />
@@ -49,6 +52,7 @@ export function FeatureArea({ slug }: { slug: AreaSlug }) {
 }
 
 function AreaForm({ area }: { area: TaggingArea }) {
+  const t = useT();
   const queries = useQueryClient();
   const [ticked, setTicked] = useState<Set<string>>(() => new Set(area.applied_tags));
   const [person, setPerson] = useState({ email_address: area.email_address, first_name: area.first_name, last_name: area.last_name });
@@ -86,7 +90,7 @@ function AreaForm({ area }: { area: TaggingArea }) {
       {done && <Success>{done}</Success>}
       {errors.notice && apply.isError && <ErrorNotice error={apply.error} />}
       <fieldset aria-describedby={errors.fields.tags ? `${prefix}-tags-error` : undefined}>
-        <legend>Features</legend>
+        <legend>{t('settings.features.features')}</legend>
         {area.features.map((feature) => (
           <label key={feature.tag} className="check">
             <input
@@ -107,30 +111,26 @@ function AreaForm({ area }: { area: TaggingArea }) {
       </fieldset>
       <div className="grid">
         <label className="field">
-          <span className="field-label">Email address</span>
+          <span className="field-label">{t('settings.features.email')}</span>
           <input {...input('email_address')} type="email" autoComplete="email" required maxLength={254} />
           <FieldError id={`${prefix}-email_address`} message={errors.fields.email_address} />
         </label>
         <label className="field">
-          <span className="field-label">First name (optional)</span>
+          <span className="field-label">{t('settings.features.firstName')}</span>
           <input {...input('first_name')} autoComplete="given-name" maxLength={100} />
           <FieldError id={`${prefix}-first_name`} message={errors.fields.first_name} />
         </label>
         <label className="field">
-          <span className="field-label">Last name (optional)</span>
+          <span className="field-label">{t('settings.features.lastName')}</span>
           <input {...input('last_name')} autoComplete="family-name" maxLength={100} />
           <FieldError id={`${prefix}-last_name`} message={errors.fields.last_name} />
         </label>
       </div>
-      <p className="muted">{area.applied_at ? (
-          <>
-            You last answered on <Time iso={area.applied_at} />.
-          </>
-        ) : (
-          'You have not answered here yet.'
-        )}</p>
+      <p className="muted">
+        {area.applied_at ? <FormattedMessage id="settings.features.answeredOn" values={{ time: <Time iso={area.applied_at} /> }} /> : t('settings.features.notAnswered')}
+      </p>
       <button type="submit" className="button button-primary" disabled={apply.isPending}>
-        {apply.isPending ? 'Saving…' : area.submit_text}
+        {apply.isPending ? t('common.saving') : area.submit_text}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { englishT } from '../../../i18n/english';
 import { describePath, editablePaths, errorId, inputId, normalisePath, placeErrors, targetOf } from './field-paths';
 import { draftFromForm, type PaymentForm } from './form-draft';
 
@@ -65,6 +66,7 @@ describe('field paths', () => {
         status: 'status must be one of the following values: draft, publish',
       },
       draft,
+      englishT,
       GATEWAYS,
     );
     expect(placed.byPath).toEqual({
@@ -84,12 +86,12 @@ describe('field paths', () => {
   });
 
   it('describes a path in the words of the builder', () => {
-    expect(describePath('title')).toBe('Title');
-    expect(describePath('settings.plans.0.title')).toBe('Plan 1: title');
-    expect(describePath('settings.plans.0.prices')).toBe('Plan 1: prices');
-    expect(describePath('settings.plans.2.prices.0.custom_amount.min')).toBe('Plan 3, price 1: payer-entered amount minimum');
-    expect(describePath('settings.email.email_to')).toBe('Notification address');
-    expect(describePath('settings.payment_methods.wallet_gateway', draft, GATEWAYS)).toBe('Payment methods (Gateway B)');
-    expect(describePath('settings.fields.0.name', draft)).toBe('Payer field 1 (email_address): name');
+    expect(describePath('title', englishT)).toBe('Title');
+    expect(describePath('settings.plans.0.title', englishT)).toBe('Plan 1: title');
+    expect(describePath('settings.plans.0.prices', englishT)).toBe('Plan 1: prices');
+    expect(describePath('settings.plans.2.prices.0.custom_amount.min', englishT)).toBe('Plan 3, price 1: payer-entered amount minimum');
+    expect(describePath('settings.email.email_to', englishT)).toBe('Notification address');
+    expect(describePath('settings.payment_methods.wallet_gateway', englishT, draft, GATEWAYS)).toBe('Payment methods (Gateway B)');
+    expect(describePath('settings.fields.0.name', englishT, draft)).toBe('Payer field 1 (email_address): name');
   });
 });

@@ -1,3 +1,4 @@
+import type { Translate } from '../../../i18n/translate';
 import { type FormDraft, ONE_TIME } from './form-draft';
 
 /**
@@ -94,79 +95,48 @@ export interface PlacedErrors {
   summary: SummaryItem[];
 }
 
-/** The API's (or the editor's own) bad fields placed on the builder's inputs, plus the summary's list. */
-export function placeErrors(params: Record<string, string>, draft: FormDraft, gatewayLabels: Readonly<Record<string, string>> = {}): PlacedErrors {
+/** The API's (or the editor's own) bad fields placed on the builder's inputs, plus the summary's list (`t` words where each is). */
+export function placeErrors(params: Record<string, string>, draft: FormDraft, t: Translate, gatewayLabels: Readonly<Record<string, string>> = {}): PlacedErrors {
   const editable = editablePaths(draft, Object.keys(gatewayLabels));
   const byPath: Record<string, string> = {};
   const summary: SummaryItem[] = [];
   for (const [param, raw] of Object.entries(params)) {
-    const message = readable(raw);
+    // The API's own message, as it wrote it (it names the field in the API's words).
+    const message = raw.trim() || t('forms.builder.where.notAccepted');
     const target = targetOf(param, editable);
     if (target) byPath[target] = byPath[target] ? `${byPath[target]}; ${message}` : message;
-    summary.push({ where: describePath(target ?? normalisePath(param), draft, gatewayLabels), message, target });
+    summary.push({ where: describePath(target ?? normalisePath(param), t, draft, gatewayLabels), message, target });
   }
   return { byPath, summary };
 }
 
-/** The API's own message, as it wrote it (it names the field in the API's words). */
-function readable(message: string): string {
-  return message.trim() || 'This value is not accepted.';
-}
-
-const NAMES: Record<string, string> = {
-  title: 'Title',
-  description: 'Description',
-  show_title: 'Show the title',
-  button_label: 'Button label',
-  primary_color: 'Accent colour',
-  layout: 'Layout',
-  display: 'Display',
-  amount: 'amount',
-  currency: 'currency',
-  frequency: 'billing frequency',
-  setup_amount: 'setup fee',
-  custom_amount: 'payer-entered amount',
-  min: 'minimum',
-  max: 'maximum',
-  name: 'name',
-  type: 'type',
-  label: 'label',
-  required: 'required',
-  options: 'choices',
-  plans: 'Plans and prices',
-  prices: 'prices',
-  payment_methods: 'Payment methods',
-  fields: 'Payer fields',
-  submit_actions: 'After payment actions',
-  redirect_url: 'Redirect address',
-  success_message: 'Success message',
-  email: 'Emails',
-  email_to: 'Notification address',
-  admin_subject: 'Notification subject',
-  payer_subject: 'Payer confirmation subject',
-  from_name: 'Sender name',
-  renewal_failure_emails: 'Failed-renewal emails to the payer',
-};
-
-/** Where a path is, in the builder's words: `settings.plans.0.prices.1.amount` → "Plan 1, price 2: amount". */
-export function describePath(path: string, draft?: Pick<FormDraft, 'fields'>, gatewayLabels: Readonly<Record<string, string>> = {}): string {
+/**
+ * Where a path is, in the builder's words: `settings.plans.0.prices.1.amount` → "Plan 1, price 2:
+ * amount". The names are ICU selects of the catalog (`forms.builder.where.setting` for a setting,
+ * `forms.builder.where.part` for a part of a plan, price or payer field, by the API's segment
+ * names); a segment they do not know is said as the API names it.
+ */
+export function describePath(path: string, t: Translate, draft?: Pick<FormDraft, 'fields'>, gatewayLabels: Readonly<Record<string, string>> = {}): string {
   const segments = normalisePath(path).split('.');
   if (segments[0] === 'settings') segments.shift();
-  if (segments.length === 0) return 'Settings';
+  if (segments.length === 0) return t('forms.builder.where.settings');
+  const withPart = (where: string, rest: string[]) =>
+    rest.length > 0 ? t('forms.builder.where.withPart', { where, part: t('forms.builder.where.part', { part: rest.join('_'), text: rest.join(' ') }) }) : where;
   if (segments[0] === 'plans' && segments.length > 1) {
-    const where = [`Plan ${Number(segments[1]) + 1}`];
-    if (segments[2] === 'prices' && segments[3] !== undefined) where.push(`price ${Number(segments[3]) + 1}`);
-    const rest = segments.slice(segments[2] === 'prices' && segments[3] !== undefined ? 4 : 2).map((segment) => (segment === 'title' ? 'title' : (NAMES[segment] ?? segment)));
-    return rest.length > 0 ? `${where.join(', ')}: ${rest.join(' ')}` : where.join(', ');
+    const plan = Number(segments[1]) + 1;
+    const price = segments[2] === 'prices' && segments[3] !== undefined ? Number(segments[3]) + 1 : undefined;
+    const where = price === undefined ? t('forms.builder.plans.plan', { plan }) : t('forms.builder.plans.price', { plan, price });
+    return withPart(where, segments.slice(price === undefined ? 2 : 4));
   }
   if (segments[0] === 'fields' && segments.length > 1) {
     const index = Number(segments[1]);
     const name = draft?.fields[index]?.name;
-    const where = `Payer field ${index + 1}${name ? ` (${name})` : ''}`;
-    const rest = segments.slice(2).filter((segment) => !/^\d+$/.test(segment)).map((segment) => NAMES[segment] ?? segment);
-    return rest.length > 0 ? `${where}: ${rest.join(' ')}` : where;
+    const where = name ? t('forms.builder.where.payerFieldNamed', { field: index + 1, name }) : t('forms.builder.where.payerField', { field: index + 1 });
+    return withPart(
+      where,
+      segments.slice(2).filter((segment) => !/^\d+$/.test(segment)),
+    );
   }
-  if (segments[0] === 'payment_methods' && segments[1]) return `Payment methods (${gatewayLabels[segments[1]] ?? segments[1]})`;
-  const last = segments[segments.length - 1];
-  return NAMES[last] ?? segments.join(' ');
+  if (segments[0] === 'payment_methods' && segments[1]) return t('forms.builder.where.methods', { gateway: gatewayLabels[segments[1]] ?? segments[1] });
+  return t('forms.builder.where.setting', { setting: segments[segments.length - 1], text: segments.join(' ') });
 }

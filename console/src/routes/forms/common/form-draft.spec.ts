@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { englishT } from '../../../i18n/english';
 import { BuilderRules } from './builder-rules';
 import {
   draftFingerprint,
@@ -96,34 +97,34 @@ describe('form draft', () => {
     const draft = draftFromForm(savedForm());
     expect(draft.plans[0].prices[0].amount).toBe('10.00');
     expect(draft.fields[2].options).toBe('A\nB');
-    expect(toFormBody(draft, rules)).toEqual({ body: savedForm() });
+    expect(toFormBody(draft, rules, englishT)).toEqual({ body: savedForm() });
   });
 
   it('converts decimal amounts exactly to minor units in the price currency', () => {
     const start = draftFromForm(savedForm());
     const [plan] = start.plans;
     const draft = edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch: { amount: '12.50' } });
-    expect(toFormBody(draft, rules).body?.settings.plans[0].prices[0].amount).toBe(1250);
+    expect(toFormBody(draft, rules, englishT).body?.settings.plans[0].prices[0].amount).toBe(1250);
     // 19.99 * 100 is 1998.9999999999998 in floating point: the money rules never round it down.
     const exact = edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch: { amount: '19.99' } });
-    expect(toFormBody(exact, rules).body?.settings.plans[0].prices[0].amount).toBe(1999);
+    expect(toFormBody(exact, rules, englishT).body?.settings.plans[0].prices[0].amount).toBe(1999);
     const yen = edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch: { amount: '500', currency: 'JPY' } });
-    expect(toFormBody(yen, rules).body?.settings.plans[0].prices[0]).toEqual({ amount: 500, currency: 'JPY', frequency: 'one-time' });
+    expect(toFormBody(yen, rules, englishT).body?.settings.plans[0].prices[0]).toEqual({ amount: 500, currency: 'JPY', frequency: 'one-time' });
     const dinar = edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch: { amount: '1.250', currency: 'KWD' } });
-    expect(toFormBody(dinar, rules).body?.settings.plans[0].prices[0].amount).toBe(1250);
+    expect(toFormBody(dinar, rules, englishT).body?.settings.plans[0].prices[0].amount).toBe(1250);
   });
 
   it('reports an amount that is not one under the path the API would use, and sends nothing', () => {
     const start = draftFromForm(savedForm());
     const [plan] = start.plans;
-    const at = (patch: Record<string, string>) => toFormBody(edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch }), rules);
-    expect(at({ amount: '12.505' })).toEqual({ problems: { 'settings.plans.0.prices.0.amount': 'Amount has more decimal places than USD allows (2) (USD).' } });
-    expect(at({ amount: '12,50' }).problems?.['settings.plans.0.prices.0.amount']).toMatch(/plain decimal number/);
+    const at = (patch: Record<string, string>) => toFormBody(edit(start, { type: 'price', plan: plan.id, price: plan.prices[0].id, patch }), rules, englishT);
+    expect(at({ amount: '12.505' })).toEqual({ problems: { 'settings.plans.0.prices.0.amount': 'USD amounts cannot have more than 2 decimals.' } });
+    expect(at({ amount: '12,50' }).problems?.['settings.plans.0.prices.0.amount']).toBe('Enter a USD amount such as 12.50 (a point before the cents).');
     expect(at({ amount: '' }).problems).toEqual({ 'settings.plans.0.prices.0.amount': 'Enter an amount.' });
-    expect(at({ amount: '12.5', currency: 'JPY' }).problems?.['settings.plans.0.prices.0.amount']).toMatch(/JPY/);
-    // The server's bounds (builder data), said in the currency rather than in minor units.
-    expect(at({ amount: '0' }).problems).toEqual({ 'settings.plans.0.prices.0.amount': 'Enter at least 0.01 USD.' });
-    expect(at({ amount: '1000000' }).problems).toEqual({ 'settings.plans.0.prices.0.amount': 'Enter at most 999999.99 USD.' });
+    expect(at({ amount: '12.5', currency: 'JPY' }).problems?.['settings.plans.0.prices.0.amount']).toBe('JPY amounts cannot have decimals.');
+    // The server's bounds (builder data), said as money rather than in minor units.
+    expect(at({ amount: '0' }).problems).toEqual({ 'settings.plans.0.prices.0.amount': 'Enter at least $0.01.' });
+    expect(at({ amount: '1000000' }).problems).toEqual({ 'settings.plans.0.prices.0.amount': 'Enter at most $999,999.99.' });
   });
 
   it('sends a setup fee only with a recurring price, and a payer-entered amount with its bounds', () => {
@@ -131,13 +132,13 @@ describe('form draft', () => {
     const [plan] = start.plans;
     const price = plan.prices[0].id;
     const oneTimeFee = edit(start, { type: 'price', plan: plan.id, price, patch: { setupFee: '5' } });
-    expect(toFormBody(oneTimeFee, rules).body?.settings.plans[0].prices[0]).not.toHaveProperty('setup_amount');
+    expect(toFormBody(oneTimeFee, rules, englishT).body?.settings.plans[0].prices[0]).not.toHaveProperty('setup_amount');
     const monthly = edit(start, { type: 'price', plan: plan.id, price, patch: { frequency: 'm_1', setupFee: '5' } });
-    expect(toFormBody(monthly, rules).body?.settings.plans[0].prices[0]).toEqual({ amount: 1000, currency: 'USD', frequency: 'm_1', setup_amount: 500 });
+    expect(toFormBody(monthly, rules, englishT).body?.settings.plans[0].prices[0]).toEqual({ amount: 1000, currency: 'USD', frequency: 'm_1', setup_amount: 500 });
     const custom = edit(start, { type: 'price', plan: plan.id, price, patch: { customAmount: true, customMin: '1', customMax: '250.00' } });
-    expect(toFormBody(custom, rules).body?.settings.plans[0].prices[0]).toEqual({ amount: 1000, currency: 'USD', frequency: 'one-time', custom_amount: { min: 100, max: 25000 } });
+    expect(toFormBody(custom, rules, englishT).body?.settings.plans[0].prices[0]).toEqual({ amount: 1000, currency: 'USD', frequency: 'one-time', custom_amount: { min: 100, max: 25000 } });
     const noMax = edit(custom, { type: 'price', plan: plan.id, price, patch: { customMax: '' } });
-    expect(toFormBody(noMax, rules).problems).toEqual({ 'settings.plans.0.prices.0.custom_amount.max': 'Enter an amount.' });
+    expect(toFormBody(noMax, rules, englishT).problems).toEqual({ 'settings.plans.0.prices.0.custom_amount.max': 'Enter an amount.' });
   });
 
   it('adds and removes plans and prices, never the last one', () => {
@@ -155,7 +156,7 @@ describe('form draft', () => {
 
     const twoPlans = edit(start, { type: 'add-plan', defaults });
     expect(twoPlans.plans[1]).toMatchObject({ title: 'New plan', prices: [{ amount: '10.00', currency: 'USD', frequency: 'one-time' }] });
-    expect(toFormBody(twoPlans, rules).body?.settings.plans).toHaveLength(2);
+    expect(toFormBody(twoPlans, rules, englishT).body?.settings.plans).toHaveLength(2);
     expect(edit(twoPlans, { type: 'remove-plan', plan: plan.id }).plans.map((p) => p.title)).toEqual(['New plan']);
     expect(edit(start, { type: 'remove-plan', plan: plan.id })).toEqual(start);
     expect(rules.canAdd('settings.plans', 2)).toBe(false);
@@ -168,10 +169,10 @@ describe('form draft', () => {
     const field = added.fields[3];
     expect(field).toMatchObject({ name: 'custom_field_1', type: 'text', label: 'Custom field 1', required: false });
     const select = edit(added, { type: 'field', field: field.id, patch: { type: 'select', options: ' Red \n\nBlue\n' , required: true } });
-    expect(toFormBody(select, rules).body?.settings.fields[3]).toEqual({ name: 'custom_field_1', type: 'select', label: 'Custom field 1', required: true, options: ['Red', 'Blue'] });
+    expect(toFormBody(select, rules, englishT).body?.settings.fields[3]).toEqual({ name: 'custom_field_1', type: 'select', label: 'Custom field 1', required: true, options: ['Red', 'Blue'] });
     // Choices are sent for select fields only.
     const text = edit(start, { type: 'field', field: start.fields[2].id, patch: { type: 'text' } });
-    expect(toFormBody(text, rules).body?.settings.fields[2]).toEqual({ name: 'topic', type: 'text', label: 'Topic', required: false });
+    expect(toFormBody(text, rules, englishT).body?.settings.fields[2]).toEqual({ name: 'topic', type: 'text', label: 'Topic', required: false });
 
     expect(missingCoreFields(start)).toEqual(['last_name']);
     const lastName = edit(start, { type: 'add-field', name: 'last_name' });
@@ -189,34 +190,34 @@ describe('form draft', () => {
     const more = edit(start, { type: 'method', gateway: GATEWAY, method: 'device_wallet_1', enabled: true, order }, { type: 'method', gateway: GATEWAY, method: 'sepa', enabled: true, order });
     expect(more.methods[GATEWAY]).toEqual(['ccard', 'sepa', 'device_wallet_1']);
     const noWallet = edit(start, { type: 'method', gateway: WALLET, method: 'standard_checkout', enabled: false, order: ['standard_checkout'] });
-    expect(toFormBody(noWallet, rules).body?.settings.payment_methods).toEqual({ [GATEWAY]: ['ccard'] });
+    expect(toFormBody(noWallet, rules, englishT).body?.settings.payment_methods).toEqual({ [GATEWAY]: ['ccard'] });
 
     const actions = ['email', 'redirect', 'message'] as const;
     const redirect = edit(start, { type: 'action', action: 'redirect', enabled: true, order: actions }, { type: 'update', patch: { redirectUrl: ' https://shop.example/thanks ' } });
-    expect(toFormBody(redirect, rules).body?.settings).toMatchObject({ submit_actions: ['email', 'redirect', 'message'], redirect_url: 'https://shop.example/thanks' });
+    expect(toFormBody(redirect, rules, englishT).body?.settings).toMatchObject({ submit_actions: ['email', 'redirect', 'message'], redirect_url: 'https://shop.example/thanks' });
     // With the message action the message is sent even when empty, so the API can say it is required.
     const noMessage = edit(start, { type: 'update', patch: { successMessage: '' } });
-    expect(toFormBody(noMessage, rules).body?.settings.success_message).toBe('');
+    expect(toFormBody(noMessage, rules, englishT).body?.settings.success_message).toBe('');
     const neither = edit(noMessage, { type: 'action', action: 'message', enabled: false, order: actions });
-    expect(toFormBody(neither, rules).body?.settings).not.toHaveProperty('success_message');
+    expect(toFormBody(neither, rules, englishT).body?.settings).not.toHaveProperty('success_message');
   });
 
   it('sends display settings the admin set and leaves out empty ones', () => {
     const start = draftFromForm({ ...savedForm(), settings: { ...savedForm().settings, display: undefined } });
     expect(start).toMatchObject({ showTitle: true, buttonLabel: '', primaryColor: '', layout: '' });
-    expect(toFormBody(start, rules).body?.settings.display).toEqual({ show_title: true });
+    expect(toFormBody(start, rules, englishT).body?.settings.display).toEqual({ show_title: true });
     const set = edit(start, { type: 'update', patch: { description: 'Pay for your order', buttonLabel: 'Pay', primaryColor: '#112233', layout: 'compact', showTitle: false } });
-    expect(toFormBody(set, rules).body?.settings.display).toEqual({ show_title: false, description: 'Pay for your order', button_label: 'Pay', primary_color: '#112233', layout: 'compact' });
+    expect(toFormBody(set, rules, englishT).body?.settings.display).toEqual({ show_title: false, description: 'Pay for your order', button_label: 'Pay', primary_color: '#112233', layout: 'compact' });
   });
 
   it("sends the payer's language only when fixed, and keeps the form's texts in other languages as stored (issue 32)", () => {
     const translations = [{ locale: 'de' as const, title: 'Kurs', button_label: 'Jetzt zahlen' }];
     const start = draftFromForm({ ...savedForm(), settings: { ...savedForm().settings, translations } });
     expect(start.locale).toBe('auto');
-    expect(toFormBody(start, rules).body?.settings.display?.locale).toBeUndefined();
-    expect(toFormBody(start, rules).body?.settings.translations).toEqual(translations);
+    expect(toFormBody(start, rules, englishT).body?.settings.display?.locale).toBeUndefined();
+    expect(toFormBody(start, rules, englishT).body?.settings.translations).toEqual(translations);
     const fixed = edit(start, { type: 'update', patch: { locale: 'ja' } });
-    expect(toFormBody(fixed, rules).body?.settings.display?.locale).toBe('ja');
+    expect(toFormBody(fixed, rules, englishT).body?.settings.display?.locale).toBe('ja');
   });
 
   it('fingerprints what the admin can change, not the ids', () => {
@@ -272,7 +273,7 @@ describe('field labels and plan titles in other languages (the builder’s Trans
       { locale: 'de' as const, fields: [{ name: 'topic', label: 'Thema' }, { name: 'first_name', label: 'Vorname' }], plans: [{ plan_index: 0, title: 'Zahlung' }, { plan_index: 1, title: 'Gold (DE)' }] },
     ];
     const start = draftFromForm({ ...base, settings: { ...twoPlans, translations } });
-    expect(toFormBody(start, rules).body?.settings.translations).toEqual(translations);
+    expect(toFormBody(start, rules, englishT).body?.settings.translations).toEqual(translations);
 
     const topic = start.fields.find((field) => field.name === 'topic')!;
     const renamed = edit(start, { type: 'field', field: topic.id, patch: { name: 'subject' } });

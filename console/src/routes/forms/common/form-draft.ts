@@ -1,6 +1,7 @@
 import type { components } from '../../../../../clients/typescript/index';
 import { CORE_FIELDS, type CoreField } from '../../../api/vocabulary';
-import { fromAmountInput, toAmountInput } from '../../../format';
+import { fromAmountInput, money, toAmountInput } from '../../../format';
+import type { Translate } from '../../../i18n/translate';
 import { type BuilderRules, RULE_KEYS } from './builder-rules';
 
 export type PaymentForm = components['schemas']['PaymentFormDto'];
@@ -350,23 +351,23 @@ export type FieldProblems = Record<string, string>;
  * price's currency (the shared money rules) and checked against the server's bounds from the
  * builder data; an amount that is not one is reported under the path the API uses for that field
  * (`settings.plans.0.prices.1.amount`), so the editor shows both kinds of error the same way.
- * Everything else is left to the server's validation.
+ * Everything else is left to the server's validation. `t` words the problems (the console's language).
  */
-export function toFormBody(draft: FormDraft, rules?: BuilderRules): { body: FormBody; problems?: undefined } | { body?: undefined; problems: FieldProblems } {
+export function toFormBody(draft: FormDraft, rules: BuilderRules | undefined, t: Translate): { body: FormBody; problems?: undefined } | { body?: undefined; problems: FieldProblems } {
   const problems: FieldProblems = {};
   const plans = draft.plans.map((plan, p) => ({
     title: plan.title,
     prices: plan.prices.map((price, i) => {
       const at = `settings.plans.${p}.prices.${i}`;
-      const amount = readAmount(price.amount, price.currency, rules?.get(RULE_KEYS.amount), `${at}.amount`, problems);
+      const amount = readAmount(price.amount, price.currency, rules?.get(RULE_KEYS.amount), `${at}.amount`, problems, t);
       const out: Price = { amount: amount ?? 0, currency: price.currency, frequency: price.frequency };
       if (price.frequency !== ONE_TIME && price.setupFee.trim() !== '') {
-        const fee = readAmount(price.setupFee, price.currency, rules?.get(RULE_KEYS.setupFee), `${at}.setup_amount`, problems);
+        const fee = readAmount(price.setupFee, price.currency, rules?.get(RULE_KEYS.setupFee), `${at}.setup_amount`, problems, t);
         if (fee !== undefined && fee > 0) out.setup_amount = fee;
       }
       if (price.customAmount) {
-        const min = readAmount(price.customMin, price.currency, rules?.get(RULE_KEYS.customMin), `${at}.custom_amount.min`, problems);
-        const max = readAmount(price.customMax, price.currency, rules?.get(RULE_KEYS.customMax), `${at}.custom_amount.max`, problems);
+        const min = readAmount(price.customMin, price.currency, rules?.get(RULE_KEYS.customMin), `${at}.custom_amount.min`, problems, t);
+        const max = readAmount(price.customMax, price.currency, rules?.get(RULE_KEYS.customMax), `${at}.custom_amount.max`, problems, t);
         out.custom_amount = { min: min ?? 0, max: max ?? 0 };
       }
       return out;
@@ -408,29 +409,32 @@ export function optionLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-function readAmount(text: string, currency: Currency, rule: { min?: number; max?: number } | undefined, path: string, problems: FieldProblems): number | undefined {
+function readAmount(text: string, currency: Currency, rule: { min?: number; max?: number } | undefined, path: string, problems: FieldProblems, t: Translate): number | undefined {
   if (text.trim() === '') {
-    problems[path] = 'Enter an amount.';
+    problems[path] = t('forms.builder.amount.empty');
     return undefined;
   }
   const parsed = fromAmountInput(text, currency);
   if ('error' in parsed) {
-    problems[path] = `${sentence(parsed.error)} (${currency}).`;
+    // The shared money rules say why in English: the console says the same in its own words (as the refund dialog does).
+    const decimals = /decimal places .*\((\d+)\)/.exec(parsed.error);
+    const step = /multiple of ([\d.]+)/.exec(parsed.error);
+    problems[path] = decimals
+      ? t('forms.builder.amount.decimals', { currency, decimals: Number(decimals[1]) })
+      : step
+        ? t('forms.builder.amount.step', { currency, step: step[1] })
+        : t('forms.builder.amount.invalid', { currency });
     return undefined;
   }
   if (rule?.min !== undefined && parsed.minor < rule.min) {
-    problems[path] = rule.min <= 0 ? 'Enter an amount that is not negative.' : `Enter at least ${toAmountInput(rule.min, currency)} ${currency}.`;
+    problems[path] = rule.min <= 0 ? t('forms.builder.amount.negative') : t('forms.builder.amount.atLeast', { amount: money(rule.min, currency) });
     return undefined;
   }
   if (rule?.max !== undefined && parsed.minor > rule.max) {
-    problems[path] = `Enter at most ${toAmountInput(rule.max, currency)} ${currency}.`;
+    problems[path] = t('forms.builder.amount.atMost', { amount: money(rule.max, currency) });
     return undefined;
   }
   return parsed.minor;
-}
-
-function sentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A fingerprint of what the admin can change (ids left out): equal fingerprints, nothing to save. */

@@ -1,4 +1,5 @@
 import type { MouseEvent, Ref } from 'react';
+import { useT } from '../../../i18n/use-t';
 import { inputId, type SummaryItem } from '../common/field-paths';
 
 /**
@@ -6,6 +7,7 @@ import { inputId, type SummaryItem } from '../common/field-paths';
  * appears, and each line links to the input (or group) that shows the error.
  */
 export function ErrorSummary({ items, ref }: { items: SummaryItem[]; ref: Ref<HTMLDivElement> }) {
+  const t = useT();
   function go(event: MouseEvent<HTMLAnchorElement>, target: string) {
     event.preventDefault();
     const element = document.getElementById(inputId(target));
@@ -15,7 +17,7 @@ export function ErrorSummary({ items, ref }: { items: SummaryItem[]; ref: Ref<HT
   return (
     <div ref={ref} className="notice notice-error error-summary" tabIndex={-1} aria-labelledby="error-summary-title">
       <h2 id="error-summary-title" className="notice-title">
-        {items.length === 1 ? 'The form was not saved: one thing to fix' : `The form was not saved: ${items.length} things to fix`}
+        {t('forms.builder.summary.title', { count: items.length })}
       </h2>
       <ul>
         {items.map((item, index) => (
@@ -27,7 +29,7 @@ export function ErrorSummary({ items, ref }: { items: SummaryItem[]; ref: Ref<HT
             ) : (
               <strong>{item.where}</strong>
             )}
-            : {item.message}
+            {t('forms.builder.summary.message', { message: item.message })}
           </li>
         ))}
       </ul>

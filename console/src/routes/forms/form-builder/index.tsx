@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link, useBlocker, useLocation, useParams } from 'react-router';
 import type { components } from '../../../../../clients/typescript/index';
 import { ApiError, unwrap } from '../../../api/api-error';
@@ -11,6 +12,7 @@ import { EmbedSnippet } from '../../../components/embed-snippet';
 import { Page } from '../../../components/page';
 import { ErrorNotice, QueryView, Success } from '../../../components/status';
 import { Time } from '../../../components/time';
+import { useT } from '../../../i18n/use-t';
 import { BuilderRules } from '../common/builder-rules';
 import { type PlacedErrors, placeErrors } from '../common/field-paths';
 import { type DraftAction, draftFingerprint, draftFromForm, draftReducer, type FormBody, type FormStatus, toFormBody } from '../common/form-draft';
@@ -29,6 +31,7 @@ type Catalog = components['schemas']['GatewayCatalogDto'];
 
 /** One form in the builder: its settings, the live preview, publishing, a test email and how to share it. */
 export function FormBuilderScreen() {
+  const t = useT();
   const id = Number(useParams().id);
   const valid = Number.isInteger(id) && id > 0;
   const form = useQuery({ ...formQuery(id), enabled: valid });
@@ -36,7 +39,7 @@ export function FormBuilderScreen() {
   const catalog = useQuery(catalogQuery);
   if (!valid) return <NotFound />;
   return (
-    <Page title={`Edit form #${id}`} actions={<Link to="/forms">All forms</Link>}>
+    <Page title={t('forms.builder.title', { id })} actions={<Link to="/forms">{t('forms.builder.allForms')}</Link>}>
       <QueryView queries={[form, builderData, catalog]} what="status.loading.form">
         {/* A new draft for each form (and when another admin's change is loaded on purpose). */}
         {([formData, builderDataData, catalogData]) => <Builder key={id} form={formData} builderData={builderDataData} catalog={catalogData} />}
@@ -54,6 +57,7 @@ interface SaveRequest {
 }
 
 function Builder({ form, builderData, catalog }: { form: PaymentForm; builderData: BuilderData; catalog: Catalog }) {
+  const t = useT();
   const queries = useQueryClient();
   const location = useLocation();
   const rules = useMemo(() => new BuilderRules(builderData), [builderData]);
@@ -61,12 +65,12 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
   const [draft, dispatch] = useReducer(draftReducer, form, draftFromForm);
   const [savedFingerprint, setSavedFingerprint] = useState(() => draftFingerprint(draftFromForm(form)));
   const [errors, setErrors] = useState<PlacedErrors | null>(null);
-  const [notice, setNotice] = useState<string | null>((location.state as { created?: boolean } | null)?.created ? 'Created from the template as a draft. Change what you need, save, then publish it.' : null);
+  const [notice, setNotice] = useState<string | null>((location.state as { created?: boolean } | null)?.created ? t('forms.builder.created') : null);
   const summary = useRef<HTMLDivElement>(null);
   // On a narrow screen the form and its preview take turns (styles.css shows one pane there).
   const [pane, setPane] = useState<'form' | 'preview'>('form');
   const dirty = draftFingerprint(draft) !== savedFingerprint;
-  const current = useMemo(() => toFormBody(draft, rules), [draft, rules]);
+  const current = useMemo(() => toFormBody(draft, rules, t), [draft, rules, t]);
 
   const save = useMutation({
     mutationFn: async (request: SaveRequest) =>
@@ -74,13 +78,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     onSuccess: (saved, request) => {
       if (request.body) setSavedFingerprint(request.fingerprint);
       setErrors(null);
-      setNotice(
-        request.status === 'publish'
-          ? `Published: payers can pay at ${hostedPageUrl(saved.id)}.`
-          : request.status === 'draft'
-            ? 'Unpublished: the payment page answers “not found” until you publish again.'
-            : 'Saved.',
-      );
+      setNotice(request.status ? t('forms.builder.statusSaved', { status: request.status, url: hostedPageUrl(saved.id) }) : t('forms.builder.saved'));
       queries.setQueryData(formKeys.detail(form.id), saved);
       void queries.invalidateQueries({ queryKey: formKeys.lists });
       void queries.invalidateQueries({ queryKey: formKeys.builderData(form.id), refetchType: 'none' });
@@ -88,7 +86,7 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     onError: (error) => {
       setPane('form');
       setNotice(null);
-      if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, gatewayLabels));
+      if (error instanceof ApiError && Object.keys(error.params).length > 0) setErrors(placeErrors(error.params, draft, t, gatewayLabels));
       else setErrors({ byPath: {}, summary: [] });
     },
   });
@@ -96,11 +94,11 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
   /** Saves the draft (optionally with a new status); problems the editor finds itself stop it before any request. */
   function submit(status?: FormStatus) {
     save.reset();
-    const result = toFormBody(draft, rules);
+    const result = toFormBody(draft, rules, t);
     if (result.problems) {
       setPane('form'); // what the summary points at is in the form
       setNotice(null);
-      setErrors(placeErrors(result.problems, draft, gatewayLabels));
+      setErrors(placeErrors(result.problems, draft, t, gatewayLabels));
       return;
     }
     save.mutate({ body: result.body, status, fingerprint: draftFingerprint(draft) });
@@ -138,21 +136,24 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
     <FieldErrors.Provider value={errors?.byPath ?? {}}>
       <div className="builder-head">
         <p>
-          <strong>{form.title}</strong> <StatusBadge status={form.status} /> <span className="muted">Updated <Time iso={form.updated_at} /></span>
+          <strong>{form.title}</strong> <StatusBadge status={form.status} /> <span className="muted">
+            <FormattedMessage id="forms.builder.updated" values={{ time: <Time iso={form.updated_at} /> }} />
+          </span>
         </p>
         <div className="button-row">
           {published ? (
             <>
               <a className="button" href={hostedPageUrl(form.id)} target="_blank" rel="noopener">
-                Open the payment page<span className="visually-hidden"> (new tab)</span>
+                {t('forms.builder.openPage')}
+                <span className="visually-hidden">{t('forms.builder.newTab')}</span>
               </a>
               <button type="button" className="button" disabled={save.isPending} onClick={() => save.mutate({ status: 'draft', fingerprint: savedFingerprint })}>
-                Unpublish
+                {t('forms.builder.unpublish')}
               </button>
             </>
           ) : (
             <button type="button" className="button button-primary" disabled={save.isPending} onClick={() => submit('publish')}>
-              {dirty ? 'Save and publish' : 'Publish'}
+              {dirty ? t('forms.builder.saveAndPublish') : t('forms.builder.publish')}
             </button>
           )}
         </div>
@@ -170,16 +171,16 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
           notice && <Success>{notice}</Success>
         )}
       </div>
-      <div className="pane-switch" role="group" aria-label="Show">
+      <div className="pane-switch" role="group" aria-label={t('forms.builder.pane.label')}>
         <button type="button" className="button" aria-pressed={pane === 'form'} aria-controls="builder-form" onClick={() => setPane('form')}>
-          Form
+          {t('forms.builder.pane.form')}
         </button>
         <button type="button" className="button" aria-pressed={pane === 'preview'} aria-controls="builder-aside" onClick={() => setPane('preview')}>
-          Preview
+          {t('forms.builder.pane.preview')}
         </button>
       </div>
       <div className={`split builder show-${pane}`}>
-        <form id="builder-form" className="stack builder-form" onSubmit={onSubmit} noValidate aria-label="Form settings">
+        <form id="builder-form" className="stack builder-form" onSubmit={onSubmit} noValidate aria-label={t('forms.builder.settingsLabel')}>
           <GeneralSection draft={draft} dispatch={change} rules={rules} />
           <PlansSection draft={draft} dispatch={change} rules={rules} />
           <MethodsSection draft={draft} dispatch={change} catalog={catalog} />
@@ -190,9 +191,9 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
           <TranslationsSection draft={draft} dispatch={change} rules={rules} />
           <div className="save-bar">
             <button type="submit" className="button button-primary" disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : 'Save changes'}
+              {save.isPending ? t('common.saving') : t('forms.builder.save')}
             </button>
-            <span className="muted">{dirty ? 'You have unsaved changes.' : 'All changes are saved.'}</span>
+            <span className="muted">{dirty ? t('forms.builder.unsaved') : t('forms.builder.allSaved')}</span>
           </div>
         </form>
         <div id="builder-aside" className="stack builder-aside">
@@ -203,12 +204,12 @@ function Builder({ form, builderData, catalog }: { form: PaymentForm; builderDat
       </div>
       <ConfirmDialog
         open={leaving.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave without saving"
+        title={t('forms.builder.leave.title')}
+        confirmLabel={t('forms.builder.leave.confirm')}
         onCancel={() => leaving.reset?.()}
         onConfirm={() => leaving.proceed?.()}
       >
-        <p>Your changes to this form are not saved yet.</p>
+        <p>{t('forms.builder.leave.text')}</p>
       </ConfirmDialog>
     </FieldErrors.Provider>
   );

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
+import { useT } from '../../../i18n/use-t';
 import type { BuilderOption } from '../common/builder-rules';
 import { errorId, inputId } from '../common/field-paths';
 
@@ -24,19 +25,21 @@ interface Common {
 }
 
 function Message({ path, error }: { path: string; error?: string }) {
+  const t = useT();
   return error ? (
     <span className="field-error" id={errorId(path)}>
-      <span className="visually-hidden">Error: </span>
+      <span className="visually-hidden">{t('forms.builder.error')}</span>
       {error}
     </span>
   ) : null;
 }
 
 function Label({ path, label, required }: Common) {
+  const t = useT();
   return (
     <label className="field-label" htmlFor={inputId(path)}>
       {label}
-      {required && <span className="required-mark"> (required)</span>}
+      {required && <span className="required-mark">{t('forms.builder.required')}</span>}
     </label>
   );
 }
@@ -153,13 +156,14 @@ export function CheckboxInput({ checked, onChange, path, label, help }: Omit<Com
  * focuses the group.
  */
 export function Group({ path, legend, children, className }: { path: string; legend: ReactNode; children: ReactNode; className?: string }) {
+  const t = useT();
   const error = useFieldError(path);
   return (
     <fieldset id={inputId(path)} tabIndex={-1} className={className} aria-describedby={error ? errorId(path) : undefined}>
       <legend>{legend}</legend>
       {error && (
         <p className="field-error" id={errorId(path)}>
-          <span className="visually-hidden">Error: </span>
+          <span className="visually-hidden">{t('forms.builder.error')}</span>
           {error}
         </p>
       )}

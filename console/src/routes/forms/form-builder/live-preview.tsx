@@ -4,6 +4,7 @@ import { ApiError } from '../../../api/api-error';
 import { livePreviewQuery } from '../../../api/forms';
 import type { FormBody } from '../common/form-draft';
 import { Loading } from '../../../components/status';
+import { useT } from '../../../i18n/use-t';
 
 /** How long the editor must be still before the preview is drawn again. */
 const PREVIEW_DELAY_MS = 400;
@@ -26,6 +27,7 @@ function useSettled<T>(value: T, delay: number): T {
  * leaves the last good preview in place and says why.
  */
 export function LivePreview({ formId, body, problem }: { formId: number; body: FormBody | null; problem?: string }) {
+  const t = useT();
   const json = useSettled(body ? JSON.stringify(body) : null, PREVIEW_DELAY_MS);
   const preview = useQuery(livePreviewQuery(formId, json));
   // The last HTML the route drew: it stays in the frame while newer settings are refused.
@@ -36,22 +38,22 @@ export function LivePreview({ formId, body, problem }: { formId: number; body: F
   const refused = preview.isError ? (preview.error instanceof ApiError ? preview.error : null) : null;
   return (
     <section className="card preview" aria-labelledby="preview-title">
-      <h2 id="preview-title">Live preview</h2>
-      <p className="muted">As payers will see the form, with your unsaved changes. Payments are disabled here.</p>
+      <h2 id="preview-title">{t('forms.builder.preview.title')}</h2>
+      <p className="muted">{t('forms.builder.preview.intro')}</p>
       <div aria-live="polite">
-        {problem && <p className="notice notice-warning">The preview waits for a valid amount: {problem}</p>}
+        {problem && <p className="notice notice-warning">{t('forms.builder.preview.waits', { problem })}</p>}
         {preview.isError && (
           <p className="notice notice-warning">
-            The preview shows the last version the service accepted. {refused ? refused.message : 'The preview could not be drawn.'}
+            {t('forms.builder.preview.refused', { reason: refused ? refused.message : t('forms.builder.preview.failed') })}
           </p>
         )}
       </div>
       {shown !== undefined ? (
-        <iframe className="preview-frame" title="Live preview of the payment form" sandbox="" srcDoc={shown} />
+        <iframe className="preview-frame" title={t('forms.builder.preview.frame')} sandbox="" srcDoc={shown} />
       ) : preview.isError ? null : (
         <Loading what="status.loading.preview" />
       )}
-      <p className="muted preview-state">{preview.isFetching ? 'Updating the preview…' : preview.isError || problem ? '' : shown !== undefined ? 'The preview is up to date.' : ''}</p>
+      <p className="muted preview-state">{preview.isFetching ? t('forms.builder.preview.updating') : preview.isError || problem ? '' : shown !== undefined ? t('forms.builder.preview.upToDate') : ''}</p>
     </section>
   );
 }

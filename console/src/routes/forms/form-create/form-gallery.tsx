@@ -9,7 +9,7 @@ import { templateListQuery } from '../../../api/templates';
 import { restBase } from '../../../api/rest-base';
 import { Page } from '../../../components/page';
 import { Empty, ErrorNotice, QueryView } from '../../../components/status';
-import { label } from '../../../format';
+import { useT } from '../../../i18n/use-t';
 
 type FormTemplate = components['schemas']['FormTemplateItemDto'];
 
@@ -18,6 +18,7 @@ type FormTemplate = components['schemas']['FormTemplateItemDto'];
  * template's settings (`POST /administration/import-template`) and opens it in the builder.
  */
 export function FormGalleryScreen() {
+  const t = useT();
   const query = useQuery(templateListQuery);
   const navigate = useNavigate();
   const queries = useQueryClient();
@@ -35,25 +36,25 @@ export function FormGalleryScreen() {
   }, [create.isError]);
 
   return (
-    <Page title="New form" actions={<Link to="/forms">All forms</Link>}>
-      <p>Choose a template to start from. The new form is a draft: change anything in the builder, then publish it.</p>
+    <Page title={t('forms.gallery.title')} actions={<Link to="/forms">{t('forms.gallery.allForms')}</Link>}>
+      <p>{t('forms.gallery.intro')}</p>
       <div ref={failure} tabIndex={-1} className="focus-target">
         {create.isError && <ErrorNotice error={create.error} />}
       </div>
       <QueryView query={query} what="status.loading.templates">
         {(list) =>
           list.form_templates.length === 0 ? (
-            <Empty>This installation offers no form templates.</Empty>
+            <Empty>{t('forms.gallery.empty')}</Empty>
           ) : (
-            <ul className="grid gallery" aria-label="Form templates">
+            <ul className="grid gallery" aria-label={t('forms.gallery.label')}>
               {list.form_templates.map((template) => (
                 <li key={template.slug} className="card template">
                   <h2 id={`template-${template.slug}`}>{template.name}</h2>
                   {/* The preview route is public and on this origin (the page allows images from 'self'). */}
-                  <img src={templatePreviewUrl(template.slug)} alt={`Preview of the ${template.name} form`} loading="lazy" />
+                  <img src={templatePreviewUrl(template.slug)} alt={t('forms.gallery.preview', { name: template.name })} loading="lazy" />
                   <p>{template.description}</p>
                   <p>
-                    <span className="badge">{label(template.category)}</span>
+                    <span className="badge">{t('forms.gallery.category', { category: template.category })}</span>
                   </p>
                   <button
                     type="button"
@@ -62,7 +63,7 @@ export function FormGalleryScreen() {
                     disabled={create.isPending}
                     onClick={() => create.mutate(template)}
                   >
-                    {create.isPending && create.variables?.slug === template.slug ? 'Creating…' : `Use ${template.name}`}
+                    {create.isPending && create.variables?.slug === template.slug ? t('forms.gallery.creating') : t('forms.gallery.use', { name: template.name })}
                   </button>
                 </li>
               ))}
