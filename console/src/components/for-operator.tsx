@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
+import { useT } from '../i18n/use-t';
 import { operatorAsk } from './operator-facts';
 
 /**
@@ -7,7 +8,8 @@ import { operatorAsk } from './operator-facts';
  * away from the merchant's words: the summary says who they are for, the text what to ask for.
  */
 export function ForOperator({ setting, children }: { setting?: string; children?: ReactNode }) {
-  const ask = setting ? operatorAsk(setting) : null;
+  const t = useT();
+  const ask = setting ? operatorAsk(setting, t) : null;
   return (
     <details className="disclosure for-operator">
       <summary>
