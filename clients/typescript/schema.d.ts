@@ -2118,13 +2118,13 @@ export interface components {
             options?: string[];
         };
         FormEmailSettingsDto: {
+            payer_subject: string;
             /**
              * Format: email
              * @description Address of the site owner's notification
              */
             email_to: string;
             admin_subject: string;
-            payer_subject: string;
             from_name: string;
             /**
              * @description Whether the payer of a subscription is emailed when a renewal payment fails (each attempt, with
@@ -2151,7 +2151,12 @@ export interface components {
             description?: string;
         };
         FormFieldTranslationDto: {
-            label: string;
+            label?: string;
+            /**
+             * @description A select field's choices as payers of this language read them: one per choice of its `options`,
+             *     in the same order. Only the label shown changes: the value submitted and stored stays the choice as written
+             */
+            options?: string[];
             /** @description The field's `name` (one of the form's `fields`) */
             name: string;
         };
@@ -2166,11 +2171,13 @@ export interface components {
              * @enum {string}
              */
             locale: "en" | "de" | "fr" | "es" | "it" | "nl" | "pt-BR" | "pl" | "ja";
+            /** @description The subject of the payer's confirmation email in this language (the placeholders of `email.payer_subject`) */
+            payer_subject?: string;
             title?: string;
             description?: string;
             button_label?: string;
             success_message?: string;
-            /** @description Labels of the form's fields in this language, by field `name` (each field at most once) */
+            /** @description Labels and select choices of the form's fields in this language, by field `name` (each field at most once) */
             fields?: components["schemas"]["FormFieldTranslationDto"][];
             /** @description Titles of the form's plans in this language, by `plan_index` (each plan at most once) */
             plans?: components["schemas"]["FormPlanTranslationDto"][];
@@ -2191,7 +2198,7 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
-            /** @description The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
+            /** @description The form's own texts in other payer languages: at most one entry per language; field versions name fields of this form (choices: one per choice of a select field) and plan titles its plans */
             translations?: components["schemas"]["FormTranslationDto"][];
         };
         PaymentFormDto: {
@@ -3740,7 +3747,7 @@ export interface components {
             redirect_url?: string;
             /** @description Shown after paying; required with the `message` action */
             success_message?: string;
-            /** @description The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
+            /** @description The form's own texts in other payer languages: at most one entry per language; field versions name fields of this form (choices: one per choice of a select field) and plan titles its plans */
             translations?: components["schemas"]["FormTranslationDto"][];
         };
         LivePreviewDto: {
@@ -4518,8 +4525,10 @@ export interface components {
             label: string;
             /** @enum {string} */
             type: "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "phone";
-            /** @description The choices of a `select` field */
+            /** @description The choices of a `select` field: the value to submit is one of these, as written */
             options?: string[];
+            /** @description What to show for each of `options`, in the same order: in the form's `locale` where the form has a version of them, the choices as written otherwise */
+            option_labels?: string[];
             required: boolean;
         };
         PublicMethodDto: {

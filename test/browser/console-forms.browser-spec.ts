@@ -138,6 +138,11 @@ describe('admin console: forms', () => {
 
   it("keeps the form's own texts in another payer language, and takes them away again (issue 32)", async () => {
     const id = await importTemplate('donation');
+    // A select field, whose choices get versions of their own.
+    const api = suite.app.t;
+    const form = await request(api.http).get(`${api.base}/administration/payment-forms/${id}`).set('Authorization', api.admin.auth).expect(200);
+    const fields = [...form.body.settings.fields, { name: 'fund', type: 'select', label: 'Fund', required: false, options: ['General', 'Youth'] }];
+    await request(api.http).put(`${api.base}/administration/payment-forms/${id}`).set('Authorization', api.admin.auth).send({ settings: { ...form.body.settings, fields } }).expect(200);
     const { page, context, errors } = await openConsole(suite.browser, suite.app);
     await signIn(page);
     await page.goto(`${suite.app.origin}/admin/forms/${id}`);
@@ -148,6 +153,8 @@ describe('admin console: forms', () => {
     const german = section.getByRole('group', { name: 'Deutsch' });
     await german.getByRole('textbox', { name: 'Title', exact: true }).fill('Spende für den Verein');
     await german.getByRole('textbox', { name: 'Pay button label' }).fill('Jetzt spenden');
+    await german.getByText('Original: Thank you for your donation to {form_title}').waitFor();
+    await german.getByRole('textbox', { name: "Subject of the payer's confirmation email" }).fill('Danke für Ihre Spende an {form_title}');
     // A text filled, then emptied, is left out: the payer sees the form's own.
     await german.getByRole('textbox', { name: 'Message after payment' }).fill('Danke');
     await german.getByRole('textbox', { name: 'Message after payment' }).fill('');
@@ -158,6 +165,9 @@ describe('admin console: forms', () => {
     await dedication.fill('Widmung (optional)');
     await labels.getByRole('textbox', { name: 'Label of the field first_name' }).fill('Vorname');
     await labels.getByRole('textbox', { name: 'Label of the field first_name' }).fill('');
+    // A choice not written is sent as written: one per choice, the values unchanged.
+    await labels.getByText('Original: Youth').waitFor();
+    await labels.getByRole('textbox', { name: 'Choice 2 of the field fund' }).fill('Jugend');
     const titles = german.getByRole('group', { name: 'Plan titles' });
     await titles.getByText('Original: Donation').waitFor();
     await titles.getByRole('textbox', { name: 'Title of plan 1' }).fill('Spende');
@@ -171,7 +181,11 @@ describe('admin console: forms', () => {
         locale: 'de',
         title: 'Spende für den Verein',
         button_label: 'Jetzt spenden',
-        fields: [{ name: 'dedication', label: 'Widmung (optional)' }],
+        payer_subject: 'Danke für Ihre Spende an {form_title}',
+        fields: [
+          { name: 'dedication', label: 'Widmung (optional)' },
+          { name: 'fund', options: ['General', 'Jugend'] },
+        ],
         plans: [{ plan_index: 0, title: 'Spende' }],
       },
     ]);

@@ -228,6 +228,64 @@ describe('hosted payment page (GET /pay/{form_id})', () => {
       expect(Number(rows[0].n)).toBe(0);
     });
 
+    it('shows a German payer the German choices of a select field (page, embed, public form) while the value submitted and stored stays the choice as written', async () => {
+      const translations = [{ locale: 'de' as const, payer_subject: 'Danke für {form_title}', fields: [{ name: 'size', options: ['Klein', 'Mittel & groß', 'Groß'] }] }];
+      const created = await request(t.http)
+        .post(`${t.base}/administration/payment-forms`)
+        .set('Authorization', t.admin.auth)
+        .send({ title: 'Choices', status: 'publish', settings: formSettings({ success_message: 'Thanks', translations }) });
+      expect(created.status).toBe(201);
+      expect(created.body.settings.translations).toEqual(translations);
+      const id: number = created.body.id;
+
+      for (const path of [`/pay/${id}`, `/pay/${id}?embed=1`]) {
+        const german = await request(t.http).get(path).set('Accept-Language', 'de-DE');
+        expect(german.text).toContain('<option value="S">Klein</option><option value="M">Mittel &amp; groß</option><option value="L">Groß</option>');
+        // The label was not translated: shown as written.
+        expect(german.text).toContain('<label for="field-size">Size</label>');
+      }
+      const english = await request(t.http).get(`/pay/${id}`).set('Accept-Language', 'en');
+      expect(english.text).toContain('<option value="S">S</option><option value="M">M</option><option value="L">L</option>');
+
+      const read = await request(t.http).get(`${t.base}/payment/form/${id}`).set('Accept-Language', 'de');
+      const size = read.body.fields.find((field: { name: string }) => field.name === 'size');
+      expect(size).toMatchObject({ options: ['S', 'M', 'L'], option_labels: ['Klein', 'Mittel & groß', 'Groß'] });
+      const readEnglish = await request(t.http).get(`${t.base}/payment/form/${id}`).set('Accept-Language', 'en');
+      expect(readEnglish.body.fields.find((field: { name: string }) => field.name === 'size')).toMatchObject({ options: ['S', 'M', 'L'], option_labels: ['S', 'M', 'L'] });
+
+      // The payer submits the choice's value; its German label is no choice of the field.
+      const sync = (size: string) =>
+        request(t.http).post(`${t.base}/payment/sync-details`).send({ form_id: id, payment_gateway: 'gateway_a', payment_method: 'ccard', locale: 'de', custom_fields: { size } });
+      const refused = await sync('Klein');
+      expect(refused.status).toBe(400);
+      expect(expectWpError(refused.body, 'rest_invalid_param', 400).data.params).toHaveProperty(['custom_fields.size']);
+      const paid = await sync('M');
+      expect(paid.status).toBe(201);
+      const [stored] = await t.dataSource.query(`SELECT custom_fields FROM ${t.config.tablePrefix}checkout_payments WHERE id = ?`, [paid.body.payment_id]);
+      expect(JSON.parse(String(stored.custom_fields))).toEqual({ size: 'M' });
+    });
+
+    it('refuses choices of a field that is no select or not one per choice, and a multi-line payer subject, naming them; nothing is written', async () => {
+      const post = (translations: unknown) =>
+        request(t.http).post(`${t.base}/administration/payment-forms`).set('Authorization', t.admin.auth).send({ title: 'Refused choices', settings: { ...formSettings({ success_message: 'Thanks' }), translations } });
+      const cases: Array<[unknown, string, RegExp, string]> = [
+        [[{ locale: 'de', fields: [{ name: 'size', options: ['Klein'] }] }], 'settings.translations', /translations\.0\.fields\.0\.options must give one label per choice of size \(it has 3\)/, 'rest_invalid_param'],
+        [[{ locale: 'de', fields: [{ name: 'company', options: ['a'] }] }], 'settings.translations', /translations\.0\.fields\.0\.options are for a select field/, 'rest_invalid_param'],
+        [[{ locale: 'de', fields: [{ name: 'size', options: ['a', 'b', 'x'.repeat(101)] }] }], 'settings.translations.0.fields.0.options', /shorter than or equal to 100 characters/, 'rest_invalid_param'],
+        [[{ locale: 'de', fields: [{ name: 'size' }] }], 'settings.translations.0.fields.0.label', /label/, 'rest_missing_callback_param'],
+        [[{ locale: 'de', payer_subject: 'Danke\nBcc: x@evil.example' }], 'settings.translations.0.payer_subject', /payer_subject must be a single line/, 'rest_invalid_param'],
+        [[{ locale: 'de', payer_subject: 'x'.repeat(201) }], 'settings.translations.0.payer_subject', /shorter than or equal to 200 characters/, 'rest_invalid_param'],
+      ];
+      for (const [translations, param, message, code] of cases) {
+        const res = await post(translations);
+        expect({ param, status: res.status }).toEqual({ param, status: 400 });
+        const body = expectWpError(res.body, code, 400);
+        expect(body.data.params).toEqual({ [param]: expect.stringMatching(message) });
+      }
+      const rows: Array<{ n: number }> = await t.dataSource.query(`SELECT COUNT(*) AS n FROM ${t.config.tablePrefix}checkout_forms WHERE title = 'Refused choices'`);
+      expect(Number(rows[0].n)).toBe(0);
+    });
+
     it('escapes merchant text', async () => {
       const form = await createPaymentForm(t, { plans: [{ title: '<img src=x onerror=alert(1)>', prices: [{ amount: 500, currency: 'USD', frequency: 'one-time' }] }] });
       const res = await request(t.http).get(`/pay/${form.id}`);

@@ -154,7 +154,7 @@ describe('public form read (GET /payment/form/{form_id})', () => {
       fields: [
         { name: 'email_address', label: 'Email', type: 'email', required: true },
         { name: 'first_name', label: 'First name', type: 'text', required: true },
-        { name: 'size', label: 'Size', type: 'select', required: false, options: ['S', 'M'] },
+        { name: 'size', label: 'Size', type: 'select', required: false, options: ['S', 'M'], option_labels: ['S', 'M'] },
       ],
       success_message: 'Thanks!',
       redirect_url: 'https://shop.example/thanks',

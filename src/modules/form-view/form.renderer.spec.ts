@@ -263,7 +263,7 @@ describe('localizePayerForm', () => {
     expect(german.plans.map((plan) => plan.title)).toEqual(['Basic', 'Gold (DE)']);
     // Prices and the fields' other properties are the form's own.
     expect(german.plans[1].prices).toBe(plans[1].prices);
-    expect(german.fields[2]).toEqual({ ...fields[2], label: 'Size' });
+    expect(german.fields[2]).toEqual({ ...fields[2], label: 'Size', optionLabels: ['S', 'M'] });
     // No message of the merchant's own (the message action is off): the service's default stays, in the payer's language.
     expect(german.successMessage).toBe(form.successMessage);
     const html = renderFormPage(german, { purpose: 'payment', methods: card, translator: payerTranslator('de') });
@@ -272,5 +272,20 @@ describe('localizePayerForm', () => {
     expect(html).toContain('<label for="field-company">Firma</label>');
     expect(html).not.toContain('>Danke<');
     expect(localizePayerForm(form, 'fr').plans.map((plan) => plan.title)).toEqual(['Basic', 'Gold']);
+  });
+
+  it('shows a select field’s choices in the payer’s language, each keeping its value as written', () => {
+    const fields = [
+      { name: 'email_address', type: 'email' as const, label: 'Email', required: true },
+      { name: 'size', type: 'select' as const, label: 'Size', required: false, options: ['S', 'M & L'] },
+    ];
+    const form = toPayerForm(7, 'Course', settings({ fields, translations: [{ locale: 'de', fields: [{ name: 'size', options: ['Klein', 'Mittel & groß'] }] }] }));
+    const german = localizePayerForm(form, 'de');
+    expect(german.fields[1]).toEqual({ ...fields[1], optionLabels: ['Klein', 'Mittel & groß'] });
+    const html = renderFormPage(german, { purpose: 'payment', methods: card, translator: payerTranslator('de') });
+    expect(html).toContain('<label for="field-size">Size</label>');
+    expect(html).toContain('<option value="S">Klein</option><option value="M &amp; L">Mittel &amp; groß</option>');
+    const english = renderFormPage(localizePayerForm(form, 'en'), { purpose: 'payment', methods: card });
+    expect(english).toContain('<option value="S">S</option><option value="M &amp; L">M &amp; L</option>');
   });
 });

@@ -1,9 +1,9 @@
 import { type PayerTranslator, payerTranslator } from '../../common/payer-language/index.js';
 import { currencyRule, toDecimalString } from '../../common/money/index.js';
-import { CORE_FIELDS, type FormField, type FormPrice } from '../forms/index.js';
+import { CORE_FIELDS, type FormPrice } from '../forms/index.js';
 import type { DriverMethodOptions } from '../gateways/index.js';
 import { escapeHtml } from '../../common/html/index.js';
-import { DEFAULT_BUTTON_LABEL, DEFAULT_SUCCESS_MESSAGE, type PayerForm } from './payer-form.js';
+import { DEFAULT_BUTTON_LABEL, DEFAULT_SUCCESS_MESSAGE, type PayerField, type PayerForm } from './payer-form.js';
 
 /** The form's stylesheet (assets/form.css), served beside the hosted page's script. */
 export const FORM_STYLESHEET_PATH = '/pay/assets/form.css';
@@ -193,7 +193,7 @@ function renderPlans(form: PayerForm, t: PayerTranslator): string {
 
 const AUTOCOMPLETE: Readonly<Record<string, string>> = { email_address: 'email', first_name: 'given-name', last_name: 'family-name' };
 
-function renderFields(fields: FormField[], t: PayerTranslator): string {
+function renderFields(fields: PayerField[], t: PayerTranslator): string {
   const out: string[] = ['<fieldset class="payer">', `<legend>${escapeHtml(t.t('page.yourDetails'))}</legend>`];
   const core = CORE_FIELDS as readonly string[];
   for (const field of fields) {
@@ -210,7 +210,8 @@ function renderFields(fields: FormField[], t: PayerTranslator): string {
       case 'select':
         out.push(
           `<div class="field"><label for="${id}">${label}</label>${error}<select ${common}><option value=""></option>` +
-            (field.options ?? []).map((option) => `<option value="${escapeHtml(option)}">${escapeHtml(option)}</option>`).join('') +
+            // The value is the choice as written (what is submitted and stored); only the label is the payer's language's.
+            (field.options ?? []).map((option, i) => `<option value="${escapeHtml(option)}">${escapeHtml(field.optionLabels?.[i] ?? option)}</option>`).join('') +
             '</select></div>',
         );
         break;

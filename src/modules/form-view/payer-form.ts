@@ -19,7 +19,7 @@ export interface PayerForm {
   description: string | null;
   plans: FormPlan[];
   /** The form's payer fields; the email is always among them (first when the form lacks it) and always required */
-  fields: FormField[];
+  fields: PayerField[];
   /** The form's message with its `message` action on, the neutral default otherwise */
   successMessage: string;
   /** With the `redirect` action on: where the browser goes after paying */
@@ -34,9 +34,16 @@ export interface PayerForm {
   translations: FormTranslation[];
 }
 
+/** A payer field; a select field's choices keep their values (`options`, what is submitted) and may show other labels */
+export interface PayerField extends FormField {
+  /** The label shown for each of `options`, in order (in the payer's language); the options themselves when absent */
+  optionLabels?: string[];
+}
+
 /**
  * The form as payers of `locale` read it: the merchant's texts of that language where the form has
- * them (title, description, button label, success message, field labels, plan titles), the texts
+ * them (title, description, button label, success message, field labels, select choices' labels,
+ * plan titles), the texts
  * as written otherwise (the rule is forms' `formTextsIn`).
  */
 export function localizePayerForm(form: PayerForm, locale: string): PayerForm {
@@ -49,7 +56,7 @@ export function localizePayerForm(form: PayerForm, locale: string): PayerForm {
     description: texts.description(form.description),
     buttonLabel: texts.buttonLabel(form.buttonLabel),
     successMessage: texts.successMessage(own) ?? form.successMessage,
-    fields: form.fields.map((field) => ({ ...field, label: texts.fieldLabel(field) })),
+    fields: form.fields.map((field) => ({ ...field, label: texts.fieldLabel(field), ...(field.type === 'select' ? { optionLabels: texts.optionLabels(field) } : {}) })),
     plans: form.plans.map((plan, planIndex) => ({ ...plan, title: texts.planTitle(plan, planIndex) })),
   };
 }

@@ -81,9 +81,13 @@ export class PublicFieldDto {
 
   required: boolean;
 
-  /** The choices of a `select` field */
+  /** The choices of a `select` field: the value to submit is one of these, as written */
   @ApiProperty({ type: [String], required: false })
   options?: string[];
+
+  /** What to show for each of `options`, in the same order: in the form's `locale` where the form has a version of them, the choices as written otherwise */
+  @ApiProperty({ type: [String], required: false })
+  option_labels?: string[];
 }
 
 export class PublicMethodDto {

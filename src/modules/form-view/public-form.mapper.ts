@@ -37,7 +37,7 @@ export function toPublicFormDto({ form, gateways }: PublicFormView, locale: Paye
       label: field.label,
       type: field.type,
       required: field.required,
-      ...(field.type === 'select' ? { options: [...(field.options ?? [])] } : {}),
+      ...(field.type === 'select' ? { options: [...(field.options ?? [])], option_labels: [...(field.optionLabels ?? field.options ?? [])] } : {}),
     })),
     success_message: form.successMessage,
     redirect_url: form.redirectUrl,

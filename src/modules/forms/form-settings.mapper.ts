@@ -34,8 +34,14 @@ export function toFormSettings(dto: PaymentFormSettingsDto): PaymentFormSettings
   if (dto.translations !== undefined) {
     settings.translations = dto.translations.map((entry) => {
       const out: NonNullable<PaymentFormSettings['translations']>[number] = { locale: entry.locale };
-      for (const key of ['title', 'description', 'button_label', 'success_message'] as const) if (entry[key] !== undefined) out[key] = entry[key];
-      if (entry.fields !== undefined) out.fields = entry.fields.map((field) => ({ name: field.name, label: field.label }));
+      for (const key of ['title', 'description', 'button_label', 'success_message', 'payer_subject'] as const) if (entry[key] !== undefined) out[key] = entry[key];
+      if (entry.fields !== undefined) {
+        out.fields = entry.fields.map((field) => ({
+          name: field.name,
+          ...(field.label !== undefined ? { label: field.label } : {}),
+          ...(field.options !== undefined ? { options: [...field.options] } : {}),
+        }));
+      }
       if (entry.plans !== undefined) out.plans = entry.plans.map((plan) => ({ plan_index: plan.plan_index, title: plan.title }));
       return out;
     });

@@ -81,6 +81,8 @@ export interface FormTranslation {
   description?: string;
   button_label?: string;
   success_message?: string;
+  /** The subject of the payer's confirmation email in this language (`email.payer_subject`'s placeholders) */
+  payer_subject?: string;
   /** Field labels in this language, by the field's `name` */
   fields?: FormFieldTranslation[];
   /** Plan titles in this language, by the plan's position (`plan_index`, the key payments and the public form use) */
@@ -89,7 +91,9 @@ export interface FormTranslation {
 
 export interface FormFieldTranslation {
   name: string;
-  label: string;
+  label?: string;
+  /** A select field's choices as shown in this language, in the order of its `options` (one each); the value submitted and stored stays the choice as written */
+  options?: string[];
 }
 
 export interface FormPlanTranslation {

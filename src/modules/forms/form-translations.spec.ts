@@ -52,4 +52,37 @@ describe('form settings: the payer language and translations of the merchant’s
     expect(check({ plans: [{ plan_index: 0 }] })).toHaveProperty(['translations.0.plans.0.title']);
     expect(check({ fields: [{ name: 'email_address', label: 'x'.repeat(100) }], plans: [{ plan_index: 0, title: 'x'.repeat(100) }] })).toBeNull();
   });
+
+  describe('select choices and the payer subject (each field version: a label, choices or both)', () => {
+    const withSize = {
+      ...base,
+      fields: [...base.fields, { name: 'size', type: 'select', label: 'Size', required: false, options: ['S', 'M'] }, { name: 'note', type: 'text', label: 'Note', required: false }],
+    };
+    const check = (entry: object) => checkFormSettings({ ...withSize, translations: [{ locale: 'de', ...entry }] });
+
+    it('keeps choices in the order of the field’s options, with or without a label, and a payer subject', () => {
+      const settings = parseFormSettings({
+        ...withSize,
+        translations: [{ locale: 'de', payer_subject: ' Danke für {form_title} ', fields: [{ name: 'size', options: ['Klein', 'Mittel'] }, { name: 'note', label: 'Notiz' }] }],
+      });
+      expect(settings.translations).toEqual([
+        { locale: 'de', payer_subject: 'Danke für {form_title}', fields: [{ name: 'size', options: ['Klein', 'Mittel'] }, { name: 'note', label: 'Notiz' }] },
+      ]);
+    });
+
+    it('refuses choices of a field that is no select, a count other than the field’s, a version of nothing, and what the originals’ rules refuse', () => {
+      expect(check({ fields: [{ name: 'note', options: ['a'] }] })).toEqual({ translations: 'translations.0.fields.0.options are for a select field (note is not one)' });
+      expect(check({ fields: [{ name: 'size', options: ['Klein'] }] })).toEqual({
+        translations: 'translations.0.fields.0.options must give one label per choice of size (it has 2)',
+      });
+      expect(check({ fields: [{ name: 'size' }] })).toHaveProperty(['translations.0.fields.0.label']);
+      expect(check({ fields: [{ name: 'size', options: ['Klein', 'x'.repeat(101)] }] })).toHaveProperty(['translations.0.fields.0.options']);
+      expect(check({ fields: [{ name: 'size', options: [] }] })).not.toBeNull();
+      expect(check({ fields: [{ name: 'size', options: ['Klein', 3] }] })).toHaveProperty(['translations.0.fields.0.options']);
+      expect(check({ payer_subject: 'a\nb' })).toEqual({ 'translations.0.payer_subject': 'payer_subject must be a single line' });
+      expect(check({ payer_subject: 'x'.repeat(201) })).toHaveProperty(['translations.0.payer_subject']);
+      expect(check({ payer_subject: ' ' })).toHaveProperty(['translations.0.payer_subject']);
+      expect(check({ payer_subject: 'x'.repeat(200), fields: [{ name: 'size', label: 'Größe', options: ['Klein', 'x'.repeat(100)] }] })).toBeNull();
+    });
+  });
 });

@@ -59,6 +59,11 @@ const SINGLE_LINE = /^[^\r\n]*$/;
 // decorators written on the property itself.
 const planTitleRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(100), Trim(), ApiProperty({ type: String, maxLength: 100 }));
 const fieldLabelRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(100), Trim(), ApiProperty({ type: String, maxLength: 100 }));
+// A select field's choices, and their versions in other payer languages (one per choice, in order).
+const selectOptionsRules = () => applyDecorators(IsArray(), ArrayMinSize(1), ArrayMaxSize(50), IsString({ each: true }), MaxLength(100, { each: true }));
+// The payer confirmation's subject, and its versions (same placeholders, filled the same way).
+const payerSubjectRules = () =>
+  applyDecorators(IsString(), IsNotEmpty(), MaxLength(200), Matches(SINGLE_LINE, { message: 'payer_subject must be a single line' }), Trim(), ApiProperty({ type: String, maxLength: 200 }));
 const CORE_FIELD_TYPES: Record<(typeof CORE_FIELDS)[number], FormField['type']> = { email_address: 'email', first_name: 'text', last_name: 'text' };
 
 /** Bounds of a customer-entered amount, in minor units */
@@ -164,11 +169,7 @@ export class FormFieldDto {
 
   /** Choices of a `select` field */
   @ValidateIf((field: FormFieldDto) => field.type === 'select' || field.options !== undefined)
-  @MaxLength(100, { each: true })
-  @IsString({ each: true })
-  @ArrayMaxSize(50)
-  @ArrayMinSize(1)
-  @IsArray()
+  @selectOptionsRules()
   options?: string[];
 }
 
@@ -187,11 +188,7 @@ export class FormEmailSettingsDto {
   @IsString()
   admin_subject: string;
 
-  @Trim()
-  @Matches(SINGLE_LINE, { message: 'payer_subject must be a single line' })
-  @MaxLength(200)
-  @IsNotEmpty()
-  @IsString()
+  @payerSubjectRules()
   payer_subject: string;
 
   @Trim()
@@ -253,15 +250,27 @@ export class FormDisplaySettingsDto {
   locale?: (typeof FORM_LOCALES)[number];
 }
 
-/** A payer field's label in one payer language */
+/** A payer field's label, and a select field's choices, in one payer language (at least one of the two) */
 export class FormFieldTranslationDto {
   /** The field's `name` (one of the form's `fields`) */
   @MaxLength(40)
   @IsString()
   name: string;
 
+  // Required when the version has no choices: a version of nothing is refused like an emptied label.
+  @ValidateIf((version: FormFieldTranslationDto) => version.label !== undefined || version.options === undefined)
   @fieldLabelRules()
-  label: string;
+  @ApiPropertyOptional()
+  label?: string;
+
+  /**
+   * A select field's choices as payers of this language read them: one per choice of its `options`,
+   * in the same order. Only the label shown changes: the value submitted and stored stays the choice as written
+   */
+  @IsOmittable()
+  @selectOptionsRules()
+  @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 100 } })
+  options?: string[];
 }
 
 /** A plan's title in one payer language */
@@ -310,7 +319,13 @@ export class FormTranslationDto {
   @IsString()
   success_message?: string;
 
-  /** Labels of the form's fields in this language, by field `name` (each field at most once) */
+  /** The subject of the payer's confirmation email in this language (the placeholders of `email.payer_subject`) */
+  @IsOmittable()
+  @payerSubjectRules()
+  @ApiPropertyOptional()
+  payer_subject?: string;
+
+  /** Labels and select choices of the form's fields in this language, by field `name` (each field at most once) */
   @IsOmittable()
   @Type(() => FormFieldTranslationDto)
   @ValidateNested({ each: true })
@@ -387,7 +402,7 @@ export class PaymentFormSettingsDto {
   @IsString()
   success_message?: string;
 
-  /** The form's own texts in other payer languages: at most one entry per language; field labels and plan titles name fields and plans of this form */
+  /** The form's own texts in other payer languages: at most one entry per language; field versions name fields of this form (choices: one per choice of a select field) and plan titles its plans */
   @IsOmittable()
   @Type(() => FormTranslationDto)
   @ValidateNested({ each: true })

@@ -129,23 +129,35 @@ export function IsChargeableIn(currencyField: string, options?: ValidationOption
 }
 
 /**
- * On `translations`: every field label names a field of the form (by `name`) and every plan title a
- * plan (by `plan_index`), so no version is kept for something the form does not have. The first
- * that does not is named in the message; malformed entries are left to their own rules.
+ * On `translations`: every field version names a field of the form (by `name`) and every plan title a
+ * plan (by `plan_index`), so no version is kept for something the form does not have; a version's
+ * choices (`options`) are of a select field, one per choice, as they are matched by position. The
+ * first that does not is named in the message; malformed entries are left to their own rules.
  */
 export function NamesFieldsAndPlansOfForm(options?: ValidationOptions): PropertyDecorator {
   const strayOf = (value: unknown, args: ValidationArguments): string | null => {
     if (!Array.isArray(value)) return null;
     const settings = record(args);
-    const names = new Set(Array.isArray(settings.fields) ? settings.fields.map((field) => (field && typeof field === 'object' ? (field as Record<string, unknown>).name : undefined)) : []);
+    // Each field's name, with the number of its choices (null: not a select field)
+    const choices = new Map<unknown, number | null>();
+    for (const field of Array.isArray(settings.fields) ? settings.fields : []) {
+      if (!field || typeof field !== 'object') continue;
+      const { name, type, options } = field as Record<string, unknown>;
+      choices.set(name, type === 'select' && Array.isArray(options) ? options.length : null);
+    }
     const planCount = Array.isArray(settings.plans) ? settings.plans.length : 0;
     for (const [at, entry] of value.entries()) {
       if (!entry || typeof entry !== 'object') continue;
       const { fields, plans } = entry as Record<string, unknown>;
       if (Array.isArray(fields)) {
         for (const [i, field] of fields.entries()) {
-          const name = field && typeof field === 'object' ? (field as Record<string, unknown>).name : undefined;
-          if (typeof name === 'string' && !names.has(name)) return `translations.${at}.fields.${i}.name must name a field of this form (no field ${name})`;
+          if (!field || typeof field !== 'object') continue;
+          const { name, options } = field as Record<string, unknown>;
+          if (typeof name !== 'string') continue;
+          if (!choices.has(name)) return `translations.${at}.fields.${i}.name must name a field of this form (no field ${name})`;
+          const count = choices.get(name);
+          if (Array.isArray(options) && count === null) return `translations.${at}.fields.${i}.options are for a select field (${name} is not one)`;
+          if (Array.isArray(options) && options.length !== count) return `translations.${at}.fields.${i}.options must give one label per choice of ${name} (it has ${count})`;
         }
       }
       if (Array.isArray(plans)) {

@@ -116,7 +116,8 @@ describe("the form's own texts in the payer's language (settings.translations)",
           locale: 'de',
           title: 'Kuchenverkauf',
           success_message: 'Bis Samstag.',
-          fields: [{ name: 'flavour', label: 'Geschmack' }],
+          payer_subject: 'Danke für {form_title} ({amount})',
+          fields: [{ name: 'flavour', label: 'Geschmack', options: ['Zitrone', 'Schokolade'] }],
           plans: [{ plan_index: 0, title: 'Kuchen' }],
         },
       ],
@@ -129,14 +130,16 @@ describe("the form's own texts in the payer's language (settings.translations)",
     expect(payer.text).toContain('Bis Samstag.');
     expect(payer.text).not.toContain('See you Saturday.');
     expect(payer.text).toContain('für „Kuchenverkauf“');
-    expect(payer.subject).toBe('Thanks for Kuchenverkauf');
+    expect(payer.subject).toBe('Danke für Kuchenverkauf (12,34\u00a0$ / Monat)');
     expect(payer.text).toContain('Formular: Kuchenverkauf');
     expect(payer.text).toContain('Tarif: Kuchen');
-    expect(payer.text).toContain('Geschmack: Lemon');
+    // The chosen choice (stored as written: Lemon) by its German label.
+    expect(payer.text).toContain('Geschmack: Zitrone');
+    expect(admin.subject).toBe('New $12.34 / month from Ada Lovelace (42)');
     expect(payer.html).toContain('<p>Bis Samstag.</p>');
     expect(admin.text).toContain('Plan: Cake');
     expect(admin.text).toContain('Flavour: Lemon');
-    expect(admin.text).not.toMatch(/Kuchen|Samstag|Geschmack/);
+    expect(admin.text).not.toMatch(/Kuchen|Samstag|Geschmack|Zitrone/);
   });
 
   it('keeps the texts as written for a language the form has no versions of', () => {
@@ -144,6 +147,12 @@ describe("the form's own texts in the payer's language (settings.translations)",
     expect(payer.text).toContain('See you Saturday.');
     expect(payer.text).toContain('Flavour: Lemon');
     expect(payer.text).toContain('Cake');
+    expect(payer.subject).toBe('Thanks for Bake <sale>');
+  });
+
+  it('shows a stored value that is none of the field’s choices as it is', () => {
+    const [, payer] = buildPaymentEmails(translated, { ...paid, custom_fields: { flavour: 'Vanilla' } }, { fromAddress: 'shop@example.test', locale: 'de' });
+    expect(payer.text).toContain('Geschmack: Vanilla');
   });
 
   it('puts no version in place of a message the form does not have', () => {

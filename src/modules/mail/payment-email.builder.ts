@@ -81,11 +81,13 @@ export function payerFormTexts(form: Pick<PaymentForm, 'settings'>, t: PayerTran
   return formTextsIn(form.settings.translations, t.locale);
 }
 
-/** The texts of a form a payment email shows: the title, the paid plan's title and the fields' labels. */
+/** The texts of a form a payment email shows: the title, the paid plan's title, the fields' labels and the chosen choices. */
 interface EmailTexts {
   title: string;
   planTitle: string | null | undefined;
   fieldLabel: (field: PaymentForm['settings']['fields'][number]) => string;
+  /** What a field's stored value reads as (a select field's chosen choice in the email's language) */
+  fieldValue: (field: PaymentForm['settings']['fields'][number], value: string) => string;
 }
 
 /**
@@ -107,7 +109,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
   };
   const from = { name: settings.email.from_name, address: options.fromAddress };
   const prefix = options.subjectPrefix ?? '';
-  const details = detailRows(form, payment, { title: form.title, planTitle: payment.plan_title, fieldLabel: (field) => field.label }, amount, payerName, en, false);
+  const details = detailRows(form, payment, { title: form.title, planTitle: payment.plan_title, fieldLabel: (field) => field.label, fieldValue: (_field, value) => value }, amount, payerName, en, false);
 
   const messages: EmailMessage[] = [
     {
@@ -129,6 +131,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
       title: texts.title(form.title),
       planTitle: plan && planIndex !== null ? texts.planTitle(plan, planIndex) : payment.plan_title,
       fieldLabel: (field) => texts.fieldLabel(field),
+      fieldValue: (field, value) => (field.type === 'select' ? texts.optionLabel(field, value) : value),
     };
     const payerAmount = emailAmount(t, payment.amount, payment.currency, payment.frequency);
     const lines = [greeting(t, payment.first_name), t.t('mail.confirmation.thanks', { amount: payerAmount, form: payerTexts.title })];
@@ -139,7 +142,7 @@ export function buildPaymentEmails(form: EmailForm, payment: PaymentEmailFacts, 
       from,
       to: payment.email_address,
       replyTo: settings.email.email_to,
-      subject: prefix + fillSubject(settings.email.payer_subject, { ...placeholders, form_title: payerTexts.title, amount: payerAmount }),
+      subject: prefix + fillSubject(texts.payerSubject(settings.email.payer_subject), { ...placeholders, form_title: payerTexts.title, amount: payerAmount }),
       ...body(t.t('mail.confirmation.heading'), lines, detailRows(form, payment, payerTexts, payerAmount, payerName, t, true), t, options.manageUrl),
     });
   }
@@ -214,7 +217,7 @@ function detailRows(form: EmailForm, payment: PaymentEmailFacts, texts: EmailTex
   const core: readonly string[] = CORE_FIELDS;
   for (const field of form.settings.fields) {
     const value = payment.custom_fields?.[field.name];
-    if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([texts.fieldLabel(field), value]);
+    if (!core.includes(field.name) && value !== undefined && value !== '') rows.push([texts.fieldLabel(field), texts.fieldValue(field, value)]);
   }
   if (!forPayer) rows.push(['Mode', payment.mode]);
   rows.push([t.t('mail.row.date'), emailMoment(t, payment.completed_at)]);

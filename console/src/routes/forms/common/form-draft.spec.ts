@@ -10,8 +10,10 @@ import {
   missingCoreFields,
   type PaymentForm,
   toFormBody,
+  translatedChoice,
   translatedFieldLabel,
   translatedPlanTitle,
+  withTranslatedChoice,
   withTranslatedFieldLabel,
   withTranslatedPlanTitle,
   withTranslatedText,
@@ -289,5 +291,30 @@ describe('field labels and plan titles in other languages (the builder’s Trans
     expect(removedPlan.translations[0].plans).toEqual([{ plan_index: 0, title: 'Gold (DE)' }]);
     const onlyPlan = edit(removedPlan, { type: 'remove-plan', plan: removedPlan.plans[0].id });
     expect(onlyPlan).toBe(removedPlan);
+  });
+});
+
+describe('a select field’s choices and the payer subject in other languages (the builder’s Translations section)', () => {
+  it('keeps one choice per position beside the label; an emptied label keeps the choices, emptied choices are left out', () => {
+    let entry = withTranslatedChoice({ locale: 'de' }, 'topic', 1, 2, 'Zwei');
+    expect(entry).toEqual({ locale: 'de', fields: [{ name: 'topic', options: ['', 'Zwei'] }] });
+    expect(translatedChoice(entry, 'topic', 1)).toBe('Zwei');
+    expect(translatedChoice(entry, 'topic', 0)).toBe('');
+    entry = withTranslatedFieldLabel(entry, 'topic', 'Thema');
+    expect(entry.fields).toEqual([{ name: 'topic', options: ['', 'Zwei'], label: 'Thema' }]);
+    expect(withTranslatedFieldLabel(entry, 'topic', '').fields).toEqual([{ name: 'topic', options: ['', 'Zwei'] }]);
+    expect(withTranslatedChoice(withTranslatedFieldLabel(entry, 'topic', ''), 'topic', 1, 2, ' ')).toEqual({ locale: 'de' });
+    expect(withTranslatedText({ locale: 'de' }, 'payer_subject', 'Danke für {form_title}')).toEqual({ locale: 'de', payer_subject: 'Danke für {form_title}' });
+  });
+
+  it('sends one choice per choice the field has now (one not written as written), and none for a field that is no longer a select', () => {
+    const base = savedForm();
+    const start = draftFromForm({ ...base, settings: { ...base.settings, translations: [{ locale: 'de', fields: [{ name: 'topic', options: ['', 'Zwei'] }] }] } });
+    expect(toFormBody(start, rules).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei'] }] }]);
+    const topic = start.fields.find((field) => field.name === 'topic')!;
+    const threeChoices = edit(start, { type: 'field', field: topic.id, patch: { options: 'A\nB\nC' } });
+    expect(toFormBody(threeChoices, rules).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei', 'C'] }] }]);
+    const text = edit(start, { type: 'field', field: topic.id, patch: { type: 'text' } });
+    expect(toFormBody(text, rules).body?.settings.translations).toEqual([{ locale: 'de' }]);
   });
 });

@@ -77,7 +77,7 @@ export interface FormDraft {
 }
 
 type Translation = FormDraft['translations'][number];
-/** The form-wide texts a translation may carry (settings.translations[]), beside its `locale` and its field labels and plan titles. */
+/** The form-wide texts a translation may carry (settings.translations[], the payer's email subject among them), beside its `locale` and its field versions and plan titles. */
 export type TranslatedText = Exclude<keyof Translation, 'locale' | 'fields' | 'plans'>;
 
 /** A translation with `text` set to `value`; an emptied text is left out (the payer then sees the form's own). */
@@ -88,10 +88,61 @@ export function withTranslatedText(entry: Translation, text: TranslatedText, val
   return next;
 }
 
+type FieldVersion = NonNullable<Translation['fields']>[number];
+
 /** A translation with the label of the field named `name` set to `value`; an emptied one is left out, like a text. */
 export function withTranslatedFieldLabel(entry: Translation, name: string, value: string): Translation {
+  return withFieldVersion(entry, name, { label: value });
+}
+
+/**
+ * A translation with choice `choice` (of `count`) of the select field named `name` shown as `value`.
+ * The draft keeps one per choice, '' for one not written; the save puts the choice itself there.
+ */
+export function withTranslatedChoice(entry: Translation, name: string, choice: number, count: number, value: string): Translation {
+  const current = entry.fields?.find((field) => field.name === name)?.options;
+  const options = Array.from({ length: count }, (_, at) => current?.[at] ?? '');
+  options[choice] = value;
+  return withFieldVersion(entry, name, { options });
+}
+
+/** A field's version with `patch` applied: a label or choices emptied are left out, and a version of nothing. */
+function withFieldVersion(entry: Translation, name: string, patch: Omit<FieldVersion, 'name'>): Translation {
+  const current = entry.fields?.find((field) => field.name === name);
+  const merged = { ...current, ...patch };
+  const version: FieldVersion = { name };
+  if (merged.label !== undefined && merged.label.trim() !== '') version.label = merged.label;
+  if (merged.options?.some((option) => option.trim() !== '')) version.options = merged.options;
   const others = (entry.fields ?? []).filter((field) => field.name !== name);
-  return withList(entry, 'fields', value.trim() === '' ? others : [...others, { name, label: value }]);
+  return withList(entry, 'fields', version.label === undefined && version.options === undefined ? others : [...others, version]);
+}
+
+/** The translation's version of choice `choice` of a select field, or '' when it has none. */
+export function translatedChoice(entry: Translation, name: string, choice: number): string {
+  return entry.fields?.find((field) => field.name === name)?.options?.[choice] ?? '';
+}
+
+/**
+ * The field versions as the API takes them: a select field's choices one per choice it has now (a
+ * choice not written in the language is shown as written, so it is sent as written), none for a
+ * field that has no choices; a version left with nothing is dropped.
+ */
+function fieldVersionsToSave(versions: FieldVersion[] | undefined, fields: FieldDraft[]): FieldVersion[] {
+  const out: FieldVersion[] = [];
+  for (const version of versions ?? []) {
+    const field = fields.find((candidate) => candidate.name === version.name);
+    const choices = field?.type === 'select' ? optionLines(field.options) : [];
+    const next: FieldVersion = { name: version.name };
+    if (version.label !== undefined) next.label = version.label;
+    if (version.options && choices.length > 0 && choices.some((_, at) => (version.options?.[at] ?? '').trim() !== '')) {
+      next.options = choices.map((choice, at) => {
+        const written = (version.options?.[at] ?? '').trim();
+        return written === '' ? choice : written;
+      });
+    }
+    if (next.label !== undefined || next.options !== undefined) out.push(next);
+  }
+  return out;
 }
 
 /** A translation with the title of the plan at `planIndex` (its position, the API's key) set to `value`; an emptied one is left out. */
@@ -397,7 +448,15 @@ export function toFormBody(draft: FormDraft, rules: BuilderRules | undefined, t:
   };
   if (draft.redirectUrl.trim() !== '' || draft.submitActions.includes('redirect')) settings.redirect_url = draft.redirectUrl.trim();
   if (draft.successMessage.trim() !== '' || draft.submitActions.includes('message')) settings.success_message = draft.successMessage;
-  if (draft.translations.length > 0) settings.translations = draft.translations.map((entry) => ({ ...entry }));
+  if (draft.translations.length > 0) {
+    settings.translations = draft.translations.map((entry) => {
+      const out: Translation = { ...entry };
+      const fields = fieldVersionsToSave(entry.fields, draft.fields);
+      if (fields.length > 0) out.fields = fields;
+      else delete out.fields;
+      return out;
+    });
+  }
   return { body: { title: draft.title, settings } };
 }
 

@@ -6,8 +6,11 @@ import {
   type DraftAction,
   type FormDraft,
   type TranslatedText,
+  optionLines,
+  translatedChoice,
   translatedFieldLabel,
   translatedPlanTitle,
+  withTranslatedChoice,
   withTranslatedFieldLabel,
   withTranslatedPlanTitle,
   withTranslatedText,
@@ -24,8 +27,9 @@ interface TranslationsProps {
 
 /**
  * The form's own texts in other payer languages (`settings.translations`, docs/languages.md): one
- * entry per language, each text optional (the form-wide texts, each field's label, each plan's
- * title); payers of that language see them on the hosted page and in their emails.
+ * entry per language, each text optional (the form-wide texts and the payer's email subject, each
+ * field's label and a select field's choices, each plan's title); payers of that language see them
+ * on the hosted page and in their emails.
  */
 export function TranslationsSection({ draft, dispatch, rules }: TranslationsProps) {
   const t = useT();
@@ -44,6 +48,7 @@ export function TranslationsSection({ draft, dispatch, rules }: TranslationsProp
     { text: 'description', label: t('forms.builder.translations.description'), original: draft.description, maxLength: rules.maxLength(RULE_KEYS.description), multiline: true },
     { text: 'button_label', label: t('forms.builder.translations.buttonLabel'), original: draft.buttonLabel, maxLength: rules.maxLength(RULE_KEYS.buttonLabel) },
     { text: 'success_message', label: t('forms.builder.translations.successMessage'), original: draft.successMessage, maxLength: rules.maxLength(RULE_KEYS.successMessage), multiline: true },
+    { text: 'payer_subject', label: t('forms.builder.translations.payerSubject'), original: draft.email.payer_subject, maxLength: rules.maxLength(RULE_KEYS.payerSubject) },
   ];
 
   return (
@@ -68,16 +73,30 @@ export function TranslationsSection({ draft, dispatch, rules }: TranslationsProp
             {draft.fields.map((field) => {
               // The server names a version by its place in the list it was sent.
               const at = entry.fields?.findIndex((version) => version.name === field.name) ?? -1;
+              // A select field's choices, one input each: the payer submits the choice as written whatever is shown.
+              const choices = field.type === 'select' ? optionLines(field.options) : [];
               return (
-                <TextInput
-                  key={field.id}
-                  path={at >= 0 ? `settings.translations.${index}.fields.${at}.label` : `settings.translations.${index}.fields.${field.name}`}
-                  label={t('forms.builder.translations.fieldLabel', { name: field.name })}
-                  help={original(field.label)}
-                  maxLength={rules.maxLength(RULE_KEYS.fieldLabel)}
-                  value={translatedFieldLabel(entry, field.name)}
-                  onChange={(value) => change(index, (other) => withTranslatedFieldLabel(other, field.name, value))}
-                />
+                <div key={field.id}>
+                  <TextInput
+                    path={at >= 0 ? `settings.translations.${index}.fields.${at}.label` : `settings.translations.${index}.fields.${field.name}`}
+                    label={t('forms.builder.translations.fieldLabel', { name: field.name })}
+                    help={original(field.label)}
+                    maxLength={rules.maxLength(RULE_KEYS.fieldLabel)}
+                    value={translatedFieldLabel(entry, field.name)}
+                    onChange={(value) => change(index, (other) => withTranslatedFieldLabel(other, field.name, value))}
+                  />
+                  {choices.map((choice, choiceIndex) => (
+                    <TextInput
+                      key={`${field.id}-${choiceIndex}`}
+                      path={at >= 0 ? `settings.translations.${index}.fields.${at}.options.${choiceIndex}` : `settings.translations.${index}.fields.${field.name}.options.${choiceIndex}`}
+                      label={t('forms.builder.translations.choice', { number: choiceIndex + 1, name: field.name })}
+                      help={original(choice)}
+                      maxLength={rules.maxLength(RULE_KEYS.fieldOptions)}
+                      value={translatedChoice(entry, field.name, choiceIndex)}
+                      onChange={(value) => change(index, (other) => withTranslatedChoice(other, field.name, choiceIndex, choices.length, value))}
+                    />
+                  ))}
+                </div>
               );
             })}
           </Group>
