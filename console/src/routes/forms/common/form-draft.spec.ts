@@ -310,11 +310,11 @@ describe('a select field’s choices and the payer subject in other languages (t
   it('sends one choice per choice the field has now (one not written as written), and none for a field that is no longer a select', () => {
     const base = savedForm();
     const start = draftFromForm({ ...base, settings: { ...base.settings, translations: [{ locale: 'de', fields: [{ name: 'topic', options: ['', 'Zwei'] }] }] } });
-    expect(toFormBody(start, rules).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei'] }] }]);
+    expect(toFormBody(start, rules, englishT).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei'] }] }]);
     const topic = start.fields.find((field) => field.name === 'topic')!;
     const threeChoices = edit(start, { type: 'field', field: topic.id, patch: { options: 'A\nB\nC' } });
-    expect(toFormBody(threeChoices, rules).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei', 'C'] }] }]);
+    expect(toFormBody(threeChoices, rules, englishT).body?.settings.translations).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['A', 'Zwei', 'C'] }] }]);
     const text = edit(start, { type: 'field', field: topic.id, patch: { type: 'text' } });
-    expect(toFormBody(text, rules).body?.settings.translations).toEqual([{ locale: 'de' }]);
+    expect(toFormBody(text, rules, englishT).body?.settings.translations).toEqual([{ locale: 'de' }]);
   });
 });
