@@ -307,6 +307,21 @@ describe('a select field’s choices and the payer subject in other languages (t
     expect(withTranslatedText({ locale: 'de' }, 'payer_subject', 'Danke für {form_title}')).toEqual({ locale: 'de', payer_subject: 'Danke für {form_title}' });
   });
 
+  it('keeps each choice version with its choice when choices are removed, added or edited', () => {
+    const base = savedForm();
+    const fields = base.settings.fields.map((field) => (field.name === 'topic' ? { ...field, options: ['A', 'B', 'C'] } : field));
+    const start = draftFromForm({ ...base, settings: { ...base.settings, fields, translations: [{ locale: 'de', fields: [{ name: 'topic', options: ['Eins', 'Zwei', 'Drei'] }] }] } });
+    const topic = start.fields.find((field) => field.name === 'topic')!;
+    const saved = (draft: FormDraft) => toFormBody(draft, rules, englishT).body?.settings.translations;
+    // A choice removed from the middle takes its version with it; the later ones stay on theirs.
+    expect(saved(edit(start, { type: 'field', field: topic.id, patch: { options: 'A\nC' } }))).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['Eins', 'Drei'] }] }]);
+    // A choice added before the others has no version yet (sent as written).
+    expect(saved(edit(start, { type: 'field', field: topic.id, patch: { options: 'Z\nA\nB\nC' } }))).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['Z', 'Eins', 'Zwei', 'Drei'] }] }]);
+    // A choice's text edited in place keeps its version, keystroke by keystroke.
+    const typed = edit(start, { type: 'field', field: topic.id, patch: { options: 'A\nBe\nC' } }, { type: 'field', field: topic.id, patch: { options: 'A\nBee\nC' } });
+    expect(saved(typed)).toEqual([{ locale: 'de', fields: [{ name: 'topic', options: ['Eins', 'Zwei', 'Drei'] }] }]);
+  });
+
   it('sends one choice per choice the field has now (one not written as written), and none for a field that is no longer a select', () => {
     const base = savedForm();
     const start = draftFromForm({ ...base, settings: { ...base.settings, translations: [{ locale: 'de', fields: [{ name: 'topic', options: ['', 'Zwei'] }] }] } });

@@ -170,11 +170,20 @@ function withList<K extends 'fields' | 'plans'>(entry: Translation, key: K, list
  * The translations after a change of the form's fields or plans, so that every version still
  * belongs to what it was written for (the API refuses one of no field or plan of the form): a
  * field's labels follow its `name` (`rename` old → new, `drop` a removed field's), a plan's titles
- * its position (the plan at `removedPlan` is gone, the later ones move up).
+ * its position (the plan at `removedPlan` is gone, the later ones move up), a select's choice
+ * versions their choice (`choices`: see followChoices).
  */
-function followItems(translations: Translation[], change: { rename?: [string, string]; drop?: string; removedPlan?: number }): Translation[] {
+function followItems(
+  translations: Translation[],
+  change: { rename?: [string, string]; drop?: string; removedPlan?: number; choices?: { name: string; before: string[]; after: string[] } },
+): Translation[] {
   return translations.map((entry) => {
     let next = entry;
+    const choices = change.choices;
+    if (choices && entry.fields?.some((field) => field.name === choices.name && field.options)) {
+      const fields = entry.fields.map((field) => (field.name === choices.name && field.options ? { ...field, options: followChoices(field.options, choices.before, choices.after) } : field));
+      next = withList(next, 'fields', fields);
+    }
     if (entry.fields && (change.rename || change.drop !== undefined)) {
       const fields = entry.fields
         .filter((field) => field.name !== change.drop)
@@ -187,6 +196,21 @@ function followItems(translations: Translation[], change: { rename?: [string, st
       next = withList(next, 'plans', plans);
     }
     return next;
+  });
+}
+
+/**
+ * A select's choice versions after its choices changed from `before` to `after`. As many choices
+ * as before: the same positions (a choice's text was edited, keystroke by keystroke). Choices
+ * added or removed: each keeps the version of the choice with its text, a new one none, so
+ * removing a choice from the middle does not shift the versions after it onto other choices.
+ */
+function followChoices(versions: string[], before: string[], after: string[]): string[] {
+  if (before.length === after.length) return after.map((_, at) => versions[at] ?? '');
+  const unused = before.map((choice, at) => ({ choice, version: versions[at] ?? '' }));
+  return after.map((choice) => {
+    const match = unused.findIndex((candidate) => candidate.choice === choice);
+    return match < 0 ? '' : unused.splice(match, 1)[0].version;
   });
 }
 
@@ -332,7 +356,11 @@ export function draftReducer(draft: FormDraft, action: DraftAction): FormDraft {
       const fields = draft.fields.map((field) => (field.id === action.field ? { ...field, ...action.patch } : field));
       const name = action.patch.name;
       const renamed = before && name !== undefined && name !== before.name;
-      return { ...draft, fields, translations: renamed ? followItems(draft.translations, { rename: [before.name, name] }) : draft.translations };
+      let translations = renamed ? followItems(draft.translations, { rename: [before.name, name] }) : draft.translations;
+      if (before && action.patch.options !== undefined && action.patch.options !== before.options) {
+        translations = followItems(translations, { choices: { name: name ?? before.name, before: optionLines(before.options), after: optionLines(action.patch.options) } });
+      }
+      return { ...draft, fields, translations };
     }
     case 'action': {
       const current = new Set(draft.submitActions);
