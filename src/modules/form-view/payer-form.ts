@@ -43,10 +43,11 @@ export interface PayerField extends FormField {
 /**
  * The form as payers of `locale` read it: the merchant's texts of that language where the form has
  * them (title, description, button label, success message, field labels, select choices' labels,
- * plan titles), the texts
- * as written otherwise (the rule is forms' `formTextsIn`).
+ * plan titles), the texts as written otherwise (the rule is forms' `formTextsIn`).
  */
 export function localizePayerForm(form: PayerForm, locale: string): PayerForm {
+  // Most forms have no version in the payer's language: nothing to copy on every page and read.
+  if (!form.translations.some((translation) => translation.locale === locale)) return form;
   const texts = formTextsIn(form.translations, locale);
   // The default message is the service's, not the merchant's: no version of the form replaces it.
   const own = form.successMessage === DEFAULT_SUCCESS_MESSAGE ? null : form.successMessage;
