@@ -35,6 +35,7 @@ import { IndexPaymentFormByCreation1764300000100 } from './1764300000100-IndexPa
 import { AddPaymentLocale1764310000000 } from './1764310000000-AddPaymentLocale.js';
 import { AddUserConsoleLocale1764320000000 } from './1764320000000-AddUserConsoleLocale.js';
 import { IndexReconciliationSweeps1764330000000 } from './1764330000000-IndexReconciliationSweeps.js';
+import { CoverDashboardLedger1764340000000 } from './1764340000000-CoverDashboardLedger.js';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AddPaymentLocale1764310000000,
   AddUserConsoleLocale1764320000000,
   IndexReconciliationSweeps1764330000000,
+  CoverDashboardLedger1764340000000,
 ];
