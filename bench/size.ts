@@ -117,27 +117,31 @@ export async function sizeMain(argv: string[]): Promise<void> {
       {
         name: 'search `müller`',
         path: `/administration/payments?search=${encodeURIComponent('müller')}`,
-        explain: "SELECT id FROM {p}checkout_payments WHERE id IN (SELECT payment_id FROM {p}checkout_payment_search_terms WHERE term LIKE 'muller%') ORDER BY created_at DESC, id DESC LIMIT 21",
+        // A common word (50,000 payments): probed per payment while the creation index is walked (docs/decisions.md §32).
+        explain:
+          "SELECT id FROM {p}checkout_payments p WHERE (SELECT 1 FROM {p}checkout_payment_search_terms st WHERE st.payment_id = p.id AND st.term LIKE 'muller%' LIMIT 1) IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 21",
       },
       {
         name: 'search `zoë müll` (two words)',
         path: `/administration/payments?search=${encodeURIComponent('zoë müll')}`,
         explain:
-          "SELECT id FROM {p}checkout_payments WHERE id IN (SELECT payment_id FROM {p}checkout_payment_search_terms WHERE term LIKE 'zoe%') AND id IN (SELECT payment_id FROM {p}checkout_payment_search_terms WHERE term LIKE 'mull%') ORDER BY created_at DESC, id DESC LIMIT 21",
+          "SELECT id FROM {p}checkout_payments p WHERE (SELECT 1 FROM {p}checkout_payment_search_terms st0 WHERE st0.payment_id = p.id AND st0.term LIKE 'zoe%' LIMIT 1) IS NOT NULL" +
+          " AND (SELECT 1 FROM {p}checkout_payment_search_terms st1 WHERE st1.payment_id = p.id AND st1.term LIKE 'mull%' LIMIT 1) IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 21",
       },
       { name: `search a payment id (${probeId})`, path: `/administration/payments?search=${probeId}` },
       { name: 'search a provider reference', path: `/administration/payments?search=pi_size${probeId.toString(36).padStart(10, '0')}` },
       {
         name: 'page 30,000 by keyset (`after`)',
         path: `/administration/payments?after=${deep.cursor}`,
-        explain: `SELECT id FROM {p}checkout_payments WHERE (created_at < '${deep.at}' OR (created_at = '${deep.at}' AND id < ${deep.id})) ORDER BY created_at DESC, id DESC LIMIT 21`,
+        explain: `SELECT id FROM {p}checkout_payments WHERE created_at <= '${deep.at}' AND (created_at < '${deep.at}' OR id < ${deep.id}) ORDER BY created_at DESC, id DESC LIMIT 21`,
       },
       { name: 'page 30,000 by offset (`page`), for comparison', path: '/administration/payments?page=30000', requests: 3 },
       { name: 'payment detail', path: `/administration/payments/${probeId}` },
       {
         name: 'dashboard money (30 days)',
         path: '/administration/dashboard/money',
-        explain: `SELECT mode, currency, COUNT(*) FROM {p}checkout_payments WHERE created_at >= '${since}' GROUP BY mode, currency`,
+        // The ledger's sums without the dispute flag, whose spelling differs per engine (docs/decisions.md §32).
+        explain: `SELECT mode, currency, COUNT(*), SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), SUM(amount_received), SUM(amount_refunded), SUM(application_fee_amount) FROM {p}checkout_payments WHERE created_at >= '${since}' GROUP BY mode, currency`,
       },
       { name: 'provider events, first page', path: '/administration/webhook-events', explain: 'SELECT id FROM {p}checkout_webhook_events ORDER BY received_at DESC, id DESC LIMIT 21' },
       {

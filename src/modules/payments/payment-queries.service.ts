@@ -102,7 +102,7 @@ export class PaymentQueriesService {
     const more = rows.length > perPage;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
-    const { total, estimated } = await this.payments.countUpTo(listFilter, ADMIN_LIST_EXACT_COUNT_CAP);
+    const { total, estimated } = await this.payments.countUpTo(listFilter, ADMIN_LIST_EXACT_COUNT_CAP, { sampleCommonSearch: true });
     return { entries: await this.withFormTitles(rows), total, estimated, next: more && last ? { createdAt: last.createdAt, id: last.id } : null };
   }
 

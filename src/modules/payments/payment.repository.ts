@@ -127,6 +127,17 @@ const WAITING_STATUSES = ['pending', 'processing'] as const;
 /** A SUM or COUNT as a driver answers it: a number (SQLite), a decimal string (MySQL), null over no row. */
 type NumberLike = number | string | null;
 
+/**
+ * A search word whose terms pass this many is "common" (`müller` among a million payments): an
+ * ordered page then walks the creation-time index newest first and probes each payment's terms for
+ * it, stopping once the page is full, instead of reading every payment the word matches and
+ * sorting them (docs/decisions.md §32). At most this many terms are read to tell.
+ */
+export const COMMON_SEARCH_WORD_TERMS = 5_000;
+
+/** How many of the newest filtered payments the admin list's total is estimated from when every search word is common. */
+export const COMMON_SEARCH_COUNT_SAMPLE = 5_000;
+
 /** Queries of the payments table. Methods taking a manager run inside PaymentTransactions.run. */
 @Injectable()
 export class PaymentRepository {
@@ -137,6 +148,8 @@ export class PaymentRepository {
   private readonly sql: { byId: string; lockById: string; lockByProviderRef: string; searchFieldsById: string; deleteTerms: string };
   /** The search terms table (`{prefix}checkout_payment_search_terms`, migration 1764300000000). */
   private readonly termsTable: string;
+  /** Each filter's common search words, told once per filter object (a list page and its count, an export's batches). */
+  private readonly commonWordsOf = new WeakMap<PaymentListFilter, Promise<ReadonlySet<string>>>();
   /** UPDATE texts per set of changed columns (a handful in practice; bounded all the same). */
   private readonly updateSql = new Map<string, string>();
   /** The payments table as the fixed statements see it: the entity's columns, rows hydrated into the entity. */
@@ -381,13 +394,14 @@ export class PaymentRepository {
   }
 
   /** The admin list: `filter`ed, newest first with the id as tie-break (a stable order for paging). */
-  listPage(filter: PaymentListFilter, offset: number, limit: number): Promise<PaymentEntity[]> {
-    return this.filtered(filter).orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').offset(offset).limit(limit).getMany();
+  async listPage(filter: PaymentListFilter, offset: number, limit: number): Promise<PaymentEntity[]> {
+    const query = this.filtered(filter, await this.commonWords(filter));
+    return query.orderBy('payment.createdAt', 'DESC').addOrderBy('payment.id', 'DESC').offset(offset).limit(limit).getMany();
   }
 
   /** Up to `limit` rows of the admin order after `cursor` (keyset paging: deep pages of the list). */
-  listAfter(filter: PaymentListFilter, cursor: PaymentListCursor | null, limit: number): Promise<PaymentEntity[]> {
-    return this.newestAfter(this.filtered(filter), cursor).limit(limit).getMany();
+  async listAfter(filter: PaymentListFilter, cursor: PaymentListCursor | null, limit: number): Promise<PaymentEntity[]> {
+    return this.newestAfter(this.filtered(filter, await this.commonWords(filter)), cursor).limit(limit).getMany();
   }
 
   /**
@@ -398,7 +412,7 @@ export class PaymentRepository {
    * rest of the export together (docs/benchmarks.md, "The export at size").
    */
   async exportBatch(filter: PaymentListFilter, cursor: PaymentListCursor | null, limit: number): Promise<PaymentExportBatchRow[]> {
-    const query = this.newestAfter(this.filtered(filter), cursor).select([]);
+    const query = this.newestAfter(this.filtered(filter, await this.commonWords(filter)), cursor).select([]);
     for (const property of EXPORTED_PROPERTIES) query.addSelect(`payment.${property}`, this.rows.column(property));
     const rows = await query
       .addSelect(this.feeRefundedSum(), 'export_fee_refunded')
@@ -431,8 +445,13 @@ export class PaymentRepository {
    * size as the engine's statistics estimate it (MariaDB), or an exact count (SQLite, whose
    * COUNT(*) walks its smallest index), and a filtered one is `cap` (at least that many).
    */
-  async countUpTo(filter: PaymentListFilter, cap: number): Promise<{ total: number; estimated: boolean; capped: boolean }> {
-    const [inner, parameters] = this.filtered(filter).select('1', 'one').limit(cap + 1).getQueryAndParameters();
+  async countUpTo(filter: PaymentListFilter, cap: number, options: { sampleCommonSearch?: boolean } = {}): Promise<{ total: number; estimated: boolean; capped: boolean }> {
+    const common = await this.commonWords(filter);
+    const words = filter.search === undefined ? [] : searchWords(filter.search);
+    if (options.sampleCommonSearch && words.length > 0 && words.every((word) => common.has(word))) return this.sampledSearchCount(filter, words, cap);
+    // A rare word bounds the matches (its terms are few): the common ones are probed on those alone.
+    // Every word common (an export's exact count): each word's matches are read whole, as before.
+    const [inner, parameters] = this.filtered(filter, words.some((word) => !common.has(word)) ? common : NO_WORDS).select('1', 'one').limit(cap + 1).getQueryAndParameters();
     const rows = await this.payments.manager.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n FROM (${inner}) bounded`, parameters);
     const counted = Number(rows[0]?.n ?? 0);
     if (counted <= cap) return { total: counted, estimated: false, capped: false };
@@ -444,6 +463,29 @@ export class PaymentRepository {
       [this.payments.metadata.tableName],
     );
     return { total: Math.max(cap + 1, Number(stats[0]?.n ?? 0)), estimated: true, capped: true };
+  }
+
+  /**
+   * The admin list's total when every search word is common: counting every match up to the cap
+   * would probe up to the whole table (two common words: 1.3 s at a million payments). The newest
+   * COMMON_SEARCH_COUNT_SAMPLE payments of the other filters are probed instead, and their share
+   * of matches is applied to those filters' own (bounded) count: exact when the sample is all of
+   * them, else an estimate (`estimated`), never below the matches seen.
+   */
+  private async sampledSearchCount(filter: PaymentListFilter, words: string[], cap: number): Promise<{ total: number; estimated: boolean; capped: boolean }> {
+    const unsearched: PaymentListFilter = { ...filter, search: undefined };
+    const [newest, newestParameters] = this.newestAfter(this.filtered(unsearched), null).select('payment.id', 'id').limit(COMMON_SEARCH_COUNT_SAMPLE).getQueryAndParameters();
+    const probes = words.map((_, index) => this.termProbe(`sw${index}`, 'newest.id', '?'));
+    const rows = await this.payments.manager.query<Array<{ walked: NumberLike; matched: NumberLike }>>(
+      `SELECT COUNT(*) AS walked, COALESCE(SUM(CASE WHEN ${probes.join(' AND ')} THEN 1 ELSE 0 END), 0) AS matched FROM (${newest}) newest`,
+      [...words.map(prefixPattern), ...newestParameters],
+    );
+    const walked = Number(rows[0]?.walked ?? 0);
+    const matched = Number(rows[0]?.matched ?? 0);
+    if (walked < COMMON_SEARCH_COUNT_SAMPLE) return { total: Math.min(matched, cap), estimated: false, capped: matched > cap };
+    const population = await this.countUpTo(unsearched, cap);
+    const total = Math.max(matched, Math.round((matched / walked) * population.total));
+    return { total, estimated: true, capped: total > cap };
   }
 
   /**
@@ -571,8 +613,47 @@ export class PaymentRepository {
       .getQuery();
   }
 
-  /** Every value is a bound parameter; the search is a LIKE with its wildcards escaped. */
-  private filtered(filter: PaymentListFilter): SelectQueryBuilder<PaymentEntity> {
+  /**
+   * The search words of `filter` that are common (more than COMMON_SEARCH_WORD_TERMS terms start
+   * so): one bounded read of the terms' key per word, once per filter object. A digits-only search
+   * (also a payment id) keeps its own plan and has none.
+   */
+  private commonWords(filter: PaymentListFilter): Promise<ReadonlySet<string>> {
+    if (filter.search === undefined || searchById(filter.search) !== null) return Promise.resolve(NO_WORDS);
+    const search = filter.search;
+    let told = this.commonWordsOf.get(filter);
+    if (!told) {
+      told = (async () => {
+        const common = new Set<string>();
+        for (const word of new Set(searchWords(search))) {
+          const rows = await this.payments.manager.query<Array<{ n: NumberLike }>>(
+            `SELECT COUNT(*) AS n FROM (SELECT 1 FROM \`${this.termsTable}\` WHERE term LIKE ? ESCAPE '${LIKE_ESCAPE}' LIMIT ${COMMON_SEARCH_WORD_TERMS + 1}) bounded`,
+            [prefixPattern(word)],
+          );
+          if (Number(rows[0]?.n ?? 0) > COMMON_SEARCH_WORD_TERMS) common.add(word);
+        }
+        return common;
+      })();
+      this.commonWordsOf.set(filter, told);
+    }
+    return told;
+  }
+
+  /**
+   * True when one of the terms of the payment `idColumn` names starts as the LIKE `pattern` (a bound
+   * parameter) says: one probe of the terms' `payment_id` index (InnoDB's carries the key's `term`).
+   */
+  private termProbe(alias: string, idColumn: string, pattern: string): string {
+    return `(SELECT 1 FROM \`${this.termsTable}\` ${alias} WHERE ${alias}.payment_id = ${idColumn} AND ${alias}.term LIKE ${pattern} ESCAPE '${LIKE_ESCAPE}' LIMIT 1) IS NOT NULL`;
+  }
+
+  /**
+   * Every value is a bound parameter; the search is a LIKE with its wildcards escaped. A word in
+   * `common` is probed per payment (a correlated subquery, which the engines evaluate row by row in
+   * the order read, so an ordered page stops early); every other word selects its payments from
+   * its terms' key range (a semi-join, read whole).
+   */
+  private filtered(filter: PaymentListFilter, common: ReadonlySet<string> = NO_WORDS): SelectQueryBuilder<PaymentEntity> {
     const query = this.payments.createQueryBuilder('payment');
     if (filter.status !== undefined) query.andWhere('payment.status = :status', { status: filter.status });
     if (filter.gateway !== undefined) query.andWhere('payment.gateway = :gateway', { gateway: filter.gateway });
@@ -592,9 +673,10 @@ export class PaymentRepository {
       const words = searchWords(filter.search);
       const byTerms = words.map((word, index) => {
         query.setParameter(`searchWord${index}`, prefixPattern(word));
+        if (common.has(word)) return this.termProbe(`st${index}`, 'payment.id', `:searchWord${index}`);
         return `payment.id IN (SELECT st${index}.payment_id FROM \`${this.termsTable}\` st${index} WHERE st${index}.term LIKE :searchWord${index} ESCAPE '${LIKE_ESCAPE}')`;
       });
-      const byId = /^[1-9]\d{0,9}$/.test(filter.search.trim()) && Number(filter.search.trim()) <= 2147483647 ? Number(filter.search.trim()) : null;
+      const byId = searchById(filter.search);
       if (byTerms.length === 0) query.andWhere('1 = 0');
       else if (byId === null) query.andWhere(byTerms.join(' AND '));
       else {
@@ -611,4 +693,12 @@ export class PaymentRepository {
     }
     return query;
   }
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** The payment id a digits-only search also names (a positive 32-bit integer), else null. */
+function searchById(search: string): number | null {
+  const text = search.trim();
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2147483647 ? Number(text) : null;
 }
