@@ -128,6 +128,11 @@ export async function sizeMain(argv: string[]): Promise<void> {
           "SELECT id FROM {p}checkout_payments p WHERE (SELECT 1 FROM {p}checkout_payment_search_terms st0 WHERE st0.payment_id = p.id AND st0.term LIKE 'zoe%' LIMIT 1) IS NOT NULL" +
           " AND (SELECT 1 FROM {p}checkout_payment_search_terms st1 WHERE st1.payment_id = p.id AND st1.term LIKE 'mull%' LIMIT 1) IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 21",
       },
+      {
+        // No payment has both: the walk window (20,000 payments) does not fill the page, which is then read whole (docs/decisions.md §32).
+        name: 'search `lovelace hopper` (two common words, no match)',
+        path: `/administration/payments?search=${encodeURIComponent('lovelace hopper')}`,
+      },
       { name: `search a payment id (${probeId})`, path: `/administration/payments?search=${probeId}` },
       { name: 'search a provider reference', path: `/administration/payments?search=pi_size${probeId.toString(36).padStart(10, '0')}` },
       {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { COMMON_SEARCH_COUNT_SAMPLE, COMMON_SEARCH_WORD_TERMS, PaymentRepository } from '../../src/modules/payments/payment.repository.js';
+import { COMMON_SEARCH_LIMITS, PaymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { PaymentEntity } from '../../src/modules/payments/payment.entity.js';
+import { PAYMENT_EXPORT_LIMITS } from '../../src/modules/administration/payments-csv.js';
 import { parseCsv } from '../support/csv.js';
 import { statementsDuring } from '../support/statements.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -10,7 +11,7 @@ type Row = Record<string, unknown> & { id: number };
 
 /**
  * The admin search with common words (issue 36, docs/decisions.md §32): a word whose terms pass
- * COMMON_SEARCH_WORD_TERMS is probed per payment while the list walks newest first, a rare word
+ * `COMMON_SEARCH_LIMITS.wordTerms` is probed per payment while the list walks newest first, a rare word
  * still selects its payments from its terms; the answers are the same rows in the same order as a
  * search of rare words, on both engines. The words are made common by terms of payments that do not
  * exist (nothing can match them), so the rows that do match stay few and known.
@@ -69,8 +70,8 @@ describe('admin payments: searching common words', () => {
     // `anna` and `meyer` become common: terms of payments that do not exist.
     const terms = `${t.dataSource.options.entityPrefix ?? ''}checkout_payment_search_terms`;
     for (const word of ['anna', 'meyer']) {
-      for (let start = 0; start <= COMMON_SEARCH_WORD_TERMS; start += 1000) {
-        const batch = Array.from({ length: Math.min(1000, COMMON_SEARCH_WORD_TERMS + 1 - start) }, (_, index) => start + index);
+      for (let start = 0; start <= COMMON_SEARCH_LIMITS.wordTerms; start += 1000) {
+        const batch = Array.from({ length: Math.min(1000, COMMON_SEARCH_LIMITS.wordTerms + 1 - start) }, (_, index) => start + index);
         await t.dataSource.query(`INSERT INTO ${terms} (payment_id, term) VALUES ${batch.map(() => '(?, ?)').join(', ')}`, batch.flatMap((index) => [900_000_000 + index, `${word}${index}`]));
       }
     }
@@ -98,6 +99,24 @@ describe('admin payments: searching common words', () => {
     expect(await list({ search: 'anna bert' })).toMatchObject({ ids: [], total: 0 });
   });
 
+  it('a page the walk window does not fill is read whole: the same rows, by cursor and by page, in the export too', async () => {
+    const walk = COMMON_SEARCH_LIMITS.walk;
+    try {
+      for (const window of [1, 5, 13]) {
+        COMMON_SEARCH_LIMITS.walk = window;
+        const annas = expected((row) => row.first === 'Anna');
+        expect(await allPages({ search: 'anna' })).toEqual({ byCursor: annas, byNumber: annas });
+        const annaMeyers = expected((row) => row.first === 'Anna' && row.last.includes('Meyer'));
+        expect(await allPages({ search: 'meyer anna' })).toEqual({ byCursor: annaMeyers, byNumber: annaMeyers });
+        expect(await list({ search: 'anna bert' })).toMatchObject({ ids: [], total: 0 });
+        const failedAnnas = expected((row) => row.first === 'Anna' && row.status === 'failed');
+        expect(await allPages({ search: 'anna', status: 'failed' })).toEqual({ byCursor: failedAnnas, byNumber: failedAnnas });
+      }
+    } finally {
+      COMMON_SEARCH_LIMITS.walk = walk;
+    }
+  });
+
   it('probes a common word per payment and reads a rare word from its terms (the statements sent)', async () => {
     const listStatement = async (search: string) => {
       const { statements } = await statementsDuring(t.dataSource, () => list({ search }));
@@ -118,6 +137,23 @@ describe('admin payments: searching common words', () => {
 
   it('the export and the totals of a common-word search hold every match', async () => {
     const annas = expected((row) => row.first === 'Anna');
+    const limits = { ...COMMON_SEARCH_LIMITS };
+    const batch = { ...PAYMENT_EXPORT_LIMITS };
+    try {
+      // Batches of 4 in walks of 6: some batches filled by the walk, the others read whole.
+      COMMON_SEARCH_LIMITS.walk = 6;
+      PAYMENT_EXPORT_LIMITS.batchSize = 4;
+      const small = await get('/export.csv', { search: 'anna' }).buffer(true).parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => done(null, text));
+      });
+      expect(parseCsv(small.body as string).slice(1).map((record) => Number(record[0]))).toEqual(annas);
+    } finally {
+      Object.assign(COMMON_SEARCH_LIMITS, limits);
+      Object.assign(PAYMENT_EXPORT_LIMITS, batch);
+    }
     const file = await get('/export.csv', { search: 'anna' }).buffer(true).parse((res, done) => {
       let text = '';
       res.setEncoding('utf8');
@@ -132,11 +168,11 @@ describe('admin payments: searching common words', () => {
     expect(totals.body.totals).toEqual([expect.objectContaining({ mode: 'test', currency: 'USD', payments: 30, paid: 0, failed: expected((row) => row.first === 'Anna' && row.status === 'failed').length })]);
   });
 
-  it(`past ${COMMON_SEARCH_COUNT_SAMPLE} payments, the total of an all-common search is estimated from the newest ones' share`, async () => {
-    // Older payments without names: the newest COMMON_SEARCH_COUNT_SAMPLE hold every Anna.
+  it(`past ${COMMON_SEARCH_LIMITS.countSample} payments, the total of an all-common search is estimated from the newest ones' share`, async () => {
+    // Older payments without names: the newest COMMON_SEARCH_LIMITS.countSample hold every Anna.
     const table = `${t.dataSource.options.entityPrefix ?? ''}checkout_payments`;
     const at = t.dataSource.options.type === 'better-sqlite3' ? '2025-06-01 00:00:00.000' : new Date('2025-06-01T00:00:00.000Z');
-    for (let start = 0; start < COMMON_SEARCH_COUNT_SAMPLE; start += 500) {
+    for (let start = 0; start < COMMON_SEARCH_LIMITS.countSample; start += 500) {
       const rows = Array.from({ length: 500 }, (_, index) => start + index);
       await t.dataSource.query(
         `INSERT INTO ${table} (gateway, payment_method, mode, status, amount, currency, frequency, secret_nonce, created_at, updated_at) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
@@ -148,6 +184,9 @@ describe('admin payments: searching common words', () => {
     expect(await list({ search: 'anna', per_page: 5 })).toMatchObject({ ids: annas.slice(0, 5), total: 30, estimated: true });
     // A rare word beside it keeps the count exact.
     expect(await list({ search: 'anna quist' })).toMatchObject({ total: 2, estimated: false });
-    expect(await list({ search: 'anna meyer', per_page: 100 })).toMatchObject({ ids: expected((row) => row.first === 'Anna' && row.last.includes('Meyer')), estimated: true });
+    expect(await list({ search: 'anna meyer', per_page: 5 })).toMatchObject({ total: 16, estimated: true });
+    // A page that holds the list's end says the total itself, exactly.
+    expect(await list({ search: 'anna meyer', per_page: 100 })).toMatchObject({ ids: expected((row) => row.first === 'Anna' && row.last.includes('Meyer')), total: 16, estimated: false });
+    expect(await list({ search: 'anna', per_page: 7, page: 5 })).toMatchObject({ ids: annas.slice(28), total: 30, estimated: false });
   });
 });

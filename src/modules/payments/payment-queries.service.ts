@@ -88,7 +88,8 @@ export class PaymentQueriesService {
   /**
    * GET /administration/payments: a page of the filtered list, newest first (created_at, then id):
    * the page after `after` (keyset), else page `page` (offset). `next` is the last row's position
-   * when more rows follow; `total` is counted up to ADMIN_LIST_EXACT_COUNT_CAP, estimated past it.
+   * when more rows follow; `total` is counted up to ADMIN_LIST_EXACT_COUNT_CAP, estimated past it
+   * (and for a search of common words only, docs/decisions.md §32).
    */
   async adminList(
     filter: AdminPaymentsFilterDto,
@@ -102,7 +103,12 @@ export class PaymentQueriesService {
     const more = rows.length > perPage;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
-    const { total, estimated } = await this.payments.countUpTo(listFilter, ADMIN_LIST_EXACT_COUNT_CAP, { sampleCommonSearch: true });
+    // The last page of an offset listing (the first included) says the total itself: no count.
+    const offset = (page - 1) * perPage;
+    const { total, estimated } =
+      !after && !more && (rows.length > 0 || page === 1)
+        ? { total: offset + rows.length, estimated: false }
+        : await this.payments.countUpTo(listFilter, ADMIN_LIST_EXACT_COUNT_CAP, { sampleCommonSearch: true });
     return { entries: await this.withFormTitles(rows), total, estimated, next: more && last ? { createdAt: last.createdAt, id: last.id } : null };
   }
 
