@@ -1,9 +1,8 @@
-import { DataSource, MigrationExecutor } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/index.js';
-import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { databaseKind } from '../../src/database/index.js';
 import { CoverDashboardLedger1764340000000 } from '../../src/database/migrations/1764340000000-CoverDashboardLedger.js';
-import { peerDatabaseUrl } from '../support/peer-database.js';
+import { migratedPeerDatabase } from '../support/migrated-database.js';
 
 /**
  * Migration 1764340000000 (issue 36): the ledger index the dashboard's sums are read from, on this
@@ -18,19 +17,7 @@ describe('migration: the dashboard ledger index', () => {
   let table: string;
 
   beforeAll(async () => {
-    const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: await peerDatabaseUrl('ledger') }));
-    dataSource = new DataSource({ ...options, migrations: MIGRATIONS });
-    await dataSource.initialize();
-    if (onMysql) {
-      await dataSource.dropDatabase();
-      await dataSource.destroy();
-      dataSource = new DataSource({ ...options, migrations: MIGRATIONS });
-      await dataSource.initialize();
-    }
-    const executor = new MigrationExecutor(dataSource);
-    executor.transaction = 'each';
-    await executor.executePendingMigrations();
-    table = `${dataSource.options.entityPrefix ?? ''}checkout_payments`;
+    ({ dataSource, payments: table } = await migratedPeerDatabase('ledger'));
   });
   afterAll(() => dataSource?.destroy());
 

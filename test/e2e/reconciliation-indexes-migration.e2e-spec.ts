@@ -1,9 +1,8 @@
-import { DataSource, MigrationExecutor } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/index.js';
-import { buildDataSourceOptions, databaseKind } from '../../src/database/index.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { databaseKind } from '../../src/database/index.js';
 import { IndexReconciliationSweeps1764330000000 } from '../../src/database/migrations/1764330000000-IndexReconciliationSweeps.js';
-import { peerDatabaseUrl } from '../support/peer-database.js';
+import { migratedPeerDatabase } from '../support/migrated-database.js';
 
 /**
  * Migration 1764330000000 (issue 36): the indexes of gateway B's reconciliation reads, on this
@@ -18,19 +17,7 @@ describe('migration: the reconciliation sweeps\' indexes', () => {
   let table: string;
 
   beforeAll(async () => {
-    const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: await peerDatabaseUrl('sweeps') }));
-    dataSource = new DataSource({ ...options, migrations: MIGRATIONS });
-    await dataSource.initialize();
-    if (onMysql) {
-      await dataSource.dropDatabase();
-      await dataSource.destroy();
-      dataSource = new DataSource({ ...options, migrations: MIGRATIONS });
-      await dataSource.initialize();
-    }
-    const executor = new MigrationExecutor(dataSource);
-    executor.transaction = 'each';
-    await executor.executePendingMigrations();
-    table = `${dataSource.options.entityPrefix ?? ''}checkout_payments`;
+    ({ dataSource, payments: table } = await migratedPeerDatabase('sweeps'));
   });
   afterAll(() => dataSource?.destroy());
 
