@@ -29,7 +29,24 @@ interface Read {
   /** The statement that decides the read's cost, for EXPLAIN (MariaDB text; SQLite gets the same with its quoting) */
   explain?: string;
   requests?: number;
+  /** Issue 36's budget for the read's p95, in ms (MariaDB's; on SQLite reported against it) */
+  budget?: number;
 }
+
+/** One budget of issue 36 against what the run measured. */
+interface Budget {
+  name: string;
+  wanted: string;
+  measured: string;
+  met: boolean;
+}
+
+/** The list, search, keyset and provider-events reads: p95 ≤ 100 ms (issue 36, item 2). */
+const LIST_BUDGET_MS = 100;
+/** The dashboard's 30-day money: ≤ 200 ms. */
+const DASHBOARD_BUDGET_MS = 200;
+/** The export of 1,000,000 rows: ≥ 20,000 rows/s, RSS growth ≤ 50 MB, POST /payment/status p95 during it ≤ 3× idle. */
+const EXPORT_BUDGETS = { rowsPerSecond: 20_000, rssGrowthMb: 50, statusRatio: 3 };
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -102,20 +119,23 @@ export async function sizeMain(argv: string[]): Promise<void> {
     const deepEvent = await query.deepEventCursor(100_000 - 1);
     const probeId = Math.max(1, Math.floor(counts.payments * 0.777));
     const reads: Read[] = [
-      { name: 'list, first page', path: '/administration/payments', explain: 'SELECT id FROM {p}checkout_payments ORDER BY created_at DESC, id DESC LIMIT 21' },
+      { name: 'list, first page', path: '/administration/payments', budget: LIST_BUDGET_MS, explain: 'SELECT id FROM {p}checkout_payments ORDER BY created_at DESC, id DESC LIMIT 21' },
       {
         name: 'list, status + date filter',
+        budget: LIST_BUDGET_MS,
         path: `/administration/payments?status=completed&created_from=${since}`,
         explain: `SELECT id FROM {p}checkout_payments WHERE status = 'completed' AND created_at >= '${since}' ORDER BY created_at DESC, id DESC LIMIT 21`,
       },
-      { name: 'list, form filter', path: '/administration/payments?form_id=3', explain: 'SELECT id FROM {p}checkout_payments WHERE form_id = 3 ORDER BY created_at DESC, id DESC LIMIT 21' },
+      { name: 'list, form filter', path: '/administration/payments?form_id=3', budget: LIST_BUDGET_MS, explain: 'SELECT id FROM {p}checkout_payments WHERE form_id = 3 ORDER BY created_at DESC, id DESC LIMIT 21' },
       {
         name: 'search `payer123456`',
+        budget: LIST_BUDGET_MS,
         path: '/administration/payments?search=payer123456',
         explain: "SELECT id FROM {p}checkout_payments WHERE id IN (SELECT payment_id FROM {p}checkout_payment_search_terms WHERE term LIKE 'payer123456%') ORDER BY created_at DESC, id DESC LIMIT 21",
       },
       {
         name: 'search `müller`',
+        budget: LIST_BUDGET_MS,
         path: `/administration/payments?search=${encodeURIComponent('müller')}`,
         // A common word (50,000 payments): probed per payment while the creation index is walked (docs/decisions.md §32).
         explain:
@@ -123,6 +143,7 @@ export async function sizeMain(argv: string[]): Promise<void> {
       },
       {
         name: 'search `zoë müll` (two words)',
+        budget: LIST_BUDGET_MS,
         path: `/administration/payments?search=${encodeURIComponent('zoë müll')}`,
         explain:
           "SELECT id FROM {p}checkout_payments p WHERE (SELECT 1 FROM {p}checkout_payment_search_terms st0 WHERE st0.payment_id = p.id AND st0.term LIKE 'zoe%' LIMIT 1) IS NOT NULL" +
@@ -131,12 +152,14 @@ export async function sizeMain(argv: string[]): Promise<void> {
       {
         // No payment has both: the walk window (20,000 payments) does not fill the page, which is then read whole (docs/decisions.md §32).
         name: 'search `lovelace hopper` (two common words, no match)',
+        budget: LIST_BUDGET_MS,
         path: `/administration/payments?search=${encodeURIComponent('lovelace hopper')}`,
       },
-      { name: `search a payment id (${probeId})`, path: `/administration/payments?search=${probeId}` },
-      { name: 'search a provider reference', path: `/administration/payments?search=pi_size${probeId.toString(36).padStart(10, '0')}` },
+      { name: `search a payment id (${probeId})`, path: `/administration/payments?search=${probeId}`, budget: LIST_BUDGET_MS },
+      { name: 'search a provider reference', path: `/administration/payments?search=pi_size${probeId.toString(36).padStart(10, '0')}`, budget: LIST_BUDGET_MS },
       {
         name: 'page 30,000 by keyset (`after`)',
+        budget: LIST_BUDGET_MS,
         path: `/administration/payments?after=${deep.cursor}`,
         explain: `SELECT id FROM {p}checkout_payments WHERE created_at <= '${deep.at}' AND (created_at < '${deep.at}' OR id < ${deep.id}) ORDER BY created_at DESC, id DESC LIMIT 21`,
       },
@@ -144,13 +167,15 @@ export async function sizeMain(argv: string[]): Promise<void> {
       { name: 'payment detail', path: `/administration/payments/${probeId}` },
       {
         name: 'dashboard money (30 days)',
+        budget: DASHBOARD_BUDGET_MS,
         path: '/administration/dashboard/money',
         // The ledger's sums without the dispute flag, whose spelling differs per engine (docs/decisions.md §32).
         explain: `SELECT mode, currency, COUNT(*), SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), SUM(amount_received), SUM(amount_refunded), SUM(application_fee_amount) FROM {p}checkout_payments WHERE created_at >= '${since}' GROUP BY mode, currency`,
       },
-      { name: 'provider events, first page', path: '/administration/webhook-events', explain: 'SELECT id FROM {p}checkout_webhook_events ORDER BY received_at DESC, id DESC LIMIT 21' },
+      { name: 'provider events, first page', path: '/administration/webhook-events', budget: LIST_BUDGET_MS, explain: 'SELECT id FROM {p}checkout_webhook_events ORDER BY received_at DESC, id DESC LIMIT 21' },
       {
         name: 'provider events, page 5,000 by keyset',
+        budget: LIST_BUDGET_MS,
         path: `/administration/webhook-events?after=${deepEvent.cursor}`,
         explain: `SELECT id FROM {p}checkout_webhook_events WHERE (received_at < '${deepEvent.at}' OR (received_at = '${deepEvent.at}' AND id < ${deepEvent.id})) ORDER BY received_at DESC, id DESC LIMIT 21`,
       },
@@ -161,6 +186,7 @@ export async function sizeMain(argv: string[]): Promise<void> {
     lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load()} at the start; ${counts.payments} payments, ${counts.logs} log lines, ${counts.terms} search terms, ${counts.events} provider events, ${counts.forms} forms (${db}).`, '');
     lines.push('| request | status | p50 ms | p95 ms | p99 ms | X-WP-Total (estimated) |', '|---|---|---|---|---|---|');
     const plans: string[] = [];
+    const budgets: Budget[] = [];
     for (const read of reads) {
       if (only && !only.some((name) => read.name.startsWith(name))) continue;
       const times: number[] = [];
@@ -178,6 +204,10 @@ export async function sizeMain(argv: string[]): Promise<void> {
       }
       times.sort((a, b) => a - b);
       lines.push(`| ${read.name} | ${status} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 95))} | ${ms(percentile(times, 99))} | ${total} |`);
+      if (read.budget !== undefined) {
+        const p95 = percentile(times, 95);
+        budgets.push({ name: read.name, wanted: `p95 ≤ ${read.budget} ms, status 200`, measured: `${ms(p95)} ms, ${status}`, met: p95 <= read.budget && status === 200 });
+      }
       say(lines[lines.length - 1]);
       if (read.explain) plans.push(`${read.name}:`, '```', ...(await query.explain(read.explain)), '```', '');
     }
@@ -197,7 +227,21 @@ export async function sizeMain(argv: string[]): Promise<void> {
     ];
     if (!only) for (const [name, sql] of sweeps) plans.push(`${name}:`, '```', ...(await query.explain(sql)), '```', '');
     lines.push('', `Load average at the end: ${load()}.`, '');
-    if (values.export) lines.push(...(await exportRun(origin, service.child.pid!, fixture.statusBody, say)), '');
+    if (values.export) {
+      const exported = await exportRun(origin, service.child.pid!, fixture.statusBody, say);
+      lines.push(...exported.lines, '');
+      budgets.push(...exported.budgets);
+    }
+    lines.push(
+      `Budgets (issue 36, item 2; they are MariaDB's${db === 'sqlite' ? ': SQLite is reported against them' : ''}):`,
+      '',
+      '| budget | wanted | measured | |',
+      '|---|---|---|---|',
+      ...budgets.map((budget) => `| ${budget.name} | ${budget.wanted} | ${budget.measured} | ${budget.met ? 'met' : '**missed**'} |`),
+      '',
+      `${budgets.filter((budget) => !budget.met).length} of ${budgets.length} budgets missed.`,
+      '',
+    );
     console.log([...lines, '#### EXPLAIN', '', ...plans].join('\n'));
   } finally {
     await stopTarget(service);
@@ -206,7 +250,7 @@ export async function sizeMain(argv: string[]): Promise<void> {
 }
 
 /** The whole CSV export, streamed and counted, with the service's RSS and POST /payment/status timed meanwhile. */
-async function exportRun(origin: string, pid: number, statusBody: string, say: (line: string) => void): Promise<string[]> {
+async function exportRun(origin: string, pid: number, statusBody: string, say: (line: string) => void): Promise<{ lines: string[]; budgets: Budget[] }> {
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   const status = async () => {
     const started = process.hrtime.bigint();
@@ -249,13 +293,22 @@ async function exportRun(origin: string, pid: number, statusBody: string, say: (
   during.sort((a, b) => a - b);
   const line = `| ${rows} | ${(bytes / 1e6).toFixed(0)} MB | ${firstByte.toFixed(0)} ms | ${seconds.toFixed(1)} s | ${Math.round(rows / seconds)} | ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} MB (+${(rssPeak - rssBefore).toFixed(0)}) | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 95))} | ${ms(percentile(during, 50))} / ${ms(percentile(during, 95))} (${during.length} requests) | ${(percentile(during, 95) / percentile(idle, 95)).toFixed(2)}× |`;
   say(line);
-  return [
-    `CSV export (status ${response.status}, X-WP-Total ${response.headers.get('x-wp-total')}, truncated ${response.headers.get('x-checkout-truncated')}; load average ${loadavg()[0].toFixed(2)} after it):`,
-    '',
-    '| rows | size | first byte | last byte | rows/s | service RSS before → peak | `POST /payment/status` p50 / p95 idle, ms | the same during the export | p95 during / idle |',
-    '|---|---|---|---|---|---|---|---|---|',
-    line,
-  ];
+  const rowsPerSecond = rows / seconds;
+  const ratio = percentile(during, 95) / percentile(idle, 95);
+  return {
+    lines: [
+      `CSV export (status ${response.status}, X-WP-Total ${response.headers.get('x-wp-total')}, truncated ${response.headers.get('x-checkout-truncated')}; load average ${loadavg()[0].toFixed(2)} after it):`,
+      '',
+      '| rows | size | first byte | last byte | rows/s | service RSS before → peak | `POST /payment/status` p50 / p95 idle, ms | the same during the export | p95 during / idle |',
+      '|---|---|---|---|---|---|---|---|---|',
+      line,
+    ],
+    budgets: [
+      { name: `export of ${rows} rows: speed`, wanted: `≥ ${EXPORT_BUDGETS.rowsPerSecond} rows/s`, measured: `${Math.round(rowsPerSecond)} rows/s`, met: response.status === 200 && rowsPerSecond >= EXPORT_BUDGETS.rowsPerSecond },
+      { name: 'export: memory', wanted: `RSS growth ≤ ${EXPORT_BUDGETS.rssGrowthMb} MB`, measured: `+${(rssPeak - rssBefore).toFixed(0)} MB`, met: rssPeak - rssBefore <= EXPORT_BUDGETS.rssGrowthMb },
+      { name: 'export: other requests', wanted: `POST /payment/status p95 ≤ ${EXPORT_BUDGETS.statusRatio}× idle`, measured: `${ratio.toFixed(2)}×`, met: ratio <= EXPORT_BUDGETS.statusRatio },
+    ],
+  };
 }
 
 interface Explainer {
