@@ -525,9 +525,9 @@ export class PaymentRepository {
    * own filter and indexes (`created_at`, `status, created_at`, `gateway, mode, created_at`, …);
    * only a payment that had a refund succeed with a fee, or a dispute, reads its refunds or disputes
    * (a correlated sum on their `payment_id` index): the payment's `amount_refunded` is above 0 once
-   * a refund succeeded, and its `dispute` is set once it has a dispute. A period alone (the
-   * dashboard) is one range of the ledger index, which holds every column read here (migration
-   * 1764340000000): on MySQL/MariaDB whether there is a dispute is its generated `has_dispute`.
+   * a refund succeeded, and its `dispute` is set once it has a dispute. On SQLite a period alone
+   * (the dashboard) is one range of the ledger index, which holds every column read here
+   * (migration 1764340000000).
    */
   async ledgerSums(filter: PaymentListFilter, byDay: boolean): Promise<LedgerSums[]> {
     const mysql = sqlDialect(this.payments.manager) === 'mysql';
@@ -535,8 +535,6 @@ export class PaymentRepository {
     const day = mysql ? "DATE_FORMAT(payment.createdAt, '%Y-%m-%d')" : 'substr(payment.createdAt, 1, 10)';
     const smaller = mysql ? 'LEAST' : 'MIN';
     const received = 'payment.amountReceived IS NOT NULL';
-    // `has_dispute` is the database's alone (not an entity property): TypeORM leaves the name as written.
-    const disputed = mysql ? 'payment.has_dispute = 1' : 'payment.dispute IS NOT NULL';
     const fee = 'COALESCE(payment.applicationFeeAmount, 0)';
     const feeRefunded = this.feeRefundedSum();
     const lost = this.lostDisputesSum();
@@ -551,7 +549,7 @@ export class PaymentRepository {
       .addSelect('SUM(payment.amountReceived)', 'received')
       .addSelect(`SUM(CASE WHEN ${received} THEN payment.amountRefunded ELSE 0 END)`, 'refunded')
       .addSelect(`SUM(CASE WHEN ${received} THEN ${feeKept} ELSE 0 END)`, 'fees_kept')
-      .addSelect(`SUM(CASE WHEN ${received} AND ${disputed} THEN ${lost} ELSE 0 END)`, 'lost')
+      .addSelect(`SUM(CASE WHEN ${received} AND payment.dispute IS NOT NULL THEN ${lost} ELSE 0 END)`, 'lost')
       .groupBy('payment.mode')
       .addGroupBy('payment.currency');
     if (byDay) query.addSelect(day, 'ledger_day').addGroupBy(day);
