@@ -9,8 +9,8 @@ import { isMysql, prefixed } from './schema-helpers.js';
  * it answers `dispute IS NOT NULL`.
  *
  * MySQL/MariaDB: nothing. MariaDB cannot index TEXT whole; the column it would need, a virtual
- * generated `dispute IS NOT NULL` with an index, made `mariadbd --wsrep-recover` hang after a
- * `kill -9` (the Galera suite's crashed node never rejoined; docs/decisions.md §32). The dashboard
+ * generated `dispute IS NOT NULL` with an index, was tried and taken out after a Galera run in which
+ * a crashed node's `mariadbd --wsrep-recover` hung (docs/decisions.md §32). The dashboard
  * reads its period through `created_at` there and is within its budget at a million payments
  * (docs/benchmarks.md).
  */
